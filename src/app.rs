@@ -1,0 +1,174 @@
+//! Building and running the server. Tests bind `127.0.0.1:0` themselves and
+//! hand the listener to [`App::build`], so there is no port race.
+
+use std::future::Future;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::Config;
+use crate::context::{AppContext, Ctx};
+use crate::cron::Cron;
+use crate::ids::{random_hex, secret_hash};
+use crate::store::{Store, StoreError, now_millis, rfc3339};
+
+/// Written to the data directory while the server runs, for the CLI.
+pub const SERVER_FILE: &str = "server.json";
+/// The admin token of the running server (mode 0600).
+pub const ADMIN_TOKEN_FILE: &str = "admin.token";
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("listener: {0}")]
+    Listener(#[source] std::io::Error),
+    #[error("cannot write {path}")]
+    File {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("scheduler: {0}")]
+    Cron(#[from] tokio_cron_scheduler::JobSchedulerError),
+    #[error("start-up task failed: {0}")]
+    Join(#[from] tokio::task::JoinError),
+}
+
+/// What the CLI reads to find a running server.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerInfo {
+    pub addr: SocketAddr,
+    pub pid: u32,
+    pub started_at: String,
+    pub version: String,
+}
+
+pub struct App {
+    ctx: Ctx,
+    listener: tokio::net::TcpListener,
+    addr: SocketAddr,
+    admin_token: String,
+}
+
+impl App {
+    /// Opens the store and prepares everything the server needs; nothing is
+    /// served until [`App::run`].
+    pub async fn build(
+        config: Config,
+        listener: std::net::TcpListener,
+    ) -> Result<Self, StartError> {
+        listener
+            .set_nonblocking(true)
+            .map_err(StartError::Listener)?;
+        let addr = listener.local_addr().map_err(StartError::Listener)?;
+        let listener = tokio::net::TcpListener::from_std(listener).map_err(StartError::Listener)?;
+        let data_dir = config.data_dir.clone();
+        let store = tokio::task::spawn_blocking(move || Store::open(&data_dir)).await??;
+        let admin_token = format!("lsa_{}", random_hex(32));
+        let ctx = Arc::new(AppContext::new(
+            Arc::new(config),
+            store,
+            secret_hash(&admin_token),
+        ));
+        Ok(Self {
+            ctx,
+            listener,
+            addr,
+            admin_token,
+        })
+    }
+
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Serves until `shutdown` resolves, lets in-flight requests finish,
+    /// stops the scheduler and the billing writer, and closes the store.
+    pub async fn run(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), StartError> {
+        let data_dir = self.ctx.config.data_dir.clone();
+        write_private(&data_dir.join(ADMIN_TOKEN_FILE), &self.admin_token)?;
+        let info = ServerInfo {
+            addr: self.addr,
+            pid: std::process::id(),
+            started_at: rfc3339(now_millis()),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+        };
+        let info_json = serde_json::to_string_pretty(&info).unwrap_or_default();
+        write_private(&data_dir.join(SERVER_FILE), &info_json)?;
+
+        let cron = Cron::start(self.ctx.clone()).await?;
+        warp::serve(crate::http::router(self.ctx.clone()))
+            .incoming(self.listener)
+            .graceful(shutdown)
+            .run()
+            .await;
+        tracing::info!("stopped accepting requests; finishing background work");
+        cron.stop().await;
+        self.ctx.billing.shutdown();
+        remove_quietly(&data_dir.join(SERVER_FILE));
+        remove_quietly(&data_dir.join(ADMIN_TOKEN_FILE));
+        tracing::info!("store closed; bye");
+        Ok(())
+    }
+}
+
+/// Resolves on SIGINT or SIGTERM.
+pub async fn shutdown_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = interrupt => {}
+                    _ = terminate.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = interrupt.await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = interrupt.await;
+    }
+    tracing::info!("shutdown signal received");
+}
+
+/// Writes a file readable only by its owner, replacing any previous one.
+fn write_private(path: &Path, contents: &str) -> Result<(), StartError> {
+    let err = |source| StartError::File {
+        path: path.to_path_buf(),
+        source,
+    };
+    let tmp = path.with_extension("tmp");
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(&tmp).map_err(err)?;
+    file.write_all(contents.as_bytes()).map_err(err)?;
+    file.sync_all().map_err(err)?;
+    std::fs::rename(&tmp, path).map_err(err)
+}
+
+fn remove_quietly(path: &Path) {
+    if let Err(err) = std::fs::remove_file(path)
+        && err.kind() != std::io::ErrorKind::NotFound
+    {
+        tracing::warn!(path = %path.display(), error = %err, "could not remove file");
+    }
+}

@@ -1,0 +1,224 @@
+//! The prepaid wallet: pre-checks, charges and top-ups.
+//!
+//! All balance changes go through one writer thread that commits them in
+//! groups: every posting waiting when a transaction starts shares its one
+//! durable commit, and each caller is answered only after that commit. This
+//! keeps the ledger exact under a kill -9 while one fsync serves many
+//! requests.
+
+pub mod ledger;
+pub mod prices;
+
+use std::sync::Mutex;
+use std::thread::JoinHandle;
+
+use tokio::sync::{mpsc, oneshot};
+
+use crate::store::{Store, StoreError, now_millis};
+use ledger::{EntryKind, LedgerEntry, Posting, PostingError};
+pub use prices::BilledItem;
+
+/// How many postings one commit may carry.
+const MAX_GROUP: usize = 512;
+
+#[derive(Debug, thiserror::Error)]
+pub enum BillingError {
+    #[error("request id already billed on this endpoint")]
+    RequestIdReused,
+    #[error("wallet balance is zero or negative")]
+    PaymentRequired,
+    #[error("no wallet for key {0}")]
+    NoWallet(String),
+    #[error("charge out of range")]
+    Overflow,
+    #[error("the billing writer has stopped")]
+    Closed,
+    #[error("billing commit failed: {0}")]
+    CommitFailed(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<PostingError> for BillingError {
+    fn from(err: PostingError) -> Self {
+        match err {
+            PostingError::RequestIdReused => BillingError::RequestIdReused,
+            PostingError::NoWallet(key) => BillingError::NoWallet(key),
+            PostingError::Overflow => BillingError::Overflow,
+            PostingError::Store(err) => BillingError::Store(err),
+        }
+    }
+}
+
+/// A billable request, as its endpoint declares it.
+#[derive(Debug, Clone)]
+pub struct Charge {
+    pub key_id: String,
+    pub endpoint: String,
+    pub request_id: String,
+    pub item: BilledItem,
+    pub units: u64,
+}
+
+type Reply = oneshot::Sender<Result<LedgerEntry, BillingError>>;
+
+pub struct Billing {
+    store: Store,
+    sender: Mutex<Option<mpsc::Sender<(Posting, Reply)>>>,
+    writer: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl Billing {
+    /// Starts the writer thread on `store`.
+    pub fn start(store: Store) -> Self {
+        let (sender, receiver) = mpsc::channel(4 * MAX_GROUP);
+        let writer_store = store.clone();
+        let writer = std::thread::Builder::new()
+            .name("billing-writer".into())
+            .spawn(move || run_writer(writer_store, receiver))
+            .expect("the billing writer thread starts");
+        Self {
+            store,
+            sender: Mutex::new(Some(sender)),
+            writer: Mutex::new(Some(writer)),
+        }
+    }
+
+    /// Before any work: 409 when this request id was already billed on this
+    /// endpoint, 402 when the balance is zero or less.
+    pub fn precheck(
+        &self,
+        key_id: &str,
+        endpoint: &str,
+        request_id: &str,
+    ) -> Result<(), BillingError> {
+        self.store.read(|txn| {
+            if ledger::is_billed(txn, key_id, endpoint, request_id)? {
+                return Err(BillingError::RequestIdReused);
+            }
+            match ledger::balance(txn, key_id)? {
+                Some(balance) if balance > 0 => Ok(()),
+                Some(_) => Err(BillingError::PaymentRequired),
+                None => Err(BillingError::NoWallet(key_id.to_string())),
+            }
+        })
+    }
+
+    /// Charges a completed request. The full charge applies even when it
+    /// takes the balance below zero (public-api.md §8 rule 2).
+    pub async fn charge(&self, charge: Charge) -> Result<LedgerEntry, BillingError> {
+        let amount = charge
+            .item
+            .charge_micros(charge.units)
+            .ok_or(BillingError::Overflow)?;
+        self.submit(Posting {
+            key_id: charge.key_id,
+            kind: EntryKind::Charge,
+            endpoint: Some(charge.endpoint),
+            request_id: Some(charge.request_id),
+            item: Some(charge.item),
+            units: charge.units,
+            amount_micros: -amount,
+        })
+        .await
+    }
+
+    /// Adds money to a wallet.
+    pub async fn top_up(
+        &self,
+        key_id: &str,
+        amount_micros: i64,
+    ) -> Result<LedgerEntry, BillingError> {
+        self.submit(Posting {
+            key_id: key_id.to_string(),
+            kind: EntryKind::Topup,
+            endpoint: None,
+            request_id: None,
+            item: None,
+            units: 0,
+            amount_micros,
+        })
+        .await
+    }
+
+    pub fn balance(&self, key_id: &str) -> Result<Option<i64>, StoreError> {
+        self.store.read(|txn| ledger::balance(txn, key_id))
+    }
+
+    pub fn recent(&self, key_id: &str, limit: usize) -> Result<Vec<LedgerEntry>, StoreError> {
+        self.store.read(|txn| ledger::recent(txn, key_id, limit))
+    }
+
+    async fn submit(&self, posting: Posting) -> Result<LedgerEntry, BillingError> {
+        let sender = self
+            .sender
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+            .ok_or(BillingError::Closed)?;
+        let (reply, answer) = oneshot::channel();
+        sender
+            .send((posting, reply))
+            .await
+            .map_err(|_| BillingError::Closed)?;
+        answer.await.map_err(|_| BillingError::Closed)?
+    }
+
+    /// Lets queued postings commit, then stops the writer.
+    pub fn shutdown(&self) {
+        self.sender.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(writer) = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            let _ = writer.join();
+        }
+    }
+}
+
+impl Drop for Billing {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+fn run_writer(store: Store, mut receiver: mpsc::Receiver<(Posting, Reply)>) {
+    while let Some(first) = receiver.blocking_recv() {
+        let mut group = vec![first];
+        while group.len() < MAX_GROUP {
+            match receiver.try_recv() {
+                Ok(next) => group.push(next),
+                Err(_) => break,
+            }
+        }
+        commit_group(&store, group);
+    }
+}
+
+/// Posts a group in one transaction. A posting refused on its own (a reused
+/// request id, a missing wallet) wrote nothing and is answered with its
+/// error; a store failure aborts the whole group and every caller hears so.
+fn commit_group(store: &Store, group: Vec<(Posting, Reply)>) {
+    let at = now_millis();
+    let outcome = store.write(|txn| -> Result<Vec<_>, StoreError> {
+        let mut results = Vec::with_capacity(group.len());
+        for (posting, _) in &group {
+            match ledger::post(txn, posting.clone(), at) {
+                Err(PostingError::Store(err)) => return Err(err),
+                other => results.push(other.map_err(BillingError::from)),
+            }
+        }
+        Ok(results)
+    });
+    match outcome {
+        Ok(results) => {
+            for ((_, reply), result) in group.into_iter().zip(results) {
+                let _ = reply.send(result);
+            }
+        }
+        Err(err) => {
+            tracing::error!(error = %err, postings = group.len(), "billing commit failed");
+            let message = err.to_string();
+            for (_, reply) in group {
+                let _ = reply.send(Err(BillingError::CommitFailed(message.clone())));
+            }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! Developer tools, hidden from `--help`.
+
+use std::io::Write;
+use std::sync::Arc;
+
+use anyhow::bail;
+use clap::Subcommand;
+
+use super::{GlobalArgs, init_quiet_logging};
+use crate::billing::{BilledItem, Billing, BillingError, Charge};
+use crate::config::Config;
+use crate::store::Store;
+
+#[derive(Debug, Subcommand)]
+pub enum DevCommand {
+    /// Charge a wallet from many tasks at once through the billing layer,
+    /// printing `ack <request-id> <seq> <amount-micro-usd>` as each charge is
+    /// acknowledged. Used by the crash test (kill -9 mid-run).
+    BillingStress {
+        #[arg(long, value_name = "KEY_ID")]
+        key_id: String,
+        #[arg(long, default_value_t = 16)]
+        workers: usize,
+        /// Charges per worker; 0 runs until killed.
+        #[arg(long, default_value_t = 0)]
+        charges: u64,
+    },
+}
+
+pub async fn run(global: &GlobalArgs, command: DevCommand) -> anyhow::Result<()> {
+    init_quiet_logging(global);
+    let config = Config::load(&global.overrides())?;
+    match command {
+        DevCommand::BillingStress {
+            key_id,
+            workers,
+            charges,
+        } => billing_stress(&config, key_id, workers, charges).await,
+    }
+}
+
+async fn billing_stress(
+    config: &Config,
+    key_id: String,
+    workers: usize,
+    charges: u64,
+) -> anyhow::Result<()> {
+    let store = Store::open(&config.data_dir)?;
+    let billing = Arc::new(Billing::start(store));
+    if billing.balance(&key_id)?.is_none() {
+        bail!("no wallet for key {key_id}");
+    }
+    let stdout = Arc::new(std::sync::Mutex::new(std::io::stdout()));
+    let mut tasks = Vec::new();
+    for worker in 0..workers {
+        let billing = billing.clone();
+        let stdout = stdout.clone();
+        let key_id = key_id.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut n = 0u64;
+            while charges == 0 || n < charges {
+                n += 1;
+                let request_id = format!("stress-{worker}-{n}");
+                let charge = Charge {
+                    key_id: key_id.clone(),
+                    endpoint: "dev/billing-stress".into(),
+                    request_id: request_id.clone(),
+                    item: BilledItem::CitationsResolve,
+                    units: 1 + n % 5,
+                };
+                match billing.charge(charge).await {
+                    Ok(entry) => {
+                        let mut out = stdout.lock().unwrap_or_else(|e| e.into_inner());
+                        let _ = writeln!(
+                            out,
+                            "ack {request_id} {} {}",
+                            entry.seq, entry.amount_micros
+                        );
+                        let _ = out.flush();
+                    }
+                    Err(BillingError::Closed) => break,
+                    Err(err) => return Err(err),
+                }
+            }
+            Ok(())
+        }));
+    }
+    for task in tasks {
+        task.await??;
+    }
+    billing.shutdown();
+    Ok(())
+}

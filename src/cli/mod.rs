@@ -1,0 +1,92 @@
+//! The command line: `serve`, the operator's key and wallet commands, and
+//! developer tools. Logs go to stderr so stdout carries only results.
+
+mod dev;
+mod keys;
+mod remote;
+mod serve;
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::config::{LogFormat, Overrides};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "lexstack",
+    version,
+    about = "Self-hosted legal research appliance"
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// Data directory (store, indexes, uploads).
+    #[arg(
+        long = "data",
+        global = true,
+        env = "LEXSTACK_DATA",
+        value_name = "DIR"
+    )]
+    pub data_dir: Option<PathBuf>,
+    /// TOML configuration file (lowest precedence: file < env < flags).
+    #[arg(long, global = true, env = "LEXSTACK_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Log filter, e.g. `info` or `lexstack=debug,warn`.
+    #[arg(
+        long = "log",
+        global = true,
+        env = "LEXSTACK_LOG",
+        value_name = "FILTER"
+    )]
+    pub log_filter: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the public API (/v1) and the application API (/api).
+    Serve(serve::ServeArgs),
+    /// Create, list and revoke API keys.
+    #[command(subcommand)]
+    Keys(keys::KeysCommand),
+    /// Top up and inspect a key's prepaid wallet.
+    #[command(subcommand)]
+    Wallet(keys::WalletCommand),
+    /// Developer tools (stress tests, generators).
+    #[command(subcommand, hide = true)]
+    Dev(dev::DevCommand),
+}
+
+impl GlobalArgs {
+    pub fn overrides(&self) -> Overrides {
+        Overrides {
+            config_file: self.config.clone(),
+            data_dir: self.data_dir.clone(),
+            addr: None,
+            log_format: None,
+            log_filter: self.log_filter.clone(),
+        }
+    }
+}
+
+/// Runs the parsed command; the process exit code follows the result.
+pub async fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Serve(args) => serve::run(&cli.global, args).await,
+        Command::Keys(command) => keys::run_keys(&cli.global, command).await,
+        Command::Wallet(command) => keys::run_wallet(&cli.global, command).await,
+        Command::Dev(command) => dev::run(&cli.global, command).await,
+    }
+}
+
+/// For commands other than `serve`: quiet logs unless asked.
+fn init_quiet_logging(global: &GlobalArgs) {
+    let filter = global.log_filter.as_deref().unwrap_or("warn");
+    crate::telemetry::init(LogFormat::Human, filter);
+}

@@ -1,0 +1,121 @@
+//! How the operator commands reach the store: through the running server's
+//! loopback admin endpoints when `DATA/server.json` names a server that
+//! answers, else by opening the store directly.
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{Context, anyhow, bail};
+use serde_json::Value;
+
+use crate::app::{ADMIN_TOKEN_FILE, SERVER_FILE, ServerInfo};
+use crate::store::{STORE_FILE, Store, StoreError};
+
+pub enum Target {
+    Remote(RemoteAdmin),
+    Local(Store),
+}
+
+pub struct RemoteAdmin {
+    base: String,
+    token: String,
+    client: reqwest::Client,
+}
+
+/// Finds the running server, or opens the store. `create` allows creating
+/// an empty store (for commands that write, such as `keys create`).
+pub async fn connect(data_dir: &Path, create: bool) -> anyhow::Result<Target> {
+    if let Some(remote) = running_server(data_dir).await? {
+        return Ok(Target::Remote(remote));
+    }
+    if !create && !data_dir.join(STORE_FILE).exists() {
+        bail!(
+            "no lexstack store in {} (start `lexstack serve --data {0}` or create a key first)",
+            data_dir.display()
+        );
+    }
+    match Store::open(data_dir) {
+        Ok(store) => Ok(Target::Local(store)),
+        Err(StoreError::Locked) => bail!(
+            "the store in {} is held by a running lexstack server that did not answer on its \
+             admin endpoint; check {SERVER_FILE} and the server's log",
+            data_dir.display()
+        ),
+        Err(err) => {
+            Err(err).with_context(|| format!("cannot open the store in {}", data_dir.display()))
+        }
+    }
+}
+
+async fn running_server(data_dir: &Path) -> anyhow::Result<Option<RemoteAdmin>> {
+    let Ok(info_text) = std::fs::read_to_string(data_dir.join(SERVER_FILE)) else {
+        return Ok(None);
+    };
+    let Ok(info) = serde_json::from_str::<ServerInfo>(&info_text) else {
+        return Ok(None);
+    };
+    let token = std::fs::read_to_string(data_dir.join(ADMIN_TOKEN_FILE)).with_context(|| {
+        format!(
+            "a server runs for {} but its admin token cannot be read",
+            data_dir.display()
+        )
+    })?;
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .connect_timeout(Duration::from_secs(2))
+        .no_proxy()
+        .build()?;
+    let base = format!("http://{}", loopback(info.addr));
+    let alive = client
+        .get(format!("{base}/health"))
+        .send()
+        .await
+        .is_ok_and(|r| r.status().is_success());
+    if !alive {
+        // A server killed without cleanup leaves its file behind.
+        return Ok(None);
+    }
+    Ok(Some(RemoteAdmin {
+        base,
+        token: token.trim().to_string(),
+        client,
+    }))
+}
+
+/// A server listening on every interface is reached on loopback.
+fn loopback(addr: SocketAddr) -> SocketAddr {
+    let ip = match addr.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),
+        ip => ip,
+    };
+    SocketAddr::new(ip, addr.port())
+}
+
+impl RemoteAdmin {
+    pub async fn get(&self, path: &str) -> anyhow::Result<Value> {
+        let request = self.client.get(format!("{}{path}", self.base));
+        self.send(request).await
+    }
+
+    pub async fn post(&self, path: &str, body: &Value) -> anyhow::Result<Value> {
+        let request = self
+            .client
+            .post(format!("{}{path}", self.base))
+            .header("content-type", "application/json")
+            .body(body.to_string());
+        self.send(request).await
+    }
+
+    async fn send(&self, request: reqwest::RequestBuilder) -> anyhow::Result<Value> {
+        let response = request.bearer_auth(&self.token).send().await?;
+        let status = response.status();
+        let body: Value = response.json().await.unwrap_or(Value::Null);
+        if status.is_success() {
+            return Ok(body);
+        }
+        let message = body["error"]["message"].as_str().unwrap_or("no message");
+        Err(anyhow!("the server refused: {message} ({status})"))
+    }
+}

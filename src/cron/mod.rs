@@ -1,0 +1,61 @@
+//! The embedded scheduler: one table of sweeps, each on a cron schedule
+//! from the config (an empty schedule disables it).
+
+use std::future::Future;
+use std::pin::Pin;
+
+use tokio_cron_scheduler::{Job, JobScheduler, JobSchedulerError};
+
+use crate::context::Ctx;
+
+type Sweep = fn(Ctx) -> Pin<Box<dyn Future<Output = ()> + Send>>;
+
+pub struct Cron {
+    scheduler: JobScheduler,
+}
+
+impl Cron {
+    pub async fn start(ctx: Ctx) -> Result<Self, JobSchedulerError> {
+        let sweeps = &ctx.config.sweeps;
+        let table: [(&str, &str, Sweep); 2] = [
+            ("expired_sessions", &sweeps.expired_sessions, |ctx| {
+                Box::pin(expired_sessions(ctx))
+            }),
+            ("rate_limit_buckets", &sweeps.rate_limit_buckets, |ctx| {
+                Box::pin(rate_limit_buckets(ctx))
+            }),
+        ];
+        let scheduler = JobScheduler::new().await?;
+        for (name, schedule, sweep) in table {
+            if schedule.trim().is_empty() {
+                tracing::info!(sweep = name, "sweep disabled");
+                continue;
+            }
+            let job_ctx = ctx.clone();
+            let job = Job::new_async(schedule, move |_, _| sweep(job_ctx.clone()))?;
+            scheduler.add(job).await?;
+        }
+        scheduler.start().await?;
+        Ok(Self { scheduler })
+    }
+
+    pub async fn stop(mut self) {
+        if let Err(err) = self.scheduler.shutdown().await {
+            tracing::warn!(error = %err, "cron scheduler did not stop cleanly");
+        }
+    }
+}
+
+async fn expired_sessions(ctx: Ctx) {
+    let result = tokio::task::spawn_blocking(move || ctx.accounts.sweep_expired_sessions()).await;
+    match result {
+        Ok(Ok(removed)) => tracing::info!(removed, "swept expired sessions"),
+        Ok(Err(err)) => tracing::error!(error = %err, "session sweep failed"),
+        Err(err) => tracing::error!(error = %err, "session sweep panicked"),
+    }
+}
+
+async fn rate_limit_buckets(ctx: Ctx) {
+    let removed = ctx.limiter.sweep();
+    tracing::debug!(removed, "swept idle rate-limit buckets");
+}

@@ -1,0 +1,46 @@
+//! `/v1/health`, `/v1/health/ready` (no auth) and the OpenAPI document.
+
+use serde_json::json;
+use warp::http::StatusCode;
+use warp::reply::Response;
+
+use crate::context::{Ctx, blocking};
+use crate::error::{ApiError, ErrorCode};
+use crate::http::filters::RequestMeta;
+use crate::http::reply;
+
+/// The OpenAPI description of every endpoint, compiled in.
+pub const OPENAPI_YAML: &str = include_str!("../../../data-schema/openapi.yaml");
+
+pub async fn live(meta: RequestMeta) -> Response {
+    let request_id = meta.echo_request_id();
+    let data = json!({ "status": "ok", "version": env!("CARGO_PKG_VERSION") });
+    reply::envelope(StatusCode::OK, &data, &request_id)
+}
+
+/// Ready means the store takes a real write and read.
+pub async fn ready(ctx: Ctx, meta: RequestMeta) -> Response {
+    let request_id = meta.echo_request_id();
+    let probe = blocking(&ctx, |ctx| {
+        ctx.store.probe().map_err(|err| {
+            tracing::error!(error = %err, "readiness: store probe failed");
+            ApiError::new(ErrorCode::NotReady, "store is not usable")
+        })
+    })
+    .await;
+    match probe {
+        Ok(()) => {
+            let data = json!({ "status": "ready", "checks": { "store": "ok" } });
+            reply::envelope(StatusCode::OK, &data, &request_id)
+        }
+        Err(err) => reply::error(&err, &request_id),
+    }
+}
+
+pub async fn openapi() -> Response {
+    reply::bytes(
+        StatusCode::OK,
+        "application/yaml",
+        OPENAPI_YAML.as_bytes().to_vec(),
+    )
+}

@@ -1,0 +1,214 @@
+//! The embedded redb store: opening, the schema-version check, migrations and
+//! the small helpers every repository uses.
+//!
+//! Every commit is durable (`Durability::Immediate`, redb's default), so a
+//! write that returned is on disk; a kill -9 at any moment leaves the last
+//! committed state.
+
+pub mod keys;
+pub mod sessions;
+pub mod tables;
+pub mod users;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use redb::{
+    ConcurrencyMode, Database, ReadTransaction, ReadableDatabase, ReadableTable, WriteTransaction,
+};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use tables::{META, SCHEMA_VERSION};
+
+/// The file name of the store inside the data directory.
+pub const STORE_FILE: &str = "lexstack.redb";
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("the store is in use by another lexstack process (is the server running?)")]
+    Locked,
+    #[error(
+        "the store was written by a newer lexstack (schema {found}, this build reads {supported})"
+    )]
+    SchemaTooNew { found: u64, supported: u64 },
+    #[error("store: {0}")]
+    Redb(#[from] redb::Error),
+    #[error("store record is not valid json")]
+    Record(#[from] serde_json::Error),
+    #[error("store file {path}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+macro_rules! from_redb {
+    ($($ty:ty),*) => {$(
+        impl From<$ty> for StoreError {
+            fn from(err: $ty) -> Self {
+                StoreError::Redb(err.into())
+            }
+        }
+    )*};
+}
+from_redb!(
+    redb::TransactionError,
+    redb::TableError,
+    redb::StorageError,
+    redb::CommitError
+);
+
+impl From<redb::DatabaseError> for StoreError {
+    fn from(err: redb::DatabaseError) -> Self {
+        match err {
+            redb::DatabaseError::DatabaseAlreadyOpen => StoreError::Locked,
+            other => StoreError::Redb(other.into()),
+        }
+    }
+}
+
+/// A shared handle on the open store.
+#[derive(Clone)]
+pub struct Store {
+    db: Arc<Database>,
+}
+
+impl Store {
+    /// Opens (creating when absent) the store in `data_dir`, checks its schema
+    /// version and runs any pending migrations.
+    pub fn open(data_dir: &Path) -> Result<Self, StoreError> {
+        std::fs::create_dir_all(data_dir).map_err(|source| StoreError::Io {
+            path: data_dir.to_path_buf(),
+            source,
+        })?;
+        let db = Database::builder()
+            .set_concurrency_mode(ConcurrencyMode::SingleWriter)
+            .create(data_dir.join(STORE_FILE))?;
+        let store = Self { db: Arc::new(db) };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    fn migrate(&self) -> Result<(), StoreError> {
+        let txn = self.db.begin_write()?;
+        {
+            let mut meta = txn.open_table(META)?;
+            let found = meta.get("schema_version")?.map(|v| v.value());
+            match found {
+                Some(version) if version > SCHEMA_VERSION => {
+                    return Err(StoreError::SchemaTooNew {
+                        found: version,
+                        supported: SCHEMA_VERSION,
+                    });
+                }
+                Some(version) if version == SCHEMA_VERSION => return Ok(()),
+                // Migrations from `version` to SCHEMA_VERSION run here in order,
+                // once a second version exists. Version 1 is the first layout.
+                _ => {}
+            }
+            meta.insert("schema_version", SCHEMA_VERSION)?;
+        }
+        create_all_tables(&txn)?;
+        txn.commit()?;
+        Ok(())
+    }
+
+    /// Runs `work` in one write transaction and commits it durably when it
+    /// returns `Ok`; on `Err` nothing it wrote is kept.
+    pub fn write<T, E>(&self, work: impl FnOnce(&WriteTransaction) -> Result<T, E>) -> Result<T, E>
+    where
+        E: From<StoreError>,
+    {
+        let txn = self.db.begin_write().map_err(StoreError::from)?;
+        let value = work(&txn)?;
+        txn.commit().map_err(StoreError::from)?;
+        Ok(value)
+    }
+
+    /// Runs `work` on a consistent snapshot.
+    pub fn read<T, E>(&self, work: impl FnOnce(&ReadTransaction) -> Result<T, E>) -> Result<T, E>
+    where
+        E: From<StoreError>,
+    {
+        let txn = self.db.begin_read().map_err(StoreError::from)?;
+        work(&txn)
+    }
+
+    /// The readiness probe: a real write transaction and a read of the schema
+    /// version, so a full disk or a broken file shows up here.
+    pub fn probe(&self) -> Result<(), StoreError> {
+        let txn = self.db.begin_write()?;
+        {
+            let mut meta = txn.open_table(META)?;
+            let now = u64::try_from(chrono::Utc::now().timestamp_millis()).unwrap_or(0);
+            meta.insert("ready_probe", now)?;
+        }
+        txn.commit()?;
+        let found = self.read(|txn| -> Result<Option<u64>, StoreError> {
+            Ok(txn
+                .open_table(META)?
+                .get("schema_version")?
+                .map(|v| v.value()))
+        })?;
+        match found {
+            Some(SCHEMA_VERSION) => Ok(()),
+            other => Err(StoreError::SchemaTooNew {
+                found: other.unwrap_or(0),
+                supported: SCHEMA_VERSION,
+            }),
+        }
+    }
+}
+
+/// Opens every table once so that readers never meet a missing table.
+fn create_all_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
+    use tables::*;
+    txn.open_table(API_KEYS)?;
+    txn.open_table(API_KEY_HASHES)?;
+    txn.open_table(USER_API_KEYS)?;
+    txn.open_table(BALANCES)?;
+    txn.open_table(LEDGER)?;
+    txn.open_table(BILLED_REQUESTS)?;
+    txn.open_table(USERS)?;
+    txn.open_table(USER_EMAILS)?;
+    txn.open_table(SESSIONS)?;
+    Ok(())
+}
+
+/// Serialises a record for a JSON-valued table.
+pub fn encode<T: Serialize>(record: &T) -> Result<Vec<u8>, StoreError> {
+    Ok(serde_json::to_vec(record)?)
+}
+
+/// Reads a JSON record from a `&str`-keyed table.
+pub fn get_json<T: DeserializeOwned>(
+    table: &impl ReadableTable<&'static str, &'static [u8]>,
+    key: &str,
+) -> Result<Option<T>, StoreError> {
+    match table.get(key)? {
+        Some(bytes) => Ok(Some(serde_json::from_slice(bytes.value())?)),
+        None => Ok(None),
+    }
+}
+
+/// Takes the next value of a named counter in `META` (starting at 1).
+pub fn next_seq(txn: &WriteTransaction, counter: &str) -> Result<u64, StoreError> {
+    let mut meta = txn.open_table(META)?;
+    let next = meta.get(counter)?.map(|v| v.value()).unwrap_or(0) + 1;
+    meta.insert(counter, next)?;
+    Ok(next)
+}
+
+/// Milliseconds since the Unix epoch, the one time unit stored.
+pub fn now_millis() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+/// RFC 3339 (UTC, milliseconds) for the wire.
+pub fn rfc3339(millis: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(millis)
+        .unwrap_or_default()
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
