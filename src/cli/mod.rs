@@ -1,6 +1,7 @@
 //! The command line: `serve`, the operator's key and wallet commands, and
 //! developer tools. Logs go to stderr so stdout carries only results.
 
+mod cite;
 mod dev;
 mod keys;
 mod remote;
@@ -58,6 +59,9 @@ pub enum Command {
     /// Top up and inspect a key's prepaid wallet.
     #[command(subcommand)]
     Wallet(keys::WalletCommand),
+    /// Find legal citations in text.
+    #[command(subcommand)]
+    Cite(cite::CiteCommand),
     /// Developer tools (stress tests, generators).
     #[command(subcommand, hide = true)]
     Dev(dev::DevCommand),
@@ -81,6 +85,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(args) => serve::run(&cli.global, args).await,
         Command::Keys(command) => keys::run_keys(&cli.global, command).await,
         Command::Wallet(command) => keys::run_wallet(&cli.global, command).await,
+        Command::Cite(command) => cite::run(command),
         Command::Dev(command) => dev::run(&cli.global, command).await,
     }
 }

@@ -1,0 +1,389 @@
+//! Reads the case name written before a citation, walking back word by
+//! word from the citation until a signal ("See", "cf."), a sentence end,
+//! a string-cite semicolon or an earlier citation.
+
+use std::ops::Range;
+
+use super::tail::{court_year, paren_before, CourtYear};
+use crate::citations::names;
+use crate::citations::text::char_before;
+
+/// Most words read back for one name.
+const MAX_WORDS: usize = 24;
+/// Farthest a name may start before its citation, in bytes.
+const MAX_REACH: usize = 400;
+
+/// What precedes a citation.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(crate) struct Before {
+    /// The name as written, whitespace normalised.
+    pub name: Option<String>,
+    pub name_span: Option<Range<usize>>,
+    pub plaintiff: Option<String>,
+    pub defendant: Option<String>,
+    /// A "(2009)" or "(S.D.N.Y. 1973)" between name and citation.
+    pub court_year: Option<CourtYear>,
+}
+
+/// Reads the name before `start`, never looking before `floor`.
+pub(crate) fn before(text: &str, start: usize, floor: usize, split_parties: bool) -> Before {
+    let floor = floor.max(start.saturating_sub(MAX_REACH));
+    let mut result = Before::default();
+    let name_end = skip_between(text, start, floor, &mut result);
+    let words = words_back(text, name_end, floor);
+    let Some(span) = name_span(text, &words) else {
+        return result;
+    };
+    let name = normalise_space(&text[span.clone()]);
+    if split_parties {
+        let (plaintiff, defendant) = split(&name);
+        result.plaintiff = plaintiff;
+        result.defendant = defendant;
+    }
+    result.name = Some(name);
+    result.name_span = Some(span);
+    result
+}
+
+/// Steps back over what may sit between a case name and its citation:
+/// commas, an opening bracket, a "(year)" parenthetical, blank-page
+/// placeholders ("— U.S. —"), a docket number, "supra".
+fn skip_between(text: &str, start: usize, floor: usize, result: &mut Before) -> usize {
+    let mut pos = start;
+    for _ in 0..8 {
+        let before_space = back_over_space(text, pos, floor);
+        match char_before(text, before_space) {
+            Some(',' | '(' | '[') if before_space > floor => {
+                pos = before_space - 1;
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(paren) = paren_before(text, before_space).filter(|p| p.span.start >= floor) {
+            if let Some(cy) = court_year(text, paren.inner.clone()) {
+                if result.court_year.is_none() {
+                    result.court_year = Some(cy);
+                }
+                pos = paren.span.start;
+                continue;
+            }
+            if text[paren.inner.clone()].chars().all(|c| c.is_uppercase() || c == '.') {
+                // A docket judge code like "(SHS)".
+                pos = paren.span.start;
+                continue;
+            }
+        }
+        let word = last_word(text, before_space, floor);
+        if let Some(word) = word {
+            let w = &text[word.clone()];
+            if is_placeholder(w) || w.trim_end_matches(',') == "supra" || is_docket_word(w) {
+                pos = word.start;
+                continue;
+            }
+            if matches!(w, "p." | "pp." | "No." | "Nos." | "at") && !words_before_have_name(text, word.start, floor) {
+                pos = word.start;
+                continue;
+            }
+        }
+        return before_space;
+    }
+    back_over_space(text, pos, floor)
+}
+
+fn words_before_have_name(text: &str, pos: usize, floor: usize) -> bool {
+    last_word(text, back_over_space(text, pos, floor), floor)
+        .is_some_and(|w| !is_docket_word(&text[w]))
+}
+
+fn back_over_space(text: &str, mut pos: usize, floor: usize) -> usize {
+    while pos > floor {
+        match char_before(text, pos) {
+            Some(c) if c.is_whitespace() => pos -= c.len_utf8(),
+            _ => break,
+        }
+    }
+    pos
+}
+
+fn last_word(text: &str, end: usize, floor: usize) -> Option<Range<usize>> {
+    let mut start = end;
+    while start > floor {
+        match char_before(text, start) {
+            Some(c) if !c.is_whitespace() => start -= c.len_utf8(),
+            _ => break,
+        }
+    }
+    (start < end).then_some(start..end)
+}
+
+/// Blank volume or page placeholders: "___", "—", "----", "_".
+fn is_placeholder(word: &str) -> bool {
+    let w = word.trim_end_matches(',');
+    !w.is_empty() && w.chars().all(|c| matches!(c, '_' | '—' | '–' | '-'))
+}
+
+/// Parts of a docket number ("95-0754,", "99", "Civ.", "CV-12").
+fn is_docket_word(word: &str) -> bool {
+    let w = word.trim_end_matches(',');
+    if w.is_empty() {
+        return false;
+    }
+    let has_digit = w.bytes().any(|b| b.is_ascii_digit());
+    has_digit && w.chars().all(|c| c.is_ascii_alphanumeric() || "-–:/.".contains(c))
+        || matches!(w, "Civ." | "Civ" | "Cr." | "Crim." | "CV" | "Misc.")
+}
+
+/// The words before `end` back to `floor`, last first.
+fn words_back(text: &str, end: usize, floor: usize) -> Vec<Range<usize>> {
+    let mut words = Vec::new();
+    let mut pos = end;
+    while words.len() < MAX_WORDS && pos > floor {
+        let word_end = pos;
+        let mut newlines = 0;
+        let mut p = pos;
+        while p > floor {
+            match char_before(text, p) {
+                Some(c) if c.is_whitespace() => {
+                    if c == '\n' {
+                        newlines += 1;
+                    }
+                    p -= c.len_utf8();
+                }
+                _ => break,
+            }
+        }
+        if newlines > 1 && !words.is_empty() {
+            break;
+        }
+        let trimmed_end = if words.is_empty() { word_end } else { p };
+        let Some(word) = last_word(text, trimmed_end, floor) else {
+            break;
+        };
+        pos = word.start;
+        words.push(word);
+    }
+    words
+}
+
+/// Which words (last first) form the name; returns its span.
+fn name_span(text: &str, words: &[Range<usize>]) -> Option<Range<usize>> {
+    let mut taken: Vec<Range<usize>> = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        let raw = &text[word.clone()];
+        if raw.ends_with(';') || raw.ends_with(':') {
+            break;
+        }
+        let opens = raw.starts_with(['(', '[', '“', '"', '‘']);
+        let closes_quote = raw.ends_with(['”', '"', '’']) && !raw.ends_with("s’");
+        if closes_quote || raw.ends_with(')') || raw.ends_with(']') {
+            break;
+        }
+        let core = raw.trim_start_matches(['(', '[', '“', '"', '‘']);
+        let bare = core.trim_end_matches(',');
+        if bare.is_empty() || is_signal(bare) {
+            break;
+        }
+        if bare.bytes().any(|b| b.is_ascii_digit()) {
+            break;
+        }
+        let first = bare.chars().next().unwrap_or(' ');
+        let capital = first.is_uppercase() || first == '\'' && bare.chars().nth(1).is_some_and(char::is_uppercase);
+        if !capital && !is_connector(bare) {
+            break;
+        }
+        if i > 0 && ends_sentence(bare) {
+            break;
+        }
+        let start = word.start + (raw.len() - core.len());
+        taken.push(start..word.end);
+        if opens {
+            break;
+        }
+    }
+    // Leading joining words ("and", "of") and a sentence-initial "In" are
+    // not part of the name.
+    while let Some(first) = taken.last() {
+        let w = text[first.clone()].trim_end_matches(',');
+        let next = taken.len().checked_sub(2).map(|i| text[taken[i].clone()].to_string());
+        let keeps_in = next.as_deref().is_some_and(|n| matches!(n, "re" | "Re" | "RE" | "the" | "Matter"));
+        if is_connector(w) || (w == "In" || w == "IN") && !keeps_in {
+            taken.pop();
+        } else {
+            break;
+        }
+    }
+    // A name ending in a joining word ("Foo v.") is no name.
+    let last = taken.first()?;
+    if is_connector(text[last.clone()].trim_end_matches(',')) {
+        return None;
+    }
+    let start = taken.last()?.start;
+    let mut end = taken.first()?.end;
+    while let Some(c) = char_before(text, end) {
+        if c == ',' || c.is_whitespace() {
+            end -= c.len_utf8();
+        } else {
+            break;
+        }
+    }
+    (start < end).then_some(start..end)
+}
+
+/// Words that start a citation clause rather than a name.
+fn is_signal(word: &str) -> bool {
+    matches!(
+        word,
+        "See" | "see" | "Cf." | "cf." | "Cf" | "E.g." | "e.g." | "E.g.," | "Accord" | "accord"
+            | "Compare" | "compare" | "Contra" | "contra" | "But" | "but" | "Also" | "also"
+            | "quoting" | "citing" | "Quoting" | "Citing" | "Id." | "id." | "Ibid." | "ibid."
+            | "Per" | "Curiam" | "Under" | "Following" | "Like" | "Unlike" | "Because"
+            | "Although" | "While" | "Here" | "There" | "Thus" | "Moreover" | "However"
+            | "Further" | "Furthermore" | "Similarly" | "Likewise" | "Accordingly"
+            | "Therefore" | "As" | "The" | "This" | "That" | "These" | "Those" | "When"
+            | "Where" | "Whether" | "If" | "After" | "Before" | "Since" | "Until"
+            | "Generally" | "generally" | "Supra" | "supra" | "aff'd" | "rev'd"
+    )
+}
+
+/// Lower-case words that may sit inside a case name.
+fn is_connector(word: &str) -> bool {
+    matches!(
+        word,
+        "v." | "v" | "vs." | "vs" | "V." | "V" | "VS." | "versus" | "of" | "the" | "and" | "&"
+            | "ex" | "rel." | "re" | "for" | "de" | "del" | "la" | "le" | "van" | "von" | "der"
+            | "du" | "da" | "dos" | "y" | "on" | "to" | "in" | "et" | "al." | "ux." | "a/k/a"
+            | "d/b/a" | "f/k/a" | "n/k/a" | "o/b/o" | "by" | "through" | "behalf" | "an" | "a"
+            | "as" | "next" | "friend" | "parte" | "matter"
+    )
+}
+
+/// Whether a word that precedes the name's first word ends a sentence:
+/// it ends with a period and is not an abbreviation.
+fn ends_sentence(word: &str) -> bool {
+    let w = word.trim_end_matches(',');
+    if w.ends_with(['!', '?']) {
+        return true;
+    }
+    if !w.ends_with('.') {
+        return false;
+    }
+    !names::is_abbreviation(w)
+}
+
+/// Splits "A v. B" into plaintiff and defendant. Without "v.", the name is
+/// the defendant ("In re Smith" → "Smith"; a bare "Smith" too), as eyecite
+/// reports it.
+pub(crate) fn split(name: &str) -> (Option<String>, Option<String>) {
+    let words: Vec<&str> = name.split(' ').collect();
+    let separator = words
+        .iter()
+        .position(|w| matches!(*w, "v." | "v" | "vs." | "vs" | "V." | "VS." | "versus"));
+    match separator {
+        Some(i) if i > 0 && i + 1 < words.len() => {
+            let plaintiff = words[..i].join(" ");
+            let defendant = words[i + 1..].join(" ");
+            (Some(plaintiff), Some(defendant.trim_end_matches(',').to_string()))
+        }
+        Some(_) => (None, None),
+        None => {
+            for prefix in [
+                "In re ",
+                "In Re ",
+                "IN RE ",
+                "In the Matter of ",
+                "Matter of ",
+                "Ex parte ",
+                "Ex Parte ",
+                "In the matter of ",
+            ] {
+                if let Some(rest) = name.strip_prefix(prefix) {
+                    return (None, Some(rest.to_string()));
+                }
+            }
+            (None, Some(name.to_string()))
+        }
+    }
+}
+
+fn normalise_space(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parties(text: &str) -> (Option<String>, Option<String>) {
+        let start = text.find("CITE").unwrap();
+        let b = before(text, start, 0, true);
+        (b.plaintiff, b.defendant)
+    }
+
+    fn p(a: &str, b: &str) -> (Option<String>, Option<String>) {
+        (
+            (!a.is_empty()).then(|| a.to_string()),
+            (!b.is_empty()).then(|| b.to_string()),
+        )
+    }
+
+    #[test]
+    fn plain_names() {
+        assert_eq!(parties("Lissner v. Test CITE"), p("Lissner", "Test"));
+        assert_eq!(parties("bob Lissner v. Test CITE"), p("Lissner", "Test"));
+        assert_eq!(parties("Bob Lissner v. Test CITE"), p("Bob Lissner", "Test"));
+        assert_eq!(parties("Mavrovich v Vanderpool, CITE"), p("Mavrovich", "Vanderpool"));
+        assert_eq!(parties("See Foo v. Bar, CITE"), p("Foo", "Bar"));
+        assert_eq!(parties("In Foo v. Bar CITE"), p("Foo", "Bar"));
+    }
+
+    #[test]
+    fn stops_at_sentences_signals_and_string_cites() {
+        assert_eq!(
+            parties("speech.” Houston Cmty. Coll. Sys. v. Wilson, CITE"),
+            p("Houston Cmty. Coll. Sys.", "Wilson")
+        );
+        assert_eq!(parties("curiams. Spano v. People of State of New York, CITE"), p("Spano", "People of State of New York"));
+        assert_eq!(parties("(1963); Reece v. State of Washington, CITE"), p("Reece", "State of Washington"));
+        assert_eq!(parties("General Casualty cites as compelling Amick v. Liberty Mut. Ins. Co., CITE"), p("Amick", "Liberty Mut. Ins. Co."));
+        assert_eq!(parties("Overruled and so on Jin Fuey Moy v. United States, CITE"), p("Jin Fuey Moy", "United States"));
+        assert_eq!(parties("objection. Our Lady of the Lake Hosp. v. Vanner, CITE"), p("Our Lady of the Lake Hosp.", "Vanner"));
+        assert_eq!(parties("Cf. Akins v. State, CITE"), p("Akins", "State"));
+        assert_eq!(parties("(quoting Ohree v. Commonwealth, CITE"), p("Ohree", "Commonwealth"));
+    }
+
+    #[test]
+    fn skips_what_sits_between_name_and_citation() {
+        assert_eq!(parties("In re K.F. (2009) CITE"), p("", "K.F."));
+        assert_eq!(parties("Hurst v. Florida, — U.S. —, CITE"), p("Hurst", "Florida"));
+        assert_eq!(parties("Craig v. Harrah, ___ Nev. ___ [CITE"), p("Craig", "Harrah"));
+        assert_eq!(
+            parties("Corp. v. Nature's Farm Prods., No. 99 Civ. 9404 (SHS), CITE"),
+            p("Corp.", "Nature's Farm Prods.")
+        );
+        assert_eq!(
+            parties("Our Lady of the Lake Hosp. v. Vanner, 95-0754, p. 3 (La.App. 1 Cir. 12/15/95), CITE"),
+            p("Our Lady of the Lake Hosp.", "Vanner")
+        );
+        assert_eq!(parties("\n Smart v. Tatum,\n \n \n CITE"), p("Smart", "Tatum"));
+        assert_eq!(parties("DeSantis v. Wackenhut Corp. , CITE"), p("DeSantis", "Wackenhut Corp."));
+    }
+
+    #[test]
+    fn names_with_commas_and_relators() {
+        assert_eq!(parties("Judge Regan (dissenting) in Thrift Funds Canal, Inc. v. Foy, CITE"), p("Thrift Funds Canal, Inc.", "Foy"));
+        assert_eq!(parties("United States ex rel. Russo v. New Jersey , CITE"), p("United States ex rel. Russo", "New Jersey"));
+        assert_eq!(
+            parties("Angelopoulos v. Keystone Orthopedic Specialists, S.C., Wachn, LCC, CITE"),
+            p("Angelopoulos", "Keystone Orthopedic Specialists, S.C., Wachn, LCC")
+        );
+        assert_eq!(parties("U.S. v. Boch Oldsmobile, Inc., CITE"), p("U.S.", "Boch Oldsmobile, Inc."));
+    }
+
+    #[test]
+    fn no_name() {
+        assert_eq!(parties("The rule is settled. CITE"), p("", ""));
+        assert_eq!(parties("1 U.S. 1. CITE"), p("", ""));
+        assert_eq!(parties("CITE"), p("", ""));
+        assert_eq!(parties("aff'd, CITE"), p("", ""));
+    }
+}
