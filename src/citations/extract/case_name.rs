@@ -50,7 +50,9 @@ pub(crate) fn before(text: &str, start: usize, floor: usize, split_parties: bool
 /// placeholders ("— U.S. —"), a docket number, "supra".
 fn skip_between(text: &str, start: usize, floor: usize, result: &mut Before) -> usize {
     let mut pos = start;
-    for _ in 0..8 {
+    // Set after a docket number part, so "No." and "p." before it go too.
+    let mut in_docket = false;
+    for _ in 0..12 {
         let before_space = back_over_space(text, pos, floor);
         match char_before(text, before_space) {
             Some(',' | '(' | '[') if before_space > floor => {
@@ -60,6 +62,7 @@ fn skip_between(text: &str, start: usize, floor: usize, result: &mut Before) -> 
             _ => {}
         }
         if let Some(paren) = paren_before(text, before_space).filter(|p| p.span.start >= floor) {
+            let inner = &text[paren.inner.clone()];
             if let Some(cy) = court_year(text, paren.inner.clone()) {
                 if result.court_year.is_none() {
                     result.court_year = Some(cy);
@@ -67,32 +70,62 @@ fn skip_between(text: &str, start: usize, floor: usize, result: &mut Before) -> 
                 pos = paren.span.start;
                 continue;
             }
-            if text[paren.inner.clone()].chars().all(|c| c.is_uppercase() || c == '.') {
-                // A docket judge code like "(SHS)".
+            // A court and date ("(La.App. 1 Cir. 12/15/95)") or a docket
+            // judge code ("(SHS)").
+            if has_date(inner) || !inner.is_empty() && inner.chars().all(|c| c.is_uppercase() || c == '.') {
                 pos = paren.span.start;
+                in_docket = true;
                 continue;
             }
         }
-        let word = last_word(text, before_space, floor);
-        if let Some(word) = word {
-            let w = &text[word.clone()];
-            if is_placeholder(w) || w.trim_end_matches(',') == "supra" || is_docket_word(w) {
-                pos = word.start;
-                continue;
-            }
-            if matches!(w, "p." | "pp." | "No." | "Nos." | "at") && !words_before_have_name(text, word.start, floor) {
-                pos = word.start;
-                continue;
-            }
+        let Some(word) = last_word(text, before_space, floor) else {
+            return before_space;
+        };
+        let w = &text[word.clone()];
+        if is_placeholder(w) {
+            pos = skip_placeholder_citation(text, word.start, floor);
+            continue;
+        }
+        if w.trim_end_matches(',') == "supra" || is_docket_word(w) {
+            in_docket |= is_docket_word(w);
+            pos = word.start;
+            continue;
+        }
+        if in_docket && matches!(w, "p." | "pp." | "No." | "Nos." | "at") {
+            pos = word.start;
+            continue;
         }
         return before_space;
     }
     back_over_space(text, pos, floor)
 }
 
-fn words_before_have_name(text: &str, pos: usize, floor: usize) -> bool {
-    last_word(text, back_over_space(text, pos, floor), floor)
-        .is_some_and(|w| !is_docket_word(&text[w]))
+/// A citation to pages not yet assigned ("— U.S. —", "___ Nev. ___"),
+/// given its trailing blank at `pos`: returns where it starts.
+fn skip_placeholder_citation(text: &str, pos: usize, floor: usize) -> usize {
+    let mut at = pos;
+    for _ in 0..4 {
+        let end = back_over_space(text, at, floor);
+        let Some(word) = last_word(text, end, floor) else {
+            return pos;
+        };
+        let w = &text[word.clone()];
+        at = word.start;
+        if is_placeholder(w) {
+            return at;
+        }
+        let reporter_like = w.chars().next().is_some_and(char::is_uppercase) || w.bytes().all(|b| b.is_ascii_digit());
+        if !reporter_like {
+            return pos;
+        }
+    }
+    pos
+}
+
+/// A date like 12/15/95.
+fn has_date(s: &str) -> bool {
+    s.split(|c: char| !(c.is_ascii_digit() || c == '/'))
+        .any(|part| part.split('/').count() == 3 && part.split('/').all(|n| (1..=4).contains(&n.len())))
 }
 
 fn back_over_space(text: &str, mut pos: usize, floor: usize) -> usize {
@@ -191,7 +224,7 @@ fn name_span(text: &str, words: &[Range<usize>]) -> Option<Range<usize>> {
         if !capital && !is_connector(bare) {
             break;
         }
-        if i > 0 && ends_sentence(bare) {
+        if i > 0 && ends_sentence(bare) && !before_corporate_word(text, &taken) {
             break;
         }
         let start = word.start + (raw.len() - core.len());
@@ -251,10 +284,22 @@ fn is_connector(word: &str) -> bool {
         word,
         "v." | "v" | "vs." | "vs" | "V." | "V" | "VS." | "versus" | "of" | "the" | "and" | "&"
             | "ex" | "rel." | "re" | "for" | "de" | "del" | "la" | "le" | "van" | "von" | "der"
-            | "du" | "da" | "dos" | "y" | "on" | "to" | "in" | "et" | "al." | "ux." | "a/k/a"
-            | "d/b/a" | "f/k/a" | "n/k/a" | "o/b/o" | "by" | "through" | "behalf" | "an" | "a"
-            | "as" | "next" | "friend" | "parte" | "matter"
+            | "du" | "da" | "dos" | "y" | "on" | "et" | "al." | "ux." | "a/k/a" | "d/b/a"
+            | "f/k/a" | "n/k/a" | "o/b/o" | "by" | "through" | "behalf" | "as" | "next"
+            | "friend" | "parte" | "matter"
     )
+}
+
+/// Whether the name read so far begins with a corporate word ("Co.",
+/// "Inc."), before which a period-ended word is part of the name
+/// ("Loup-Miller Const. Co.").
+fn before_corporate_word(text: &str, taken: &[Range<usize>]) -> bool {
+    taken.last().is_some_and(|w| {
+        matches!(
+            text[w.clone()].trim_end_matches(','),
+            "Co." | "Inc." | "Corp." | "Ltd." | "LLC" | "L.L.C." | "Ass'n" | "Co" | "Inc" | "Bros."
+        )
+    })
 }
 
 /// Whether a word that precedes the name's first word ends a sentence:

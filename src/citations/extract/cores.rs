@@ -79,11 +79,7 @@ pub(crate) fn find(text: &str, scanner: &Scanner, vocabulary: &'static Vocabular
             continue;
         }
         scanner.walk(bytes, i, &mut hits);
-        let found = hits
-            .iter()
-            .rev()
-            .find_map(|hit| best_for_hit(text, i, *hit, scanner, vocabulary));
-        match found {
+        match best_for_hits(text, i, &hits, scanner, vocabulary) {
             Some(core) => {
                 i = core.reporter_span.end.max(i + 1);
                 cores.push(core);
@@ -94,20 +90,38 @@ pub(crate) fn find(text: &str, scanner: &Scanner, vocabulary: &'static Vocabular
     drop_overlaps(cores)
 }
 
-/// Whether a pattern may start at byte `i`: not inside a word or number.
+/// Whether a pattern may start at byte `i`: not inside a word. A digit
+/// may precede, for neutral citations written solid ("2021COA112").
 fn starts_token(bytes: &[u8], i: usize) -> bool {
-    i == 0 || !matches!(bytes[i - 1], b'0'..=b'9' | b'A'..=b'Z' | b'a'..=b'z' | b'.' | b'_' | b'\'')
+    i == 0 || !matches!(bytes[i - 1], b'A'..=b'Z' | b'a'..=b'z' | b'.' | b'_' | b'\'')
 }
 
-fn best_for_hit(
+/// The best citation core around the strings found at `start`: case
+/// reporters before laws before journals, then the longest match, then
+/// exact spellings before variations.
+fn best_for_hits(
+    text: &str,
+    start: usize,
+    hits: &[Hit],
+    scanner: &Scanner,
+    vocabulary: &'static Vocabulary,
+) -> Option<Core> {
+    let mut candidates: Vec<Candidate> = Vec::new();
+    for hit in hits {
+        candidates_for_hit(text, start, *hit, scanner, vocabulary, &mut candidates);
+    }
+    choose(candidates)
+}
+
+fn candidates_for_hit(
     text: &str,
     start: usize,
     hit: Hit,
     scanner: &Scanner,
     vocabulary: &'static Vocabulary,
-) -> Option<Core> {
+    candidates: &mut Vec<Candidate>,
+) {
     let trigger = start..hit.end;
-    let mut candidates: Vec<Candidate> = Vec::new();
     for &target in scanner.targets(hit.terminal) {
         match target {
             Target::Edition { id, exact } => {
@@ -163,6 +177,9 @@ fn best_for_hit(
             }
         }
     }
+}
+
+fn choose(candidates: Vec<Candidate>) -> Option<Core> {
     let best = candidates.iter().min_by(|a, b| {
         a.rank
             .cmp(&b.rank)
@@ -176,6 +193,7 @@ fn best_for_hit(
                 if let Target::Edition { id, .. } = c.target {
                     if c.rank == best.rank
                         && c.span == best.span
+                        && c.reporter_span == best.reporter_span
                         && c.exact == best.exact
                         && c.short == best.short
                         && !editions.contains(&id)
@@ -285,7 +303,7 @@ fn try_template(
     if let Some((_, tail)) = groups.iter().find(|(n, _)| *n == "reporter_tail") {
         reporter_span.end = tail.end;
     }
-    if !plausible(text, &groups, &reporter_span, allow_short) {
+    if !plausible(text, &groups, &reporter_span, end, allow_short) {
         return None;
     }
     Some(Candidate {
@@ -311,11 +329,12 @@ fn collect(program: &'static Program, slots: &Slots, groups: &mut Vec<(&'static 
 
 /// Checks templates cannot express: Roman-numeral pages must be real
 /// numerals, and a reporter written as a bare word ("Holmes", "Chase")
-/// needs a volume, or party names would read as citations.
+/// without a volume must not sit where a party name would.
 fn plausible(
     text: &str,
     groups: &[(&'static str, Range<usize>)],
     reporter: &Range<usize>,
+    end: usize,
     is_case_or_journal: bool,
 ) -> bool {
     let group = |name: &str| groups.iter().find(|(n, _)| *n == name).map(|(_, r)| &text[r.clone()]);
@@ -326,11 +345,32 @@ fn plausible(
     }
     if is_case_or_journal && group("volume").is_none() {
         let written = &text[reporter.clone()];
-        if !written.contains(['.', '(', ' ', '&']) {
+        if !written.contains(['.', '(', ' ', '&']) && !bare_word_reporter_ok(text, reporter, end) {
             return false;
         }
     }
     true
+}
+
+/// A reporter written as a bare word without a volume ("Holmes, 272") is
+/// a citation only where a party name could not be: not after "v." or
+/// "and", and ending where citations end (not "Holmes, 272 pages").
+fn bare_word_reporter_ok(text: &str, reporter: &Range<usize>, end: usize) -> bool {
+    let before = text[..reporter.start].trim_end();
+    let after_party = ["v.", " v", "vs.", " and", "&", "In re", "ex rel."]
+        .iter()
+        .any(|w| before.ends_with(w));
+    let rest = &text[end..];
+    let ends_well = match rest.chars().next() {
+        None => true,
+        Some(c) if ".,;:)]".contains(c) => true,
+        Some(c) if c.is_whitespace() => {
+            let next = rest.trim_start().chars().next();
+            next.is_none() || next == Some('(') || next == Some('[')
+        }
+        _ => false,
+    };
+    !after_party && ends_well
 }
 
 /// The value of a lowercase Roman numeral page, rejecting the single

@@ -155,6 +155,13 @@ fn pin_item(text: &str, pos: usize) -> Option<usize> {
             }
         }
     }
+    // A Georgia-style division number after the page: "218 (1)".
+    if let Some(rest) = text[at..].strip_prefix(" (") {
+        let n = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if (1..=2).contains(&n) && rest[n..].starts_with(')') {
+            at += 2 + n + 1;
+        }
+    }
     Some(at)
 }
 
