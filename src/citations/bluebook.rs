@@ -58,8 +58,8 @@ fn court_part(c: &Citation, reporter: &str) -> Option<Option<String>> {
         Some(_) if implied => Some(None),
         Some(id) => {
             let court = courts::court_by_id(id)?;
-            let abbreviation = court.citation_string.trim();
-            (!abbreviation.is_empty() && abbreviation != "SCOTUS").then(|| Some(abbreviation.to_string()))
+            let abbreviation = courts::bluebook_ordinals(court.citation_string.trim());
+            (!abbreviation.is_empty() && abbreviation != "SCOTUS").then_some(Some(abbreviation))
         }
         None if implied => Some(None),
         None => None,
@@ -75,19 +75,23 @@ fn case_name(plaintiff: Option<&str>, defendant: Option<&str>, written: Option<&
     (!name.trim().is_empty()).then_some(name)
 }
 
+/// A party with T6 words abbreviated (R. 10.2.2), "et al." and a leading
+/// "The" dropped. A one-word party ("Commonwealth") stays whole.
 fn abbreviate(party: &str) -> String {
-    let party = party.replace(" et al.", "").replace(", et al.", "");
+    let party = party.replace(", et al.", "").replace(" et al.", "");
     let party = party.strip_prefix("The ").unwrap_or(&party);
-    party
-        .split(' ')
-        .enumerate()
-        .map(|(i, word)| {
+    let words: Vec<&str> = party.split(' ').collect();
+    if words.len() == 1 {
+        return party.to_string();
+    }
+    words
+        .iter()
+        .map(|word| {
             let (bare, comma) = match word.strip_suffix(',') {
                 Some(b) => (b, ","),
-                None => (word, ""),
+                None => (*word, ""),
             };
-            // The first word of a party stays whole (R. 10.2.2).
-            match names::t6_abbreviation(bare).filter(|_| i > 0) {
+            match names::t6_abbreviation(bare) {
                 Some(abbr) => format!("{abbr}{comma}"),
                 None => word.to_string(),
             }

@@ -95,12 +95,37 @@ fn courts() -> &'static Courts {
     })
 }
 
-/// Lowercase letters and digits only.
+/// Lowercase letters and digits only, with ordinals in Bluebook form
+/// ("3rd" and "3d" alike, as courts-db writes "3rd Cir.").
 fn squash(text: &str) -> String {
-    text.chars()
+    bluebook_ordinals(text)
+        .chars()
         .filter(|c| c.is_alphanumeric())
         .flat_map(|c| c.to_lowercase())
         .collect()
+}
+
+/// "2nd" → "2d", "3rd" → "3d" (R. 6.2(b)).
+pub(crate) fn bluebook_ordinals(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let after_digit = i > 0 && bytes[i - 1].is_ascii_digit();
+        let ordinal = [&b"nd"[..], b"rd"]
+            .iter()
+            .any(|suffix| bytes[i..].starts_with(suffix));
+        let ends_word = bytes.get(i + 2).is_none_or(|b| !b.is_ascii_alphabetic());
+        if after_digit && ordinal && ends_word {
+            out.push('d');
+            i += 2;
+        } else {
+            let c = text[i..].chars().next().unwrap_or(' ');
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    out
 }
 
 /// The court an abbreviation names, e.g. `court_by_abbreviation("9th Cir.")`
@@ -150,6 +175,8 @@ mod tests {
         assert_eq!(id("SC"), Some("sc"));
         assert_eq!(id("D.C. Cir."), Some("cadc"));
         assert_eq!(id("Fed. Cir."), Some("cafc"));
+        assert_eq!(id("3d Cir."), Some("ca3"));
+        assert_eq!(id("3rd Cir."), Some("ca3"));
     }
 
     #[test]

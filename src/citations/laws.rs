@@ -65,6 +65,16 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
         )],
     },
     ExtraForm {
+        key: "Mass. Gen. Laws",
+        name: "Massachusetts General Laws",
+        cite_type: "leg_statute",
+        variations: &["M.G.L.", "G. L.", "G.L."],
+        templates: &[
+            // Chapters carry letters: "ch. 93A, § 2".
+            r"$reporter,? c(?:h\.|\.) (?P<chapter>\d+[A-Z]{0,2}),? §§? (?P<section>\d+[A-Z]{0,2}(?:[-–.]\d+[A-Z]?)?)",
+        ],
+    },
+    ExtraForm {
         key: "Fed. R. Civ. P.",
         name: "Federal Rules of Civil Procedure",
         cite_type: "court_rule",
@@ -209,11 +219,17 @@ pub struct LawKey {
     pub title: Option<String>,
     /// Chapter, for codes cited by chapter ("Mass. Gen. Laws ch. 93A").
     pub chapter: Option<String>,
-    /// Section (or rule, article, amendment …, see `unit`) number.
+    /// Article of a constitution or code ("art. I", "art 49").
+    pub article: Option<String>,
+    /// Amendment to a constitution ("amend. XIV").
+    pub amendment: Option<String>,
+    /// Section (or rule, regulation … number, see `unit`).
     pub section: Option<String>,
-    /// What `section` numbers: `section`, `rule`, `article`, `amendment`,
-    /// `reg`, `law`, `number` or `docket_number`.
+    /// What `section` numbers: `section`, `rule`, `reg`, `law`, `number`
+    /// or `docket_number`.
     pub unit: &'static str,
+    /// Clause of a constitutional section ("cl. 3").
+    pub clause: Option<String>,
     /// Subdivision of the section ("(b)(6)").
     pub subsection: Option<String>,
     /// Page of a session-law volume or register ("48 Fed. Reg. 9871").

@@ -79,23 +79,30 @@ struct Lexicon {
 fn lexicon() -> &'static Lexicon {
     static LEXICON: OnceLock<Lexicon> = OnceLock::new();
     LEXICON.get_or_init(|| {
-        let t6: HashMap<String, Vec<String>> =
+        let t6: std::collections::BTreeMap<String, Vec<String>> =
             serde_json::from_slice(ABBREVIATIONS_JSON).expect("embedded T6 table is valid");
         let states: HashMap<String, String> =
             serde_json::from_slice(STATES_JSON).expect("embedded state table is valid");
         let mut canonical = HashMap::new();
         let mut abbreviations = HashSet::new();
         let mut bluebook: HashMap<String, Option<String>> = HashMap::new();
+        // Every spelling of a word (full, T6, extra) shares one token.
         let pairs = t6
             .iter()
-            .flat_map(|(abbr, words)| words.iter().map(move |w| (abbr.as_str(), w.as_str())))
-            .chain(EXTRA_ABBREVIATIONS.iter().copied());
-        for (abbr, word) in pairs {
-            let key = squash_word(abbr);
-            canonical.insert(key.clone(), key.clone());
-            canonical.insert(squash_word(word), key);
+            .flat_map(|(abbr, words)| words.iter().map(move |w| (abbr.as_str(), w.as_str(), true)))
+            .chain(EXTRA_ABBREVIATIONS.iter().map(|&(a, w)| (a, w, false)));
+        for (abbr, word, is_t6) in pairs {
+            let abbr_key = squash_word(abbr);
+            let word_key = squash_word(word);
+            let token = canonical
+                .get(&word_key)
+                .or_else(|| canonical.get(&abbr_key))
+                .cloned()
+                .unwrap_or_else(|| abbr_key.clone());
+            canonical.entry(abbr_key).or_insert_with(|| token.clone());
+            canonical.entry(word_key).or_insert(token);
             abbreviations.insert(abbr.to_string());
-            if abbr != "&" {
+            if is_t6 && abbr != "&" {
                 bluebook
                     .entry(word.to_lowercase())
                     .and_modify(|existing| {
@@ -106,8 +113,11 @@ fn lexicon() -> &'static Lexicon {
                     .or_insert_with(|| Some(abbr.to_string()));
             }
         }
-        for abbr in states.keys() {
+        for (abbr, state) in &states {
             abbreviations.insert(abbr.clone());
+            let token = squash_word(abbr);
+            canonical.entry(squash_word(state)).or_insert_with(|| token.clone());
+            canonical.entry(token.clone()).or_insert(token);
         }
         Lexicon {
             canonical,
@@ -224,22 +234,31 @@ fn parties(name: &str) -> Vec<Vec<String>> {
 /// One written word as canonical tokens: T6 forms unified, hyphenated
 /// words split, punctuation dropped.
 fn tokens(word: &str) -> Vec<String> {
-    let lexicon = lexicon();
     let whole = squash_word(word);
     if whole.is_empty() {
         return Vec::new();
     }
-    if let Some(canonical) = lexicon.canonical.get(&whole) {
-        return vec![canonical.clone()];
-    }
     if matches!(whole.as_str(), "us" | "usa") && word.contains(['.', 'U']) || whole == "usa" {
         return vec!["united_states".to_string()];
+    }
+    if let Some(canonical) = lookup(&whole) {
+        return vec![canonical];
     }
     word.split(['-', '/', '—', '–'])
         .map(squash_word)
         .filter(|t| !t.is_empty())
-        .map(|t| lexicon.canonical.get(&t).cloned().unwrap_or(t))
+        .map(|t| lookup(&t).unwrap_or(t))
         .collect()
+}
+
+/// The canonical token of a squashed word, also for plurals ("mfrs",
+/// "manufacturers" → "mfr").
+fn lookup(squashed: &str) -> Option<String> {
+    let canonical = &lexicon().canonical;
+    canonical.get(squashed).cloned().or_else(|| {
+        let singular = squashed.strip_suffix('s')?;
+        canonical.get(singular).cloned()
+    })
 }
 
 fn strip_caption_prefix(party: &mut Vec<String>) {
@@ -260,7 +279,7 @@ fn merge_united_states(party: &mut Vec<String>) {
         if party[i] == "united" && party[i + 1] == "states" {
             party.splice(i..i + 2, ["united_states".to_string()]);
             if party.get(i + 1).map(String::as_str) == Some("of")
-                && party.get(i + 2).map(String::as_str) == Some("america")
+                && matches!(party.get(i + 2).map(String::as_str), Some("america" | "am"))
             {
                 party.drain(i + 1..i + 3);
             }

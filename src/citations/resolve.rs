@@ -10,8 +10,9 @@
 //! - "supra" to the one earlier case whose party it names;
 //! - "Id." to the authority cited just before — skipping citations inside
 //!   an explanatory parenthetical (eyecite#348) — and to nothing after a
-//!   section sign or another "Id." that did not resolve, nor when its pin
-//!   cannot be a page of that authority;
+//!   record cite such as "Compl. ¶ 12" (eyecite#349), a bare section sign
+//!   or another "Id." that did not resolve, nor when its pin cannot be a
+//!   page of that authority;
 //! - a reference to the case whose name it repeats.
 
 use super::extract::Context;
@@ -28,6 +29,10 @@ pub(crate) fn resolve(citations: &mut [Citation], contexts: &[Context]) {
     let mut last: Vec<usize> = Vec::new();
     for i in 0..citations.len() {
         let nested = contexts.get(i).is_some_and(|c| c.nested);
+        if contexts.get(i).is_some_and(|c| c.after_record) {
+            // "Compl. ¶ 12. Id. ¶ 14." cites the complaint (eyecite#349).
+            last.clear();
+        }
         let resolution: Option<usize> = match citations[i].kind {
             CitationKind::FullCase | CitationKind::Law | CitationKind::Journal => {
                 let target = first_identical(citations, i);
@@ -81,6 +86,13 @@ pub(crate) fn resolve(citations: &mut [Citation], contexts: &[Context]) {
             }
         };
         citations[i].resolves_to = resolution;
+        // A short form names the parties of the case it stands for.
+        if let (CitationKind::ShortCase, Some(target)) = (citations[i].kind, resolution) {
+            if citations[i].plaintiff.is_none() && citations[i].defendant.is_none() {
+                citations[i].plaintiff = citations[target].plaintiff.clone();
+                citations[i].defendant = citations[target].defendant.clone();
+            }
+        }
     }
 }
 

@@ -20,6 +20,9 @@ pub(crate) enum Target {
     Supra,
     /// A section sign not claimed by a law citation.
     SectionSign,
+    /// A cite to the record or a filing ("Compl. ¶ 12", "Tr. 45"): not
+    /// returned, but "Id." after it refers to it, not to a case.
+    Record,
 }
 
 const NONE: u32 = u32::MAX;

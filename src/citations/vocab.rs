@@ -226,7 +226,12 @@ impl Vocabulary {
         let mut laws = Vec::new();
         for (key, entries) in raw_laws {
             for raw in entries {
-                let templates = raw.regexes.iter().filter_map(|s| builder.template(s)).collect();
+                // Sections are cited with "§" or "§§" alike.
+                let templates = raw
+                    .regexes
+                    .iter()
+                    .filter_map(|s| builder.template(&s.replace("§ ", "§§? ")))
+                    .collect();
                 laws.push(Law {
                     key: key.clone(),
                     name: raw.name,

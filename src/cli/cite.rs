@@ -135,6 +135,12 @@ fn to_json(text: &str, citations: &[Citation], offsets: Offsets) -> Value {
                 }
                 put("chapter", json!(law.chapter));
                 put(law.unit, json!(law.section));
+                if let Some(article) = &law.article {
+                    put("article", json!(article));
+                }
+                if let Some(amendment) = &law.amendment {
+                    put("amendment", json!(amendment));
+                }
                 put("law", json!(law));
             }
             put("bluebook", json!(bluebook(c)));

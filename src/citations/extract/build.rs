@@ -23,6 +23,9 @@ pub(crate) struct Context {
     pub nested: bool,
     /// For references: the full citation whose name they repeat.
     pub refers_to: Option<usize>,
+    /// A record cite ("Compl. ¶ 12") came between this citation and the
+    /// previous one.
+    pub after_record: bool,
 }
 
 pub(crate) fn build(text: &str, cores: &[Core], vocabulary: &'static Vocabulary) -> (Vec<Citation>, Vec<Context>) {
@@ -30,11 +33,13 @@ pub(crate) fn build(text: &str, cores: &[Core], vocabulary: &'static Vocabulary)
         text,
         cores,
         vocabulary,
+        citation_of_core: vec![None; cores.len()],
         citations: Vec::with_capacity(cores.len()),
         contexts: Vec::with_capacity(cores.len()),
         explanatory: Vec::new(),
         floor: 0,
         history_of: None,
+        after_record: false,
     };
     let mut i = 0;
     while i < cores.len() {
@@ -44,15 +49,32 @@ pub(crate) fn build(text: &str, cores: &[Core], vocabulary: &'static Vocabulary)
             CoreKind::Law { law } => builder.law(i, law),
             CoreKind::Id | CoreKind::Supra => builder.id_or_supra(i),
             CoreKind::SectionSign => builder.unknown(i),
+            CoreKind::Record => {
+                builder.after_record = true;
+                builder.floor = cores[i].span.end;
+                i + 1
+            }
         };
     }
-    (builder.citations, builder.contexts)
+    // Links were made between cores; make them between citations.
+    let map = builder.citation_of_core;
+    let mut citations = builder.citations;
+    for citation in &mut citations {
+        citation.parallel = citation.parallel.iter().filter_map(|&core| map[core]).collect();
+        for history in &mut citation.subsequent_history {
+            history.citation = history.citation.and_then(|core| map[core]);
+        }
+    }
+    (citations, builder.contexts)
 }
 
 struct Builder<'t> {
     text: &'t str,
     cores: &'t [Core],
     vocabulary: &'static Vocabulary,
+    /// Which citation each core became (records and some "supra" become
+    /// none).
+    citation_of_core: Vec<Option<usize>>,
     citations: Vec<Citation>,
     contexts: Vec<Context>,
     /// Explanatory parentheticals still open at the current position.
@@ -62,6 +84,8 @@ struct Builder<'t> {
     /// Set when the previous group ends in subsequent history: its members,
     /// whose name the next group inherits if it has none.
     history_of: Option<Range<usize>>,
+    /// Set by a record cite, until the next citation.
+    after_record: bool,
 }
 
 /// After-citation facts shared by a group.
@@ -88,12 +112,14 @@ impl<'t> Builder<'t> {
             .any(|p| p.start <= span.start && span.end <= p.end)
     }
 
-    fn push(&mut self, citation: Citation) {
+    fn push(&mut self, core: usize, citation: Citation) {
+        self.citation_of_core[core] = Some(self.citations.len());
         let nested = self.nested(&citation.span);
         self.citations.push(citation);
         self.contexts.push(Context {
             nested,
             refers_to: None,
+            after_record: std::mem::take(&mut self.after_record),
         });
     }
 
@@ -162,6 +188,9 @@ impl<'t> Builder<'t> {
             pos = end;
             next += 1;
         }
+        if let Some(end) = tail::placeholder_citation(self.text, pos) {
+            pos = end;
+        }
         let tail = self.tail(pos, next, true);
         let before = case_name::before(self.text, self.cores[first].span.start, self.floor, true);
         let inherited = match (&before.name, self.history_of.take()) {
@@ -219,7 +248,7 @@ impl<'t> Builder<'t> {
             if k + 1 == members.len() || history.is_some() {
                 citation.subsequent_history = history.iter().cloned().collect();
             }
-            self.push(citation);
+            self.push(i, citation);
         }
         self.floor = full_span.end;
         next
@@ -349,7 +378,7 @@ impl<'t> Builder<'t> {
         citation.pin_cite = pin.map(|p| text[p].to_string());
         citation.year = year;
         self.set_reporter(&mut citation, core, None);
-        let (unit, section) = ["section", "rule", "article", "amendment", "reg", "law", "number", "docket_number"]
+        let (unit, section) = ["section", "rule", "reg", "law", "number", "docket_number"]
             .iter()
             .find_map(|g| self.group_text(g, core).map(|s| (*g, Some(s))))
             .unwrap_or(("section", None));
@@ -359,6 +388,9 @@ impl<'t> Builder<'t> {
             subject: self.group_text("subject", core),
             title: self.group_text("title", core).or_else(|| self.group_text("volume", core)),
             chapter: self.group_text("chapter", core),
+            article: self.group_text("article", core),
+            amendment: self.group_text("amendment", core),
+            clause: self.group_text("clause", core),
             section,
             unit,
             subsection: self
@@ -368,13 +400,26 @@ impl<'t> Builder<'t> {
             page: self.group_text("page", core),
             appendix: core.group("appendix").is_some(),
         });
-        self.push(citation);
+        self.push(i, citation);
         self.floor = pos;
         i + 1
     }
 
     fn id_or_supra(&mut self, i: usize) -> usize {
         let core = &self.cores[i];
+        // "Kaiser Foundation, supra, 13 Cal.App.5th at 1146" is one short
+        // form; "supra" there only flags the name.
+        let leads_a_citation = core.kind == CoreKind::Supra
+            && self.cores.get(i + 1).is_some_and(|next| {
+                matches!(next.kind, CoreKind::Case { .. } | CoreKind::Journal { .. })
+                    && self
+                        .text
+                        .get(core.span.end..next.span.start)
+                        .is_some_and(|gap| gap.trim() == ",")
+            });
+        if leads_a_citation {
+            return i + 1;
+        }
         let limit = self.next_start(i);
         let pin = tail::pin_cite(self.text, core.span.end, PinLead::Loose, limit).map(|p| p.span);
         let end = pin.as_ref().map_or(core.span.end, |p| p.end);
@@ -396,14 +441,14 @@ impl<'t> Builder<'t> {
             }
             citation.case_name = before.name;
         }
-        self.push(citation);
+        self.push(i, citation);
         self.floor = end;
         i + 1
     }
 
     fn unknown(&mut self, i: usize) -> usize {
         let core = &self.cores[i];
-        self.push(Citation::new(CitationKind::Unknown, core.span.clone()));
+        self.push(i, Citation::new(CitationKind::Unknown, core.span.clone()));
         self.floor = core.span.end;
         i + 1
     }

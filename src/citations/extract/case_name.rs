@@ -34,7 +34,7 @@ pub(crate) fn before(text: &str, start: usize, floor: usize, split_parties: bool
     let Some(span) = name_span(text, &words) else {
         return result;
     };
-    let name = normalise_space(&text[span.clone()]);
+    let name = clean_name(&text[span.clone()]);
     if split_parties {
         let (plaintiff, defendant) = split(&name);
         result.plaintiff = plaintiff;
@@ -86,13 +86,13 @@ fn skip_between(text: &str, start: usize, floor: usize, result: &mut Before) -> 
             pos = skip_placeholder_citation(text, word.start, floor);
             continue;
         }
-        if w.trim_end_matches(',') == "supra" || is_docket_word(w) {
-            in_docket |= is_docket_word(w);
+        if w.trim_end_matches(',') == "supra" {
             pos = word.start;
             continue;
         }
-        if in_docket && matches!(w, "p." | "pp." | "No." | "Nos." | "at") {
-            pos = word.start;
+        if let Some(start) = docket_number(text, before_space, floor, in_docket) {
+            pos = start;
+            in_docket = false;
             continue;
         }
         return before_space;
@@ -120,6 +120,34 @@ fn skip_placeholder_citation(text: &str, pos: usize, floor: usize) -> usize {
         }
     }
     pos
+}
+
+/// A docket number ending at `end` ("No. 99 Civ. 9404", "95-0754, p. 3"):
+/// where it starts. Digits alone are a docket only after "No." or next to
+/// a court-and-date parenthetical (`after_court_date`).
+fn docket_number(text: &str, end: usize, floor: usize, after_court_date: bool) -> Option<usize> {
+    let mut pos = end;
+    let mut start = None;
+    let mut numbered = false;
+    for _ in 0..8 {
+        let Some(word) = last_word(text, back_over_space(text, pos, floor), floor) else {
+            break;
+        };
+        let w = text[word.clone()].trim_end_matches(',');
+        if matches!(w, "No." | "Nos." | "Docket" | "Case") {
+            numbered = true;
+            start = Some(word.start);
+            pos = word.start;
+            continue;
+        }
+        if is_docket_word(w) || matches!(w, "p." | "pp." | "at") {
+            start = Some(word.start);
+            pos = word.start;
+            continue;
+        }
+        break;
+    }
+    start.filter(|_| numbered || after_court_date)
 }
 
 /// A date like 12/15/95.
@@ -193,7 +221,16 @@ fn words_back(text: &str, end: usize, floor: usize) -> Vec<Range<usize>> {
             break;
         };
         pos = word.start;
-        words.push(word);
+        // A word broken across lines ("Flint-\nkote") is one word.
+        let broken = words.last().is_some_and(|next: &Range<usize>| {
+            text[word.clone()].ends_with(['-', '\u{ad}']) && text[word.end..next.start].contains('\n')
+        });
+        if broken {
+            let next = words.pop().map_or(word.end, |n| n.end);
+            words.push(word.start..next);
+        } else {
+            words.push(word);
+        }
     }
     words
 }
@@ -350,8 +387,44 @@ pub(crate) fn split(name: &str) -> (Option<String>, Option<String>) {
     }
 }
 
-fn normalise_space(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+/// The name with whitespace runs made single spaces, soft hyphens dropped
+/// and words broken at line ends rejoined ("Flint-\nkote" → "Flintkote",
+/// "Loup-\nMiller" → "Loup-Miller").
+fn clean_name(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{ad}' {
+            continue;
+        }
+        if c == '-' && chars.peek().is_some_and(|n| n.is_whitespace()) {
+            let mut gap = String::new();
+            while let Some(&n) = chars.peek() {
+                if !n.is_whitespace() {
+                    break;
+                }
+                gap.push(n);
+                chars.next();
+            }
+            if gap.contains('\n') {
+                if !chars.peek().is_some_and(|n| n.is_lowercase()) {
+                    out.push('-');
+                }
+            } else {
+                out.push('-');
+                out.push(' ');
+            }
+            continue;
+        }
+        if c.is_whitespace() {
+            if !out.ends_with(' ') {
+                out.push(' ');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out.trim().to_string()
 }
 
 #[cfg(test)]
@@ -411,6 +484,8 @@ mod tests {
         );
         assert_eq!(parties("\n Smart v. Tatum,\n \n \n CITE"), p("Smart", "Tatum"));
         assert_eq!(parties("DeSantis v. Wackenhut Corp. , CITE"), p("DeSantis", "Wackenhut Corp."));
+        assert_eq!(parties("See Lee v. Flint-\nkote Co., CITE"), p("Lee", "Flintkote Co."));
+        assert_eq!(parties("See Loup-\nMiller v. Denver, CITE"), p("Loup-Miller", "Denver"));
     }
 
     #[test]

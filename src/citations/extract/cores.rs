@@ -27,6 +27,7 @@ pub(crate) enum CoreKind {
     Id,
     Supra,
     SectionSign,
+    Record,
 }
 
 /// A citation's fixed part, as matched.
@@ -175,8 +176,31 @@ fn candidates_for_hit(
                 let span = section_token(text, trigger.clone());
                 candidates.push(token(span, 4, target));
             }
+            Target::Record => {
+                if let Some(end) = record_pin(text, trigger.end) {
+                    candidates.push(token(trigger.start..end, 5, target));
+                }
+            }
         }
     }
+}
+
+/// The paragraph or page after a record cite ("¶ 12", "No. 5 at 3",
+/// "45:3"); `None` when no number follows.
+fn record_pin(text: &str, end: usize) -> Option<usize> {
+    let rest = text.get(end..)?;
+    let mut at = rest.len() - rest.trim_start().len();
+    for word in ["No.", "at"] {
+        if let Some(r) = rest[at..].strip_prefix(word) {
+            at += word.len() + (r.len() - r.trim_start().len());
+        }
+    }
+    let r = &rest[at..];
+    let marks = r.len() - r.trim_start_matches('¶').len();
+    at += marks;
+    at += rest[at..].len() - rest[at..].trim_start().len();
+    let digits = rest[at..].bytes().take_while(u8::is_ascii_digit).count();
+    (digits > 0).then_some(end + at + digits)
 }
 
 fn choose(candidates: Vec<Candidate>) -> Option<Core> {
@@ -216,6 +240,7 @@ fn choose(candidates: Vec<Candidate>) -> Option<Core> {
         Target::Id => CoreKind::Id,
         Target::Supra => CoreKind::Supra,
         Target::SectionSign => CoreKind::SectionSign,
+        Target::Record => CoreKind::Record,
     };
     Some(Core {
         kind,

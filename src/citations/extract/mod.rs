@@ -17,6 +17,13 @@ use super::scanner::{Scanner, Target};
 use super::templates::Trigger;
 use super::vocab::Vocabulary;
 
+/// Abbreviations of record and filing cites ("Compl. ¶ 12").
+const RECORD_CITES: [&str; 24] = [
+    "Compl.", "Am. Compl.", "Complaint", "Tr.", "Hr'g Tr.", "Trial Tr.", "Dkt.", "Dkt", "ECF",
+    "Doc.", "J.A.", "Pet. App.", "App.", "R.", "Rec.", "Br.", "Mem.", "Mot.", "Opp'n", "Ex.",
+    "Decl.", "Aff.", "Dep.", "Pl.'s",
+];
+
 /// Finds citations in text. Build it once ([`Extractor::shared`]); it is
 /// immutable and can be used from many threads at once.
 pub struct Extractor {
@@ -71,6 +78,9 @@ impl Extractor {
             patterns.push((supra, Target::Supra));
         }
         patterns.push(("§", Target::SectionSign));
+        for record in RECORD_CITES {
+            patterns.push((record, Target::Record));
+        }
         Extractor {
             scanner: Scanner::build(patterns),
             vocabulary,

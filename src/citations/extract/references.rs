@@ -105,6 +105,7 @@ pub(crate) fn add(text: &str, citations: &mut Vec<Citation>, contexts: &mut Vec<
             Context {
                 nested: false,
                 refers_to: Some(owner),
+                after_record: false,
             },
         ));
     }

@@ -189,6 +189,32 @@ fn pin_may_end(text: &str, end: usize) -> bool {
     }
 }
 
+/// A parallel citation to pages not yet assigned, after a citation
+/// (", ---- L. Ed. 2d ----"); returns where it ends.
+pub(crate) fn placeholder_citation(text: &str, pos: usize) -> Option<usize> {
+    let is_blank = |w: &str| !w.is_empty() && w.chars().all(|c| matches!(c, '_' | '—' | '–' | '-'));
+    let rest = text.get(pos..)?.trim_start().strip_prefix(',')?;
+    let mut consumed = text.len() - pos - rest.len();
+    let mut words = rest.split_whitespace();
+    let mut offset_in_rest = 0;
+    let mut seen_blank = false;
+    for (n, word) in words.by_ref().enumerate() {
+        let at = rest[offset_in_rest..].find(word)? + offset_in_rest;
+        offset_in_rest = at + word.len();
+        let bare = word.trim_end_matches([',', ';', '.']);
+        if is_blank(bare) {
+            if seen_blank {
+                consumed += at + bare.len();
+                return Some(pos + consumed);
+            }
+            seen_blank = true;
+        } else if !seen_blank || n > 5 {
+            return None;
+        }
+    }
+    None
+}
+
 /// A parenthetical (or bracketed) aside.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Paren {
@@ -446,6 +472,13 @@ mod tests {
         assert_eq!(pin(" No page number.", PinLead::Loose), None);
         assert_eq!(pin("20-25 & n. 4 (x)", PinLead::Page), Some("20-25 & n. 4"));
         assert_eq!(pin(", 5 years later", PinLead::Comma), None);
+    }
+
+    #[test]
+    fn placeholder_parallel_citations() {
+        let text = ", ---- L. Ed. 2d ---- (2022)";
+        assert_eq!(placeholder_citation(text, 0), Some(21));
+        assert_eq!(placeholder_citation(", 5 L. Ed. 2d 3", 0), None);
     }
 
     #[test]
