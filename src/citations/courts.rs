@@ -139,6 +139,10 @@ pub fn court_by_abbreviation(abbreviation: &str) -> Option<&'static Court> {
     if let Some(&index) = all.by_key.get(&key) {
         return Some(&all.courts[index]);
     }
+    // "Ky. App." and "Cal. App." are common for "Ky. Ct. App.", "Cal. Ct. App.".
+    if let Some(&index) = key.strip_suffix("app").and_then(|state| all.by_key.get(&format!("{state}ctapp"))) {
+        return Some(&all.courts[index]);
+    }
     let from = all.sorted_keys.partition_point(|(k, _)| k.as_str() < key.as_str());
     let mut matches = all.sorted_keys[from..]
         .iter()
@@ -177,6 +181,7 @@ mod tests {
         assert_eq!(id("Fed. Cir."), Some("cafc"));
         assert_eq!(id("3d Cir."), Some("ca3"));
         assert_eq!(id("3rd Cir."), Some("ca3"));
+        assert_eq!(id("Ky. App."), Some("kyctapp"));
     }
 
     #[test]

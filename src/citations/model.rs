@@ -76,7 +76,7 @@ pub struct Citation {
     pub case_name: Option<String>,
     pub subsequent_history: Vec<SubsequentHistory>,
     /// The typed key of a law citation.
-    pub law: Option<LawKey>,
+    pub law: Option<Box<LawKey>>,
     /// Index (in the same list) of the full citation this one stands for.
     /// A full citation points at the first full citation of the same
     /// volume, reporter and page (often itself). `None` when unresolved.

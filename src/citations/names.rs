@@ -297,6 +297,15 @@ fn distinctive(party: &[String]) -> Vec<&str> {
         .collect()
 }
 
+/// The identifying tokens of every party of a name, for indexing names
+/// before comparing them with [`case_names_match`].
+pub(crate) fn distinctive_tokens(name: &str) -> Vec<String> {
+    parties(name)
+        .iter()
+        .flat_map(|party| distinctive(party).into_iter().map(str::to_string).collect::<Vec<_>>())
+        .collect()
+}
+
 fn is_government_only(party: &[String]) -> bool {
     distinctive(party).is_empty() && party.iter().any(|t| GOVERNMENT.contains(&t.as_str()))
 }

@@ -72,7 +72,7 @@ impl CharClass {
             ClassItem::Range(lo, hi) => lo <= c && c <= hi,
             ClassItem::Digit => c.is_ascii_digit(),
             ClassItem::Word => c.is_alphanumeric() || c == '_',
-            ClassItem::Space => c.is_whitespace(),
+            ClassItem::Space => is_space(c),
             ClassItem::NotNewline => c != '\n',
         });
         hit != self.negated
@@ -372,6 +372,19 @@ pub(crate) struct Program {
 /// Capture positions of one match: `slots[2 * group]` and the slot after it.
 pub(crate) type Slots = Vec<Option<usize>>;
 
+enum Frame {
+    Step(usize, usize),
+    Restore(usize, Option<usize>),
+}
+
+/// Working memory for [`Program::run`], reused across runs so matching
+/// does not allocate; `slots` holds the last run's captures.
+#[derive(Default)]
+pub(crate) struct Backtrack {
+    stack: Vec<Frame>,
+    pub slots: Slots,
+}
+
 impl Program {
     /// Compiles `node` (which must not contain `$edition`).
     pub fn compile(node: &Node, direction: Direction) -> Program {
@@ -389,10 +402,6 @@ impl Program {
         }
     }
 
-    pub fn empty_slots(&self) -> Slots {
-        vec![None; self.names.len() * 2]
-    }
-
     pub fn group_names(&self) -> &[String] {
         &self.names
     }
@@ -405,15 +414,15 @@ impl Program {
         &self,
         text: &str,
         at: usize,
-        slots: &mut Slots,
+        backtrack: &mut Backtrack,
         accept: &dyn Fn(usize) -> bool,
     ) -> Option<usize> {
-        enum Frame {
-            Step(usize, usize),
-            Restore(usize, Option<usize>),
-        }
+        let Backtrack { stack, slots } = backtrack;
+        slots.clear();
+        slots.resize(self.names.len() * 2, None);
+        stack.clear();
+        stack.push(Frame::Step(0, at));
         let backward = self.direction == Direction::Backward;
-        let mut stack = vec![Frame::Step(0, at)];
         let mut budget = STEP_BUDGET;
         while let Some(frame) = stack.pop() {
             let (mut pc, mut pos) = match frame {
@@ -446,7 +455,7 @@ impl Program {
                     Inst::Space => {
                         let start = pos;
                         while let Some((c, next)) = step(text, pos, backward) {
-                            if !c.is_whitespace() || next.abs_diff(start) > MAX_SPACE_RUN {
+                            if !is_space(c) || next.abs_diff(start) > MAX_SPACE_RUN {
                                 break;
                             }
                             pos = next;
@@ -477,6 +486,12 @@ impl Program {
         }
         None
     }
+}
+
+/// Whitespace, and the zero-width characters web pages leave between
+/// words ("§\u{200d}1229a").
+fn is_space(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}')
 }
 
 /// The character next to `pos` in the reading direction, and the position
@@ -601,8 +616,9 @@ mod tests {
 
     fn find(pattern: &str, text: &str, at: usize) -> Option<(usize, Vec<(String, String)>)> {
         let program = Program::compile(&parse(pattern).unwrap(), Direction::Forward);
-        let mut slots = program.empty_slots();
-        let end = program.run(text, at, &mut slots, &|_| true)?;
+        let mut bt = Backtrack::default();
+        let end = program.run(text, at, &mut bt, &|_| true)?;
+        let slots = bt.slots;
         let groups = program
             .group_names()
             .iter()
@@ -618,6 +634,7 @@ mod tests {
     #[test]
     fn literal_space_matches_a_whitespace_run() {
         assert_eq!(find("a b", "a \n b", 0).map(|m| m.0), Some(5));
+        assert_eq!(find("a b", "a\u{200d}b", 0).map(|m| m.0), Some(5));
         assert_eq!(find("a b", "ab", 0), None);
     }
 
@@ -650,22 +667,22 @@ mod tests {
         let node = parse(r"(?P<volume>\d+) ").unwrap();
         let program = Program::compile(&node, Direction::Backward);
         let text = "see 347 U.S.";
-        let mut slots = program.empty_slots();
-        let start = program.run(text, 8, &mut slots, &|_| true).unwrap();
+        let mut bt = Backtrack::default();
+        let start = program.run(text, 8, &mut bt, &|_| true).unwrap();
         assert_eq!(start, 4);
-        assert_eq!((slots[0], slots[1]), (Some(4), Some(7)));
+        assert_eq!((bt.slots[0], bt.slots[1]), (Some(4), Some(7)));
     }
 
     #[test]
     fn accept_rejects_and_backtracking_continues() {
         let node = parse(r"\d+").unwrap();
         let program = Program::compile(&node, Direction::Forward);
-        let mut slots = program.empty_slots();
+        let mut bt = Backtrack::default();
         // Only accept an end that is followed by a space.
         let text = "123 ";
-        let end = program.run(text, 0, &mut slots, &|end| text[end..].starts_with(' '));
+        let end = program.run(text, 0, &mut bt, &|end| text[end..].starts_with(' '));
         assert_eq!(end, Some(3));
-        let end = program.run("12x", 0, &mut slots, &|_| false);
+        let end = program.run("12x", 0, &mut bt, &|_| false);
         assert_eq!(end, None);
     }
 
@@ -682,7 +699,7 @@ mod tests {
         let node = parse(r"(?:a*)*b").unwrap();
         let program = Program::compile(&node, Direction::Forward);
         let text = "a".repeat(5000);
-        let mut slots = program.empty_slots();
-        assert_eq!(program.run(&text, 0, &mut slots, &|_| true), None);
+        let mut bt = Backtrack::default();
+        assert_eq!(program.run(&text, 0, &mut bt, &|_| true), None);
     }
 }

@@ -15,6 +15,8 @@
 //!   page of that authority;
 //! - a reference to the case whose name it repeats.
 
+use std::collections::HashMap;
+
 use super::extract::Context;
 use super::model::{Citation, CitationKind};
 use super::names;
@@ -23,10 +25,29 @@ use super::names;
 /// citation's first page.
 const MAX_OPINION_PAGES: u64 = 150;
 
+/// Earlier full citations, indexed for the lookups resolution makes.
+#[derive(Default)]
+struct Seen {
+    /// Full citations by (kind, volume, reporter, page) or law key, to the
+    /// first one's target.
+    identical: HashMap<String, usize>,
+    /// Case targets by (volume, reporter).
+    by_volume: HashMap<(String, String), Vec<usize>>,
+    /// Case targets by each distinctive word of their parties.
+    by_party_word: HashMap<String, Vec<usize>>,
+}
+
+fn push_unique(list: &mut Vec<usize>, value: usize) {
+    if !list.contains(&value) {
+        list.push(value);
+    }
+}
+
 pub(crate) fn resolve(citations: &mut [Citation], contexts: &[Context]) {
     // The authority "Id." would refer to: the targets of the previous
     // citation clause (several for parallel citations).
     let mut last: Vec<usize> = Vec::new();
+    let mut seen = Seen::default();
     for i in 0..citations.len() {
         let nested = contexts.get(i).is_some_and(|c| c.nested);
         if contexts.get(i).is_some_and(|c| c.after_record) {
@@ -35,7 +56,13 @@ pub(crate) fn resolve(citations: &mut [Citation], contexts: &[Context]) {
         }
         let resolution: Option<usize> = match citations[i].kind {
             CitationKind::FullCase | CitationKind::Law | CitationKind::Journal => {
-                let target = first_identical(citations, i);
+                let target = match identity(&citations[i]) {
+                    Some(key) => *seen.identical.entry(key).or_insert(i),
+                    None => i,
+                };
+                if citations[i].kind == CitationKind::FullCase {
+                    remember_case(&mut seen, &citations[i], target);
+                }
                 if !nested {
                     let group_end = citations[i].parallel.iter().all(|&p| p < i);
                     if citations[i].parallel.is_empty() || group_end {
@@ -48,14 +75,14 @@ pub(crate) fn resolve(citations: &mut [Citation], contexts: &[Context]) {
                 Some(target)
             }
             CitationKind::ShortCase => {
-                let target = short_form(citations, i);
+                let target = short_form(citations, i, &seen);
                 if !nested {
                     last = target.into_iter().collect();
                 }
                 target
             }
             CitationKind::Supra => {
-                let target = supra(citations, i);
+                let target = supra(citations, i, &seen);
                 if !nested {
                     last = target.into_iter().collect();
                 }
@@ -96,19 +123,21 @@ pub(crate) fn resolve(citations: &mut [Citation], contexts: &[Context]) {
     }
 }
 
-fn same_authority(a: &Citation, b: &Citation) -> bool {
-    if a.kind != b.kind {
-        return false;
-    }
-    match a.kind {
-        CitationKind::Law => a.law.is_some() && a.law == b.law,
-        _ => {
-            a.page.is_some()
-                && a.page == b.page
-                && a.volume == b.volume
-                && reporter_of(a).is_some()
-                && reporter_of(a) == reporter_of(b)
+/// What makes two full citations the same authority; `None` when the
+/// citation cannot be compared (no page, unknown reporter).
+fn identity(c: &Citation) -> Option<String> {
+    match c.kind {
+        CitationKind::Law => {
+            let law = c.law.as_ref()?;
+            Some(format!("law\u{1}{}", serde_json::to_string(law).ok()?))
         }
+        _ => Some(format!(
+            "{:?}\u{1}{}\u{1}{}\u{1}{}",
+            c.kind,
+            c.volume.as_deref().unwrap_or(""),
+            reporter_of(c)?,
+            c.page.as_deref()?
+        )),
     }
 }
 
@@ -116,10 +145,16 @@ fn reporter_of(c: &Citation) -> Option<&str> {
     c.reporter.or(c.reporter_found.as_deref())
 }
 
-fn first_identical(citations: &[Citation], i: usize) -> usize {
-    (0..i)
-        .find(|&j| citations[j].is_full() && same_authority(&citations[j], &citations[i]))
-        .map_or(i, |j| citations[j].resolves_to.unwrap_or(j))
+fn remember_case(seen: &mut Seen, c: &Citation, target: usize) {
+    if let (Some(volume), Some(reporter)) = (&c.volume, reporter_of(c)) {
+        let list = seen.by_volume.entry((volume.clone(), reporter.to_string())).or_default();
+        push_unique(list, target);
+    }
+    for party in [&c.plaintiff, &c.defendant].into_iter().flatten() {
+        for token in names::distinctive_tokens(party) {
+            push_unique(seen.by_party_word.entry(token).or_default(), target);
+        }
+    }
 }
 
 fn number(s: &str) -> Option<u64> {
@@ -154,23 +189,10 @@ fn pin_fits(full: &Citation, pin: Option<&str>) -> bool {
     }
 }
 
-fn short_form(citations: &[Citation], i: usize) -> Option<usize> {
+fn short_form(citations: &[Citation], i: usize, seen: &Seen) -> Option<usize> {
     let short = &citations[i];
-    let mut candidates: Vec<usize> = Vec::new();
-    for j in 0..i {
-        let full = &citations[j];
-        if full.kind != CitationKind::FullCase
-            || full.volume != short.volume
-            || reporter_of(full).is_none()
-            || reporter_of(full) != reporter_of(short)
-        {
-            continue;
-        }
-        let target = full.resolves_to.unwrap_or(j);
-        if !candidates.contains(&target) {
-            candidates.push(target);
-        }
-    }
+    let key = (short.volume.clone()?, reporter_of(short)?.to_string());
+    let candidates = seen.by_volume.get(&key)?.clone();
     let fits: Vec<usize> = candidates
         .iter()
         .copied()
@@ -188,15 +210,13 @@ fn short_form(citations: &[Citation], i: usize) -> Option<usize> {
     (named.len() == 1).then(|| named[0])
 }
 
-fn supra(citations: &[Citation], i: usize) -> Option<usize> {
+fn supra(citations: &[Citation], i: usize, seen: &Seen) -> Option<usize> {
     let antecedent = citations[i].case_name.as_deref()?;
     let mut targets: Vec<usize> = Vec::new();
-    for j in 0..i {
-        let full = &citations[j];
-        if full.kind == CitationKind::FullCase && names_party(full, antecedent) {
-            let target = full.resolves_to.unwrap_or(j);
-            if !targets.contains(&target) {
-                targets.push(target);
+    for token in names::distinctive_tokens(antecedent) {
+        for &t in seen.by_party_word.get(&token).into_iter().flatten() {
+            if names_party(&citations[t], antecedent) {
+                push_unique(&mut targets, t);
             }
         }
     }

@@ -270,6 +270,7 @@ fn with_marker_before_page(node: &Node, marker: &Node) -> Option<Node> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::citations::pattern::Backtrack;
 
     fn variables() -> Variables {
         Variables::from_json(&serde_json::json!({
@@ -298,12 +299,11 @@ mod tests {
         assert_eq!(t.trigger, Trigger::Edition);
         let text = "see 347 U.S., at 495";
         let prefix = t.prefix.as_ref().unwrap();
-        let mut slots = prefix.empty_slots();
-        assert_eq!(prefix.run(text, 8, &mut slots, &|_| true), Some(4));
+        let mut bt = Backtrack::default();
+        assert_eq!(prefix.run(text, 8, &mut bt, &|_| true), Some(4));
         let short = t.short_suffix.as_ref().unwrap();
-        let mut slots = short.empty_slots();
-        assert_eq!(short.run(text, 12, &mut slots, &|_| true), Some(text.len()));
-        assert!(t.suffix.run(text, 12, &mut t.suffix.empty_slots(), &|_| true).is_none());
+        assert_eq!(short.run(text, 12, &mut bt, &|_| true), Some(text.len()));
+        assert!(t.suffix.run(text, 12, &mut bt, &|_| true).is_none());
     }
 
     #[test]
@@ -316,8 +316,8 @@ mod tests {
         assert_eq!(t.trigger, Trigger::Literal("Cal.".into()));
         assert!(t.prefix.is_none());
         let text = "Cal. Lab. Code § 12";
-        let mut slots = t.suffix.empty_slots();
-        assert_eq!(t.suffix.run(text, 4, &mut slots, &|_| true), Some(text.len()));
+        let mut bt = Backtrack::default();
+        assert_eq!(t.suffix.run(text, 4, &mut bt, &|_| true), Some(text.len()));
     }
 
     #[test]

@@ -226,11 +226,11 @@ impl Vocabulary {
         let mut laws = Vec::new();
         for (key, entries) in raw_laws {
             for raw in entries {
-                // Sections are cited with "§" or "§§" alike.
+                // Sections are cited with "§" or "§§", spaced or not.
                 let templates = raw
                     .regexes
                     .iter()
-                    .filter_map(|s| builder.template(&s.replace("§ ", "§§? ")))
+                    .filter_map(|s| builder.template(&s.replace("§ ", "§§? ?")))
                     .collect();
                 laws.push(Law {
                     key: key.clone(),

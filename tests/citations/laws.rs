@@ -6,7 +6,7 @@ fn key(text: &str, written: &str) -> LawKey {
     let citations = extract(text);
     let c = find(&citations, text, written);
     assert_eq!(c.kind, CitationKind::Law, "{written}");
-    c.law.clone().unwrap()
+    *c.law.clone().unwrap()
 }
 
 #[test]
@@ -34,6 +34,17 @@ fn united_states_code_in_every_usual_form() {
     assert_eq!((k.code.as_str(), k.title.as_deref(), k.section.as_deref()), ("U.S.C.", Some("42"), Some("1983")));
     let k = key("28 USC 1331", "28 USC 1331");
     assert_eq!(k.code, "U.S.C.");
+    let k = key("8 U.S.C. §\u{200d}1229a (2018)", "8 U.S.C. §\u{200d}1229a");
+    assert_eq!(k.section.as_deref(), Some("1229a"));
+}
+
+#[test]
+fn a_laws_number_is_not_the_next_citations_volume() {
+    let text = "Pub. L. No. 89-732, 80 Stat. 1161 (1966)";
+    let citations = extract(text);
+    let reporters: Vec<_> = citations.iter().map(|c| c.reporter).collect();
+    assert_eq!(reporters, vec![Some("Pub. L."), Some("Stat.")]);
+    assert_eq!(citations[1].volume.as_deref(), Some("80"));
 }
 
 #[test]

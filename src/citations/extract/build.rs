@@ -38,6 +38,7 @@ pub(crate) fn build(text: &str, cores: &[Core], vocabulary: &'static Vocabulary)
         contexts: Vec::with_capacity(cores.len()),
         explanatory: Vec::new(),
         floor: 0,
+        last_end: 0,
         history_of: None,
         after_record: false,
     };
@@ -51,7 +52,8 @@ pub(crate) fn build(text: &str, cores: &[Core], vocabulary: &'static Vocabulary)
             CoreKind::SectionSign => builder.unknown(i),
             CoreKind::Record => {
                 builder.after_record = true;
-                builder.floor = cores[i].span.end;
+                builder.last_end = cores[i].span.end;
+                builder.floor = builder.floor.max(cores[i].span.end);
                 i + 1
             }
         };
@@ -79,8 +81,12 @@ struct Builder<'t> {
     contexts: Vec<Context>,
     /// Explanatory parentheticals still open at the current position.
     explanatory: Vec<Range<usize>>,
-    /// Names are never read before here (the end of the previous citation).
+    /// Names are never read before here (the end of the previous citation
+    /// with its parentheticals).
     floor: usize,
+    /// Where the previous citation's own text ended; inside an explanatory
+    /// parenthetical this bounds names instead of `floor`.
+    last_end: usize,
     /// Set when the previous group ends in subsequent history: its members,
     /// whose name the next group inherits if it has none.
     history_of: Option<Range<usize>>,
@@ -110,6 +116,24 @@ impl<'t> Builder<'t> {
         self.explanatory
             .iter()
             .any(|p| p.start <= span.start && span.end <= p.end)
+    }
+
+    /// How far back the name of a citation starting at `start` may reach:
+    /// the previous citation's end, or inside a parenthetical ("(quoting
+    /// Foo v. Bar, …)"), the later of its opening and the previous
+    /// citation's own text.
+    fn name_floor(&self, start: usize) -> usize {
+        if self.floor <= start {
+            return self.floor;
+        }
+        let paren = self
+            .explanatory
+            .iter()
+            .filter(|p| p.start < start && start < p.end)
+            .map(|p| p.start + 1)
+            .max()
+            .unwrap_or(start);
+        paren.max(self.last_end.min(start))
     }
 
     fn push(&mut self, core: usize, citation: Citation) {
@@ -146,6 +170,9 @@ impl<'t> Builder<'t> {
     /// Whether the text between two citations makes them parallel, and
     /// which bracket (if any) the second one sits in.
     fn parallel_gap(&self, from: usize, to: usize) -> Option<Option<char>> {
+        if to.saturating_sub(from) > 24 {
+            return None;
+        }
         let gap: String = self.text.get(from..to)?.chars().filter(|c| !c.is_whitespace()).collect();
         match gap.as_str() {
             "," | "" => Some(None),
@@ -192,7 +219,12 @@ impl<'t> Builder<'t> {
             pos = end;
         }
         let tail = self.tail(pos, next, true);
-        let before = case_name::before(self.text, self.cores[first].span.start, self.floor, true);
+        let before = case_name::before(
+            self.text,
+            self.cores[first].span.start,
+            self.name_floor(self.cores[first].span.start),
+            true,
+        );
         let inherited = match (&before.name, self.history_of.take()) {
             (None, Some(earlier)) => self.citations.get(earlier.start).cloned(),
             _ => None,
@@ -250,7 +282,8 @@ impl<'t> Builder<'t> {
             }
             self.push(i, citation);
         }
-        self.floor = full_span.end;
+        self.last_end = pos;
+        self.floor = self.floor.max(full_span.end);
         next
     }
 
@@ -383,7 +416,7 @@ impl<'t> Builder<'t> {
             .find_map(|g| self.group_text(g, core).map(|s| (*g, Some(s))))
             .unwrap_or(("section", None));
         citation.year = citation.year.or_else(|| self.group_text("year", core)?.parse().ok());
-        citation.law = Some(LawKey {
+        citation.law = Some(Box::new(LawKey {
             code: self.vocabulary.laws[law as usize].key.to_string(),
             subject: self.group_text("subject", core),
             title: self.group_text("title", core).or_else(|| self.group_text("volume", core)),
@@ -399,9 +432,10 @@ impl<'t> Builder<'t> {
                 .or_else(|| citation.pin_cite.clone().filter(|p| p.starts_with('('))),
             page: self.group_text("page", core),
             appendix: core.group("appendix").is_some(),
-        });
+        }));
         self.push(i, citation);
-        self.floor = pos;
+        self.last_end = after_pin;
+        self.floor = self.floor.max(pos);
         i + 1
     }
 
@@ -435,21 +469,23 @@ impl<'t> Builder<'t> {
             .map(|p| self.text[p].to_string())
             .filter(|p| !is_year(p));
         if !is_id {
-            let before = case_name::before(self.text, core.span.start, self.floor, false);
+            let before = case_name::before(self.text, core.span.start, self.name_floor(core.span.start), false);
             if let Some(span) = &before.name_span {
                 citation.full_span = span.start..end;
             }
             citation.case_name = before.name;
         }
         self.push(i, citation);
-        self.floor = end;
+        self.last_end = end;
+        self.floor = self.floor.max(end);
         i + 1
     }
 
     fn unknown(&mut self, i: usize) -> usize {
         let core = &self.cores[i];
         self.push(i, Citation::new(CitationKind::Unknown, core.span.clone()));
-        self.floor = core.span.end;
+        self.last_end = core.span.end;
+        self.floor = self.floor.max(core.span.end);
         i + 1
     }
 }
@@ -473,7 +509,11 @@ fn is_year(s: &str) -> bool {
 /// A law's pin cite right after the section: subsections "(a)(2)",
 /// "(a)(2) and (d)", and "et seq.".
 fn law_pin(text: &str, pos: usize, limit: usize) -> Option<Range<usize>> {
-    let window = text.get(pos..limit.min(text.len()))?;
+    let mut limit = limit.min(text.len()).min(pos + 120);
+    while !text.is_char_boundary(limit) {
+        limit -= 1;
+    }
+    let window = text.get(pos..limit)?;
     let mut at = 0;
     let subsections = |s: &str| -> usize {
         let mut n = 0;

@@ -141,6 +141,8 @@ fn docket_number(text: &str, end: usize, floor: usize, after_court_date: bool) -
             continue;
         }
         if is_docket_word(w) || matches!(w, "p." | "pp." | "at") {
+            // "2021-CA-0077-MR" or "95-0754" is a docket number by its shape.
+            numbered |= w.len() >= 5 && w.contains(['-', ':']) && w.bytes().any(|b| b.is_ascii_digit());
             start = Some(word.start);
             pos = word.start;
             continue;
@@ -264,6 +266,9 @@ fn name_span(text: &str, words: &[Range<usize>]) -> Option<Range<usize>> {
         if i > 0 && ends_sentence(bare) && !before_corporate_word(text, &taken) {
             break;
         }
+        if introduces_name(bare, taken.last().map(|w| &text[w.clone()])) {
+            break;
+        }
         let start = word.start + (raw.len() - core.len());
         taken.push(start..word.end);
         if opens {
@@ -325,6 +330,14 @@ fn is_connector(word: &str) -> bool {
             | "f/k/a" | "n/k/a" | "o/b/o" | "by" | "through" | "behalf" | "as" | "next"
             | "friend" | "parte" | "matter"
     )
+}
+
+/// A participle that opens a sentence before a case name ("Relying on",
+/// "Turning to", "Citing to").
+fn introduces_name(word: &str, next: Option<&str>) -> bool {
+    word.len() > 5
+        && word.ends_with("ing")
+        && next.is_some_and(|n| matches!(n, "on" | "upon" | "to" | "in" | "that"))
 }
 
 /// Whether the name read so far begins with a corporate word ("Co.",
@@ -467,6 +480,8 @@ mod tests {
         assert_eq!(parties("objection. Our Lady of the Lake Hosp. v. Vanner, CITE"), p("Our Lady of the Lake Hosp.", "Vanner"));
         assert_eq!(parties("Cf. Akins v. State, CITE"), p("Akins", "State"));
         assert_eq!(parties("(quoting Ohree v. Commonwealth, CITE"), p("Ohree", "Commonwealth"));
+        assert_eq!(parties("them.  Relying on Butler v. Commonwealth, CITE"), p("Butler", "Commonwealth"));
+        assert_eq!(parties("Commonwealth v. Ullman, 2021-CA-0077-MR, CITE"), p("Commonwealth", "Ullman"));
     }
 
     #[test]

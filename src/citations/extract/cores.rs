@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use crate::citations::pattern::{Program, Slots};
+use crate::citations::pattern::{Backtrack, Program};
 use crate::citations::scanner::{Hit, Scanner, Target};
 use crate::citations::templates::{Template, Trigger};
 use crate::citations::text::{char_after, char_before};
@@ -72,6 +72,7 @@ pub(crate) fn find(text: &str, scanner: &Scanner, vocabulary: &'static Vocabular
     let bytes = text.as_bytes();
     let mut hits: Vec<Hit> = Vec::new();
     let mut cores: Vec<Core> = Vec::new();
+    let mut work = Work::default();
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -80,7 +81,7 @@ pub(crate) fn find(text: &str, scanner: &Scanner, vocabulary: &'static Vocabular
             continue;
         }
         scanner.walk(bytes, i, &mut hits);
-        match best_for_hits(text, i, &hits, scanner, vocabulary) {
+        match best_for_hits(text, i, &hits, scanner, vocabulary, &mut work) {
             Some(core) => {
                 i = core.reporter_span.end.max(i + 1);
                 cores.push(core);
@@ -97,6 +98,13 @@ fn starts_token(bytes: &[u8], i: usize) -> bool {
     i == 0 || !matches!(bytes[i - 1], b'A'..=b'Z' | b'a'..=b'z' | b'.' | b'_' | b'\'')
 }
 
+/// Buffers reused across the whole scan.
+#[derive(Default)]
+struct Work {
+    candidates: Vec<Candidate>,
+    backtrack: Backtrack,
+}
+
 /// The best citation core around the strings found at `start`: case
 /// reporters before laws before journals, then the longest match, then
 /// exact spellings before variations.
@@ -106,12 +114,13 @@ fn best_for_hits(
     hits: &[Hit],
     scanner: &Scanner,
     vocabulary: &'static Vocabulary,
+    work: &mut Work,
 ) -> Option<Core> {
-    let mut candidates: Vec<Candidate> = Vec::new();
+    work.candidates.clear();
     for hit in hits {
-        candidates_for_hit(text, start, *hit, scanner, vocabulary, &mut candidates);
+        candidates_for_hit(text, start, *hit, scanner, vocabulary, work);
     }
-    choose(candidates)
+    choose(&work.candidates)
 }
 
 fn candidates_for_hit(
@@ -120,16 +129,17 @@ fn candidates_for_hit(
     hit: Hit,
     scanner: &Scanner,
     vocabulary: &'static Vocabulary,
-    candidates: &mut Vec<Candidate>,
+    work: &mut Work,
 ) {
     let trigger = start..hit.end;
+    let Work { candidates, backtrack } = work;
     for &target in scanner.targets(hit.terminal) {
         match target {
             Target::Edition { id, exact } => {
                 let edition = &vocabulary.editions[id as usize];
                 for &t in &edition.templates {
                     let template = &vocabulary.templates[t];
-                    if let Some(c) = try_template(text, template, &trigger, true, 0, exact, target) {
+                    if let Some(c) = try_template(text, template, &trigger, None, 0, exact, target, backtrack) {
                         candidates.push(c);
                     }
                 }
@@ -138,7 +148,7 @@ fn candidates_for_hit(
                 let journal = &vocabulary.journals[id as usize];
                 for &t in &journal.templates {
                     let template = &vocabulary.templates[t];
-                    if let Some(c) = try_template(text, template, &trigger, true, 2, exact, target) {
+                    if let Some(c) = try_template(text, template, &trigger, None, 2, exact, target, backtrack) {
                         candidates.push(c);
                     }
                 }
@@ -150,15 +160,15 @@ fn candidates_for_hit(
                     if template.trigger != Trigger::Edition {
                         continue;
                     }
-                    if let Some(c) = try_template(text, template, &trigger, false, 1, exact, target)
-                    {
+                    let law = Some(scanner);
+                    if let Some(c) = try_template(text, template, &trigger, law, 1, exact, target, backtrack) {
                         candidates.push(c);
                     }
                 }
             }
             Target::LawTemplate { template, .. } => {
                 let template = &vocabulary.templates[template as usize];
-                if let Some(c) = try_template(text, template, &trigger, false, 1, true, target) {
+                if let Some(c) = try_template(text, template, &trigger, Some(scanner), 1, true, target, backtrack) {
                     candidates.push(c);
                 }
             }
@@ -203,7 +213,7 @@ fn record_pin(text: &str, end: usize) -> Option<usize> {
     (digits > 0).then_some(end + at + digits)
 }
 
-fn choose(candidates: Vec<Candidate>) -> Option<Core> {
+fn choose(candidates: &[Candidate]) -> Option<Core> {
     let best = candidates.iter().min_by(|a, b| {
         a.rank
             .cmp(&b.rank)
@@ -213,7 +223,7 @@ fn choose(candidates: Vec<Candidate>) -> Option<Core> {
     let kind = match best.target {
         Target::Edition { .. } => {
             let mut editions: Vec<u32> = Vec::new();
-            for c in &candidates {
+            for c in candidates {
                 if let Target::Edition { id, .. } = c.target {
                     if c.rank == best.rank
                         && c.span == best.span
@@ -290,40 +300,52 @@ fn section_token(text: &str, sign: Range<usize>) -> Range<usize> {
 }
 
 /// Runs `template` around the reporter string at `trigger`; the full form
-/// first, then (for case reporters and journals) the short form.
+/// first, then (for case reporters and journals) the short form. For laws,
+/// `law_scanner` keeps a law's trailing number from being the volume of the
+/// next citation ("Pub. L. No. 89-732, 80 Stat. 1161").
 fn try_template(
     text: &str,
     template: &'static Template,
     trigger: &Range<usize>,
-    allow_short: bool,
+    law_scanner: Option<&Scanner>,
     rank: u8,
     exact: bool,
     target: Target,
+    backtrack: &mut Backtrack,
 ) -> Option<Candidate> {
+    let allow_short = law_scanner.is_none();
     let mut groups: Vec<(&'static str, Range<usize>)> = Vec::new();
     let start = match &template.prefix {
         Some(prefix) => {
-            let mut slots = prefix.empty_slots();
-            let start = prefix.run(text, trigger.start, &mut slots, &|pos| {
+            let start = prefix.run(text, trigger.start, backtrack, &|pos| {
                 !char_before(text, pos).is_some_and(char::is_alphanumeric)
             })?;
-            collect(prefix, &slots, &mut groups);
+            collect(prefix, &backtrack.slots, &mut groups);
             start
         }
         None => trigger.start,
     };
-    let accept_end = |pos: usize| !char_after(text, pos).is_some_and(char::is_alphanumeric);
-    let mut slots = template.suffix.empty_slots();
-    let (end, short, suffix) = match template.suffix.run(text, trigger.end, &mut slots, &accept_end) {
+    let accept_end = |pos: usize| {
+        !char_after(text, pos).is_some_and(char::is_alphanumeric)
+            && !law_scanner.is_some_and(|scanner| volume_of_next_citation(text, pos, scanner))
+    };
+    let (end, short, suffix) = match template.suffix.run(text, trigger.end, backtrack, &accept_end) {
         Some(end) => (end, false, &template.suffix),
         None => {
             let short_suffix = template.short_suffix.as_ref().filter(|_| allow_short)?;
-            slots = short_suffix.empty_slots();
-            let end = short_suffix.run(text, trigger.end, &mut slots, &accept_end)?;
+            let end = short_suffix.run(text, trigger.end, backtrack, &accept_end)?;
             (end, true, short_suffix)
         }
     };
-    collect(suffix, &slots, &mut groups);
+    collect(suffix, &backtrack.slots, &mut groups);
+    // Optional trailing parts may leave ", " matched; it is not citation.
+    let mut end = end;
+    while let Some(c) = char_before(text, end).filter(|c| *c == ',' || c.is_whitespace()) {
+        if end - c.len_utf8() <= trigger.end {
+            break;
+        }
+        end -= c.len_utf8();
+    }
     let mut reporter_span = trigger.clone();
     if let Some((_, tail)) = groups.iter().find(|(n, _)| *n == "reporter_tail") {
         reporter_span.end = tail.end;
@@ -342,7 +364,27 @@ fn try_template(
     })
 }
 
-fn collect(program: &'static Program, slots: &Slots, groups: &mut Vec<(&'static str, Range<usize>)>) {
+/// Whether the number ending at `end` is followed by a reporter or code
+/// name, and so is the volume of another citation.
+fn volume_of_next_citation(text: &str, end: usize, scanner: &Scanner) -> bool {
+    if !char_before(text, end).is_some_and(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    let rest = &text[end..];
+    let gap = rest.len() - rest.trim_start().len();
+    if gap == 0 || gap > 3 || !rest.trim_start().starts_with(|c: char| c.is_ascii_uppercase()) {
+        return false;
+    }
+    let mut hits = Vec::new();
+    scanner.walk(text.as_bytes(), end + gap, &mut hits);
+    hits.iter().any(|hit| {
+        scanner.targets(hit.terminal).iter().any(|t| {
+            matches!(t, Target::Edition { .. } | Target::Law { .. } | Target::Journal { .. })
+        })
+    })
+}
+
+fn collect(program: &'static Program, slots: &[Option<usize>], groups: &mut Vec<(&'static str, Range<usize>)>) {
     for (i, name) in program.group_names().iter().enumerate() {
         if let (Some(s), Some(e)) = (slots[2 * i], slots[2 * i + 1]) {
             if s <= e && !groups.iter().any(|(n, _)| n == name) {

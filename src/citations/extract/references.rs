@@ -6,6 +6,7 @@
 //! with a pin cite; a bare name counts only when it has two words or more
 //! (or a hyphen), since single surnames are too often just people.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use aho_corasick::{AhoCorasick, MatchKind};
@@ -38,6 +39,7 @@ const GENERIC: [&str; 14] = [
 pub(crate) fn add(text: &str, citations: &mut Vec<Citation>, contexts: &mut Vec<Context>) {
     let mut names: Vec<String> = Vec::new();
     let mut owners: Vec<Vec<usize>> = Vec::new();
+    let mut index_of: HashMap<String, usize> = HashMap::new();
     for (i, citation) in citations.iter().enumerate() {
         if citation.kind != CitationKind::FullCase {
             continue;
@@ -46,9 +48,10 @@ pub(crate) fn add(text: &str, citations: &mut Vec<Citation>, contexts: &mut Vec<
             if !usable(party) {
                 continue;
             }
-            match names.iter().position(|n| n == party) {
-                Some(k) => owners[k].push(i),
+            match index_of.get(party) {
+                Some(&k) => owners[k].push(i),
                 None => {
+                    index_of.insert(party.clone(), names.len());
                     names.push(party.clone());
                     owners.push(vec![i]);
                 }

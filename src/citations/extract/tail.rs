@@ -224,11 +224,12 @@ pub(crate) struct Paren {
     pub inner: Range<usize>,
 }
 
-/// A balanced parenthetical starting at `pos` after at most one space.
+/// A balanced parenthetical starting at `pos` after a little whitespace
+/// (one line break at most).
 pub(crate) fn paren_at(text: &str, pos: usize) -> Option<Paren> {
-    let mut at = pos;
-    if text[at..].starts_with(' ') {
-        at += 1;
+    let at = skip_spaces(text, pos);
+    if at - pos > 4 {
+        return None;
     }
     let open = char_after(text, at)?;
     let close = match open {
