@@ -20,14 +20,19 @@ pub fn bluebook(citation: &Citation) -> Option<String> {
             None => "Id.".to_string(),
         }),
         CitationKind::Law => law(citation),
-        CitationKind::Journal | CitationKind::Supra | CitationKind::Reference | CitationKind::Unknown => {
-            None
-        }
+        CitationKind::Journal
+        | CitationKind::Supra
+        | CitationKind::Reference
+        | CitationKind::Unknown => None,
     }
 }
 
 fn full_case(c: &Citation) -> Option<String> {
-    let name = case_name(c.plaintiff.as_deref(), c.defendant.as_deref(), c.case_name.as_deref())?;
+    let name = case_name(
+        c.plaintiff.as_deref(),
+        c.defendant.as_deref(),
+        c.case_name.as_deref(),
+    )?;
     let volume = c.volume.as_deref()?;
     let reporter = c.reporter?;
     let page = c.page.as_deref()?;
@@ -67,7 +72,11 @@ fn court_part(c: &Citation, reporter: &str) -> Option<Option<String>> {
 }
 
 /// "A v. B" with T6 abbreviations and without "et al."
-fn case_name(plaintiff: Option<&str>, defendant: Option<&str>, written: Option<&str>) -> Option<String> {
+fn case_name(
+    plaintiff: Option<&str>,
+    defendant: Option<&str>,
+    written: Option<&str>,
+) -> Option<String> {
     let name = match (plaintiff, defendant) {
         (Some(p), Some(d)) => format!("{} v. {}", abbreviate(p), abbreviate(d)),
         _ => abbreviate(written?),
@@ -114,7 +123,11 @@ fn short_case(c: &Citation) -> Option<String> {
     let volume = c.volume.as_deref()?;
     let reporter = c.reporter?;
     let pin = c.pin_cite.as_deref()?;
-    Some(format!("{}, {volume} {reporter} {}", abbreviate(name), at_pin(pin)))
+    Some(format!(
+        "{}, {volume} {reporter} {}",
+        abbreviate(name),
+        at_pin(pin)
+    ))
 }
 
 fn law(c: &Citation) -> Option<String> {
@@ -132,8 +145,12 @@ fn law(c: &Citation) -> Option<String> {
         (_, _, _, Some(rule)) if code.starts_with("Fed. R.") || code == "Sup. Ct. R." => {
             format!("{code} {rule}{subsection}")
         }
-        (_, _, Some(chapter), Some(section)) => format!("{code} ch. {chapter}, § {section}{subsection}{year}"),
-        (_, None, None, Some(section)) if key.subject.is_none() => format!("{code} § {section}{subsection}{year}"),
+        (_, _, Some(chapter), Some(section)) => {
+            format!("{code} ch. {chapter}, § {section}{subsection}{year}")
+        }
+        (_, None, None, Some(section)) if key.subject.is_none() => {
+            format!("{code} § {section}{subsection}{year}")
+        }
         _ => return None,
     };
     Some(text)
@@ -176,9 +193,21 @@ mod tests {
 
     #[test]
     fn statutes_and_rules() {
-        assert_eq!(first("42 U.S.C. § 1983").as_deref(), Some("42 U.S.C. § 1983"));
-        assert_eq!(first("50 U.S.C. app. § 1989").as_deref(), Some("50 U.S.C. app. § 1989"));
-        assert_eq!(first("Fed. R. Civ. P. 12(b)(6)").as_deref(), Some("Fed. R. Civ. P. 12(b)(6)"));
-        assert_eq!(first("Fla. Stat. § 120.68 (2007)").as_deref(), Some("Fla. Stat. § 120.68 (2007)"));
+        assert_eq!(
+            first("42 U.S.C. § 1983").as_deref(),
+            Some("42 U.S.C. § 1983")
+        );
+        assert_eq!(
+            first("50 U.S.C. app. § 1989").as_deref(),
+            Some("50 U.S.C. app. § 1989")
+        );
+        assert_eq!(
+            first("Fed. R. Civ. P. 12(b)(6)").as_deref(),
+            Some("Fed. R. Civ. P. 12(b)(6)")
+        );
+        assert_eq!(
+            first("Fla. Stat. § 120.68 (2007)").as_deref(),
+            Some("Fla. Stat. § 120.68 (2007)")
+        );
     }
 }

@@ -140,10 +140,15 @@ pub fn court_by_abbreviation(abbreviation: &str) -> Option<&'static Court> {
         return Some(&all.courts[index]);
     }
     // "Ky. App." and "Cal. App." are common for "Ky. Ct. App.", "Cal. Ct. App.".
-    if let Some(&index) = key.strip_suffix("app").and_then(|state| all.by_key.get(&format!("{state}ctapp"))) {
+    if let Some(&index) = key
+        .strip_suffix("app")
+        .and_then(|state| all.by_key.get(&format!("{state}ctapp")))
+    {
         return Some(&all.courts[index]);
     }
-    let from = all.sorted_keys.partition_point(|(k, _)| k.as_str() < key.as_str());
+    let from = all
+        .sorted_keys
+        .partition_point(|(k, _)| k.as_str() < key.as_str());
     let mut matches = all.sorted_keys[from..]
         .iter()
         .take_while(|(k, _)| k.starts_with(&key));

@@ -187,7 +187,12 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
         key: "U.S. Const.",
         name: "Constitution of the United States",
         cite_type: "constitution",
-        variations: &["U. S. Const.", "US Const.", "U.S. CONST.", "U.S. Constitution"],
+        variations: &[
+            "U. S. Const.",
+            "US Const.",
+            "U.S. CONST.",
+            "U.S. Constitution",
+        ],
         templates: &[
             concat!(
                 r"$reporter,? [Aa]rt(?:\.|icle) (?P<article>[IVX]{1,4}|\d{1,2})",
@@ -198,9 +203,7 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
                 r"$reporter,? [Aa]mend(?:\.|ment) (?P<amendment>[IVXL]{1,6}|\d{1,2})",
                 r"(?:,? (?:§|[Ss]ec\.|[Ss]ection) ?(?P<section>\d{1,2}))?"
             ),
-            concat!(
-                r"$reporter,? [Pp]mbl\.",
-            ),
+            concat!(r"$reporter,? [Pp]mbl\.",),
         ],
     },
 ];

@@ -13,7 +13,8 @@ use std::sync::OnceLock;
 
 const ABBREVIATIONS_JSON: &[u8] =
     include_bytes!("../../assets/citations/reporters_db/case_name_abbreviations.json");
-const STATES_JSON: &[u8] = include_bytes!("../../assets/citations/reporters_db/state_abbreviations.json");
+const STATES_JSON: &[u8] =
+    include_bytes!("../../assets/citations/reporters_db/state_abbreviations.json");
 
 /// Abbreviations common in case names that T6 does not list.
 const EXTRA_ABBREVIATIONS: [(&str, &str); 16] = [
@@ -37,20 +38,50 @@ const EXTRA_ABBREVIATIONS: [(&str, &str); 16] = [
 
 /// Tokens that say what kind of entity a party is, not which one.
 const SUFFIXES: [&str; 17] = [
-    "inc", "co", "corp", "llc", "llp", "lp", "ltd", "plc", "na", "pc", "pllc", "sa", "ag", "gmbh",
-    "incorporated", "limited", "bros",
+    "inc",
+    "co",
+    "corp",
+    "llc",
+    "llp",
+    "lp",
+    "ltd",
+    "plc",
+    "na",
+    "pc",
+    "pllc",
+    "sa",
+    "ag",
+    "gmbh",
+    "incorporated",
+    "limited",
+    "bros",
 ];
 
 /// Words that carry no identity in a case name.
 const STOPWORDS: [&str; 16] = [
-    "the", "of", "a", "an", "and", "in", "re", "for", "on", "to", "at", "by", "ex", "rel", "et", "al",
+    "the", "of", "a", "an", "and", "in", "re", "for", "on", "to", "at", "by", "ex", "rel", "et",
+    "al",
 ];
 
 /// Government parties: identical in thousands of cases, so they never
 /// identify one by themselves.
 const GOVERNMENT: [&str; 16] = [
-    "united_states", "state", "people", "commonwealth", "government", "city", "county", "town",
-    "township", "village", "borough", "parish", "territory", "republic", "nation", "district",
+    "united_states",
+    "state",
+    "people",
+    "commonwealth",
+    "government",
+    "city",
+    "county",
+    "town",
+    "township",
+    "village",
+    "borough",
+    "parish",
+    "territory",
+    "republic",
+    "nation",
+    "district",
 ];
 
 /// Phrases that open a non-adversarial case name.
@@ -116,7 +147,9 @@ fn lexicon() -> &'static Lexicon {
         for (abbr, state) in &states {
             abbreviations.insert(abbr.clone());
             let token = squash_word(abbr);
-            canonical.entry(squash_word(state)).or_insert_with(|| token.clone());
+            canonical
+                .entry(squash_word(state))
+                .or_insert_with(|| token.clone());
             canonical.entry(token.clone()).or_insert(token);
         }
         Lexicon {
@@ -176,7 +209,10 @@ pub fn is_abbreviation(word: &str) -> bool {
 /// The Bluebook T6 abbreviation of a word, when T6 gives exactly one
 /// ("Corporation" → "Corp.").
 pub fn t6_abbreviation(word: &str) -> Option<&'static str> {
-    lexicon().bluebook.get(&word.to_lowercase()).map(String::as_str)
+    lexicon()
+        .bluebook
+        .get(&word.to_lowercase())
+        .map(String::as_str)
 }
 
 /// A case name reduced to comparable tokens, parties separated by `v`:
@@ -205,14 +241,22 @@ fn parties(name: &str) -> Vec<Vec<String>> {
     let mut i = 0;
     while i < words.len() {
         let word = words[i];
-        let bare = word.trim_matches(|c: char| matches!(c, ',' | ';' | ':' | '(' | ')' | '"' | '“' | '”'));
+        let bare =
+            word.trim_matches(|c: char| matches!(c, ',' | ';' | ':' | '(' | ')' | '"' | '“' | '”'));
         let lower = bare.to_lowercase();
         if matches!(lower.as_str(), "v." | "v" | "vs." | "vs" | "versus") {
             parts.push(Vec::new());
             i += 1;
             continue;
         }
-        if lower == "et" && words.get(i + 1).is_some_and(|w| matches!(w.to_lowercase().trim_end_matches(','), "al." | "al" | "ux." | "ux" | "vir" | "vir.")) {
+        if lower == "et"
+            && words.get(i + 1).is_some_and(|w| {
+                matches!(
+                    w.to_lowercase().trim_end_matches(','),
+                    "al." | "al" | "ux." | "ux" | "vir" | "vir."
+                )
+            })
+        {
             i += 2;
             continue;
         }
@@ -302,7 +346,12 @@ fn distinctive(party: &[String]) -> Vec<&str> {
 pub(crate) fn distinctive_tokens(name: &str) -> Vec<String> {
     parties(name)
         .iter()
-        .flat_map(|party| distinctive(party).into_iter().map(str::to_string).collect::<Vec<_>>())
+        .flat_map(|party| {
+            distinctive(party)
+                .into_iter()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
         .collect()
 }
 
@@ -315,11 +364,7 @@ fn party_matches(cited: &[String], actual: &[String]) -> bool {
     let a = distinctive(actual);
     if c.is_empty() {
         // "State", "People", "United States": the same government only.
-        let head = |p: &[String]| {
-            p.iter()
-                .find(|t| !STOPWORDS.contains(&t.as_str()))
-                .cloned()
-        };
+        let head = |p: &[String]| p.iter().find(|t| !STOPWORDS.contains(&t.as_str())).cloned();
         return is_government_only(cited) && head(cited).is_some() && head(cited) == head(actual);
     }
     if a.is_empty() {
@@ -359,7 +404,9 @@ mod tests {
 
     #[test]
     fn abbreviations_are_not_sentence_ends() {
-        for word in ["Corp.", "U.S.", "K.F.", "Cal.", "Sys.", "Ass'n.", "J.", "Mass.", "v."] {
+        for word in [
+            "Corp.", "U.S.", "K.F.", "Cal.", "Sys.", "Ass'n.", "J.", "Mass.", "v.",
+        ] {
             assert!(is_abbreviation(word), "{word}");
         }
         for word in ["firmable.", "curiams.", "Curiams.", "Washington.", "held."] {
@@ -373,7 +420,10 @@ mod tests {
             normalize_case_name("Bell Atlantic Corporation et al. v. Twombly et al."),
             normalize_case_name("Bell Atl. Corp. v. Twombly")
         );
-        assert_eq!(normalize_case_name("U.S. v. Jones"), "united_states v jones");
+        assert_eq!(
+            normalize_case_name("U.S. v. Jones"),
+            "united_states v jones"
+        );
         assert_eq!(
             normalize_case_name("United States of America v. Jones"),
             "united_states v jones"
@@ -384,20 +434,38 @@ mod tests {
     #[test]
     fn accepts_the_same_case_written_differently() {
         let same = [
-            ("Bell Atlantic Corp. v. Twombly", "Bell Atlantic Corporation et al. v. Twombly et al."),
+            (
+                "Bell Atlantic Corp. v. Twombly",
+                "Bell Atlantic Corporation et al. v. Twombly et al.",
+            ),
             ("Twombly", "Bell Atlantic Corp. v. Twombly"),
             ("Bell Atlantic", "Bell Atlantic Corp. v. Twombly"),
             ("United States v. Jones", "U.S. v. Jones"),
-            ("Miranda v. Arizona", "Ernesto A. Miranda v. State of Arizona"),
+            (
+                "Miranda v. Arizona",
+                "Ernesto A. Miranda v. State of Arizona",
+            ),
             ("Roe v. Wade", "Jane Roe v. Henry Wade"),
             ("People v. Smith", "The People v. Smith"),
             ("Smith v. State", "State v. Smith"),
             ("In re Gault", "Application of Paul L. Gault"),
-            ("Int'l Shoe Co. v. Washington", "International Shoe Co. v. State of Washington, Office of Unemployment Compensation and Placement"),
-            ("Brown v. Bd. of Educ.", "Brown v. Board of Education of Topeka"),
+            (
+                "Int'l Shoe Co. v. Washington",
+                "International Shoe Co. v. State of Washington, Office of Unemployment Compensation and Placement",
+            ),
+            (
+                "Brown v. Bd. of Educ.",
+                "Brown v. Board of Education of Topeka",
+            ),
             ("Smith v. Jones", "SMITH v. JONES CO."),
-            ("Marbury v. Madison", "William Marbury v. James Madison, Secretary of State of the United States"),
-            ("Loup-Miller", "Loup-Miller Const. Co. v. City and County of Denver"),
+            (
+                "Marbury v. Madison",
+                "William Marbury v. James Madison, Secretary of State of the United States",
+            ),
+            (
+                "Loup-Miller",
+                "Loup-Miller Const. Co. v. City and County of Denver",
+            ),
         ];
         for (cited, actual) in same {
             assert!(case_names_match(cited, actual), "{cited} ~ {actual}");
@@ -410,7 +478,10 @@ mod tests {
             ("Smith v. Jones", "Smith v. Johnson"),
             ("Brown v. Board of Education", "Plessy v. Ferguson"),
             ("Brown", "Plessy v. Ferguson"),
-            ("Mata v. Avianca, Inc.", "Varghese v. China Southern Airlines Co."),
+            (
+                "Mata v. Avianca, Inc.",
+                "Varghese v. China Southern Airlines Co.",
+            ),
             ("State v. Smith", "State v. Jones"),
             ("United States v. Jones", "United States v. Johnson"),
             ("Doe v. Roe", "Doe v. Doe"),

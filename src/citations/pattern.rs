@@ -491,7 +491,11 @@ impl Program {
 /// Whitespace, and the zero-width characters web pages leave between
 /// words ("§\u{200d}1229a").
 fn is_space(c: char) -> bool {
-    c.is_whitespace() || matches!(c, '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}')
+    c.is_whitespace()
+        || matches!(
+            c,
+            '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}'
+        )
 }
 
 /// The character next to `pos` in the reading direction, and the position

@@ -68,7 +68,13 @@ pub(crate) fn resolve(citations: &mut [Citation], contexts: &[Context]) {
                     if citations[i].parallel.is_empty() || group_end {
                         last = std::iter::once(i)
                             .chain(citations[i].parallel.iter().copied())
-                            .map(|j| if j < i { citations[j].resolves_to.unwrap_or(j) } else { target })
+                            .map(|j| {
+                                if j < i {
+                                    citations[j].resolves_to.unwrap_or(j)
+                                } else {
+                                    target
+                                }
+                            })
                             .collect();
                     }
                 }
@@ -147,7 +153,10 @@ fn reporter_of(c: &Citation) -> Option<&str> {
 
 fn remember_case(seen: &mut Seen, c: &Citation, target: usize) {
     if let (Some(volume), Some(reporter)) = (&c.volume, reporter_of(c)) {
-        let list = seen.by_volume.entry((volume.clone(), reporter.to_string())).or_default();
+        let list = seen
+            .by_volume
+            .entry((volume.clone(), reporter.to_string()))
+            .or_default();
         push_unique(list, target);
     }
     for party in [&c.plaintiff, &c.defendant].into_iter().flatten() {
@@ -184,7 +193,9 @@ fn pin_fits(full: &Citation, pin: Option<&str>) -> bool {
         return false;
     }
     match (page.parse::<u64>().ok(), number(pin)) {
-        (Some(first), Some(p)) if !pin.starts_with('*') => first <= p && p <= first + MAX_OPINION_PAGES,
+        (Some(first), Some(p)) if !pin.starts_with('*') => {
+            first <= p && p <= first + MAX_OPINION_PAGES
+        }
         _ => true,
     }
 }
@@ -238,5 +249,9 @@ fn names_party(full: &Citation, name: &str) -> bool {
     [&full.plaintiff, &full.defendant]
         .into_iter()
         .flatten()
-        .any(|party| party.split_whitespace().any(|w| w.trim_end_matches(',') == last_word))
+        .any(|party| {
+            party
+                .split_whitespace()
+                .any(|w| w.trim_end_matches(',') == last_word)
+        })
 }

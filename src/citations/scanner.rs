@@ -10,11 +10,23 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Target {
     /// A reporter edition, by its own abbreviation (`exact`) or a variation.
-    Edition { id: u32, exact: bool },
-    Law { id: u32, exact: bool },
+    Edition {
+        id: u32,
+        exact: bool,
+    },
+    Law {
+        id: u32,
+        exact: bool,
+    },
     /// A law template whose reporter begins with this fixed text.
-    LawTemplate { law: u32, template: u32 },
-    Journal { id: u32, exact: bool },
+    LawTemplate {
+        law: u32,
+        template: u32,
+    },
+    Journal {
+        id: u32,
+        exact: bool,
+    },
     /// "Id." or "Ibid."
     Id,
     Supra,
@@ -127,7 +139,10 @@ impl Scanner {
 
     fn child(&self, node: u32, b: u8) -> u32 {
         let node = node as usize;
-        let (from, to) = (self.edge_start[node] as usize, self.edge_start[node + 1] as usize);
+        let (from, to) = (
+            self.edge_start[node] as usize,
+            self.edge_start[node + 1] as usize,
+        );
         match self.edge_bytes[from..to].binary_search(&b) {
             Ok(i) => self.edge_targets[from + i],
             Err(_) => NONE,

@@ -108,7 +108,11 @@ fn substitute_once(template: &str, values: &HashMap<String, String>) -> String {
                 .bytes()
                 .next()
                 .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_');
-            if starts_ok { (&after[..len], len) } else { ("", 0) }
+            if starts_ok {
+                (&after[..len], len)
+            } else {
+                ("", 0)
+            }
         };
         match values.get(name) {
             Some(value) if consumed > 0 => {
@@ -197,7 +201,9 @@ pub(crate) fn compile(source: &str, variables: &Variables) -> Result<Template, T
     };
     if let Trigger::Literal(literal) = &trigger {
         if literal.trim().len() < 2 {
-            return Err(fail("reporter pattern starts with no usable fixed text".into()));
+            return Err(fail(
+                "reporter pattern starts with no usable fixed text".into(),
+            ));
         }
     }
     suffix_items.extend(items[at + 1..].iter().cloned());

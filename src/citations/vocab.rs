@@ -252,7 +252,8 @@ impl Vocabulary {
                 // Extra forms are tried before the reporters-db ones, so the
                 // more complete reading (appendix, section without §) wins.
                 Some(law) => {
-                    law.variations.extend(extra.variations.iter().map(|v| Cow::Borrowed(*v)));
+                    law.variations
+                        .extend(extra.variations.iter().map(|v| Cow::Borrowed(*v)));
                     law.templates.splice(0..0, templates);
                 }
                 None => laws.push(Law {

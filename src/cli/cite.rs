@@ -81,7 +81,10 @@ fn extract(args: &ExtractArgs) -> anyhow::Result<()> {
         }
     } else {
         let mut bytes = Vec::new();
-        std::io::stdin().lock().read_to_end(&mut bytes).context("reading stdin")?;
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .context("reading stdin")?;
         let text = String::from_utf8_lossy(&bytes);
         let citations = to_json(&text, &extractor.extract(&text), args.offsets);
         serde_json::to_writer(&mut out, &citations)?;
@@ -107,7 +110,10 @@ fn to_json(text: &str, citations: &[Citation], offsets: Offsets) -> Value {
             };
             put("type", json!(c.kind));
             put("span", json!([offset(c.span.start), offset(c.span.end)]));
-            put("full_span", json!([offset(c.full_span.start), offset(c.full_span.end)]));
+            put(
+                "full_span",
+                json!([offset(c.full_span.start), offset(c.full_span.end)]),
+            );
             put("matched_text", json!(c.text(text)));
             put("volume", json!(c.volume));
             put("reporter", json!(c.reporter));
@@ -155,11 +161,16 @@ fn bench(args: &BenchArgs) -> anyhow::Result<()> {
     let extractor = Extractor::shared();
     let startup = started.elapsed();
     let mut files: Vec<(String, String)> = Vec::new();
-    for entry in std::fs::read_dir(&args.corpus).with_context(|| format!("reading {:?}", args.corpus))? {
+    for entry in
+        std::fs::read_dir(&args.corpus).with_context(|| format!("reading {:?}", args.corpus))?
+    {
         let path = entry?.path();
         if path.extension().is_some_and(|e| e == "txt") {
             let bytes = std::fs::read(&path)?;
-            let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
             files.push((name, String::from_utf8_lossy(&bytes).into_owned()));
         }
     }
@@ -171,9 +182,15 @@ fn bench(args: &BenchArgs) -> anyhow::Result<()> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    println!("start-up (building matchers from the embedded data): {:.1} ms", ms(startup));
+    println!(
+        "start-up (building matchers from the embedded data): {:.1} ms",
+        ms(startup)
+    );
     println!();
-    println!("{:<28}{:>10}{:>11}{:>10}{:>14}", "document", "MB", "MB/s", "cites", "cites/s");
+    println!(
+        "{:<28}{:>10}{:>11}{:>10}{:>14}",
+        "document", "MB", "MB/s", "cites", "cites/s"
+    );
     let mut total_bytes = 0;
     for (name, text) in &files {
         let (time, count) = best_of(repeat, || extractor.extract(text).len());
@@ -181,33 +198,54 @@ fn bench(args: &BenchArgs) -> anyhow::Result<()> {
         row(name, text.len(), time, count);
     }
     let docs: Vec<&str> = files.iter().map(|(_, t)| t.as_str()).collect();
-    let (time, count) = best_of(repeat, || docs.iter().map(|d| extractor.extract(d).len()).sum());
+    let (time, count) = best_of(repeat, || {
+        docs.iter().map(|d| extractor.extract(d).len()).sum()
+    });
     row("corpus, 1 thread", total_bytes, time, count);
     let (time, count) = best_of(repeat, || parallel(extractor, &docs, threads));
-    row(&format!("corpus, {threads} threads"), total_bytes, time, count);
+    row(
+        &format!("corpus, {threads} threads"),
+        total_bytes,
+        time,
+        count,
+    );
     println!();
     let joined = docs.join("\n\n");
     for size in [1_000_000, 10_000_000] {
         let text = repeat_to(&joined, size);
         let (time, count) = best_of(repeat, || extractor.extract(&text).len());
-        row(&format!("{} MB document", size / 1_000_000), text.len(), time, count);
+        row(
+            &format!("{} MB document", size / 1_000_000),
+            text.len(),
+            time,
+            count,
+        );
     }
     println!();
     let adversarial = [
         ("a million digits", "1".repeat(1_000_000)),
         ("1 MB of \"v. \"", "v. ".repeat(333_334)),
-        ("nested parentheses", format!("{}{}", "(".repeat(500_000), ")".repeat(500_000))),
+        (
+            "nested parentheses",
+            format!("{}{}", "(".repeat(500_000), ")".repeat(500_000)),
+        ),
         ("1 MB of \"1 U.S. \"", "1 U.S. ".repeat(142_858)),
         ("1 MB of \"Id. \"", "Id. ".repeat(250_000)),
         ("1 MB of \"§ \"", "§ ".repeat(333_334)),
-        ("1 MB of \"A v. B, 1 F.3d 1 (\"", "A v. B, 1 F.3d 1 (".repeat(55_556)),
+        (
+            "1 MB of \"A v. B, 1 F.3d 1 (\"",
+            "A v. B, 1 F.3d 1 (".repeat(55_556),
+        ),
     ];
     for (name, text) in &adversarial {
         let (time, count) = best_of(1, || extractor.extract(text).len());
         row(name, text.len(), time, count);
     }
     println!();
-    println!("peak RSS: {}", peak_rss().unwrap_or_else(|| "unknown".into()));
+    println!(
+        "peak RSS: {}",
+        peak_rss().unwrap_or_else(|| "unknown".into())
+    );
     Ok(())
 }
 

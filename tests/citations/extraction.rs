@@ -17,13 +17,19 @@ fn full_citation_with_every_field() {
     assert_eq!(c.court, Some("ca1"));
     assert_eq!(c.plaintiff.as_deref(), Some("Wilson"));
     assert_eq!(c.defendant.as_deref(), Some("Mar. Overseas Corp."));
-    assert_eq!(c.parenthetical.as_deref(), Some("holding that the rule applies (in part)"));
+    assert_eq!(
+        c.parenthetical.as_deref(),
+        Some("holding that the rule applies (in part)")
+    );
     assert_eq!(c.subsequent_history.len(), 1);
     assert_eq!(c.subsequent_history[0].phrase, "cert. denied");
     let later = c.subsequent_history[0].citation.unwrap();
     assert_eq!(citations[later].text(text), "525 U.S. 1041");
     assert_eq!(citations[later].court, Some("scotus"));
-    assert_eq!(&text[c.full_span.clone()], &text[4..text.find(", cert.").unwrap()]);
+    assert_eq!(
+        &text[c.full_span.clone()],
+        &text[4..text.find(", cert.").unwrap()]
+    );
 }
 
 #[test]
@@ -32,7 +38,10 @@ fn spans_are_bytes_and_code_points_are_available() {
     let citations = extract(text);
     let c = find(&citations, text, "1 F.3d 2");
     let points = lexstack::citations::CodePoints::new(text);
-    assert_eq!(points.offset(c.span.start), text[..c.span.start].chars().count());
+    assert_eq!(
+        points.offset(c.span.start),
+        text[..c.span.start].chars().count()
+    );
     assert_eq!(c.plaintiff.as_deref(), Some("Müller"));
     assert_eq!(c.court, Some("ca2"));
 }
@@ -133,7 +142,10 @@ fn neutral_and_vendor_citations() {
                 2005 U.S. LEXIS 123.";
     let citations = extract(text);
     let ohio = find(&citations, text, "2013-Ohio-55");
-    assert_eq!((ohio.volume.as_deref(), ohio.page.as_deref()), (Some("2013"), Some("55")));
+    assert_eq!(
+        (ohio.volume.as_deref(), ohio.page.as_deref()),
+        (Some("2013"), Some("55"))
+    );
     let il = find(&citations, text, "2013 IL App (1st) 111279-U");
     assert_eq!(il.page.as_deref(), Some("111279-U"));
     let wl = find(&citations, text, "2019 WL 4639462");
@@ -180,8 +192,14 @@ fn references_repeat_a_cited_name() {
     assert_eq!(pin.kind, CitationKind::Reference);
     assert_eq!(pin.pin_cite.as_deref(), Some("at 395"));
     assert_eq!(pin.resolves_to, Some(0));
-    let bare = citations.iter().filter(|c| c.kind == CitationKind::Reference).count();
-    assert_eq!(bare, 2, "one pin reference and one multi-word name; not the bare 'Bivens'");
+    let bare = citations
+        .iter()
+        .filter(|c| c.kind == CitationKind::Reference)
+        .count();
+    assert_eq!(
+        bare, 2,
+        "one pin reference and one multi-word name; not the bare 'Bivens'"
+    );
 }
 
 #[test]

@@ -12,8 +12,14 @@ fn short_forms_resolve_to_their_case() {
     assert_eq!(find(&citations, text, "supra, at 567").resolves_to, Some(1));
     // Two cases in 1 U.S. could hold page 51 and nothing names one.
     assert_eq!(find(&citations, text, "1 U.S., at 51").resolves_to, None);
-    let lorem = citations.iter().position(|c| c.text(text) == "1 U.S. 50").unwrap();
-    assert_eq!(find(&citations, text, "1 U.S., at 52").resolves_to, Some(lorem));
+    let lorem = citations
+        .iter()
+        .position(|c| c.text(text) == "1 U.S. 50")
+        .unwrap();
+    assert_eq!(
+        find(&citations, text, "1 U.S., at 52").resolves_to,
+        Some(lorem)
+    );
 }
 
 #[test]
@@ -30,7 +36,10 @@ fn id_follows_the_last_authority_but_not_into_parentheticals() {
     let text = "Foo v. Bar, 1 F.3d 10, 12 (2d Cir. 1993) (quoting Baz v. Qux, 5 U.S. 7 (1801)). \
                 Id. at 13.";
     let citations = extract(text);
-    let id = citations.iter().find(|c| c.kind == CitationKind::Id).unwrap();
+    let id = citations
+        .iter()
+        .find(|c| c.kind == CitationKind::Id)
+        .unwrap();
     assert_eq!(id.resolves_to, Some(0));
 }
 
@@ -40,13 +49,17 @@ fn id_after_a_record_cite_is_the_record() {
     let text = "Foo v. Bar, 1 F.3d 10 (2d Cir. 1993). Plaintiffs allege fraud. Compl. ¶ 12. \
                 Id. ¶ 14.";
     let citations = extract(text);
-    let id = citations.iter().find(|c| c.kind == CitationKind::Id).unwrap();
+    let id = citations
+        .iter()
+        .find(|c| c.kind == CitationKind::Id)
+        .unwrap();
     assert_eq!(id.resolves_to, None);
 }
 
 #[test]
 fn id_with_a_pin_that_cannot_fit_stays_unresolved() {
-    let text = "Foo v. Bar, 1 U.S. 100 (1800). Id. at 500. Baz v. Qux, 2 U.S. 100 (1801). Id. at 101.";
+    let text =
+        "Foo v. Bar, 1 U.S. 100 (1800). Id. at 500. Baz v. Qux, 2 U.S. 100 (1801). Id. at 101.";
     let citations = extract(text);
     let ids: Vec<Option<usize>> = citations
         .iter()
@@ -60,7 +73,10 @@ fn id_with_a_pin_that_cannot_fit_stays_unresolved() {
 fn id_picks_the_parallel_reporter_whose_pages_fit() {
     let text = "Brown v. Board of Educ., 347 U.S. 483, 74 S. Ct. 686 (1954). Id. at 691.";
     let citations = extract(text);
-    let id = citations.iter().find(|c| c.kind == CitationKind::Id).unwrap();
+    let id = citations
+        .iter()
+        .find(|c| c.kind == CitationKind::Id)
+        .unwrap();
     assert_eq!(id.resolves_to, Some(1));
 }
 
@@ -68,7 +84,13 @@ fn id_picks_the_parallel_reporter_whose_pages_fit() {
 fn id_after_a_statute_is_the_statute() {
     let text = "Foo v. Bar, 1 U.S. 1 (1800). Ala. Code § 92 Id. at 2000";
     let citations = extract(text);
-    let law = citations.iter().position(|c| c.kind == CitationKind::Law).unwrap();
-    let id = citations.iter().find(|c| c.kind == CitationKind::Id).unwrap();
+    let law = citations
+        .iter()
+        .position(|c| c.kind == CitationKind::Law)
+        .unwrap();
+    let id = citations
+        .iter()
+        .find(|c| c.kind == CitationKind::Id)
+        .unwrap();
     assert_eq!(id.resolves_to, Some(law));
 }

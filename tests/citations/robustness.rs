@@ -12,7 +12,11 @@ const SAMPLE: &str = include_str!("../fixtures/citations/opinion_excerpt.txt");
 fn check(text: &str, citations: &[Citation]) {
     for c in citations {
         for span in [&c.span, &c.full_span] {
-            assert!(span.start <= span.end && span.end <= text.len(), "{span:?} in {}", text.len());
+            assert!(
+                span.start <= span.end && span.end <= text.len(),
+                "{span:?} in {}",
+                text.len()
+            );
             assert!(text.is_char_boundary(span.start) && text.is_char_boundary(span.end));
         }
         for &i in c.parallel.iter().chain(c.resolves_to.iter()) {

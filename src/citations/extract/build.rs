@@ -28,7 +28,11 @@ pub(crate) struct Context {
     pub after_record: bool,
 }
 
-pub(crate) fn build(text: &str, cores: &[Core], vocabulary: &'static Vocabulary) -> (Vec<Citation>, Vec<Context>) {
+pub(crate) fn build(
+    text: &str,
+    cores: &[Core],
+    vocabulary: &'static Vocabulary,
+) -> (Vec<Citation>, Vec<Context>) {
     let mut builder = Builder {
         text,
         cores,
@@ -62,7 +66,11 @@ pub(crate) fn build(text: &str, cores: &[Core], vocabulary: &'static Vocabulary)
     let map = builder.citation_of_core;
     let mut citations = builder.citations;
     for citation in &mut citations {
-        citation.parallel = citation.parallel.iter().filter_map(|&core| map[core]).collect();
+        citation.parallel = citation
+            .parallel
+            .iter()
+            .filter_map(|&core| map[core])
+            .collect();
         for history in &mut citation.subsequent_history {
             history.citation = history.citation.and_then(|core| map[core]);
         }
@@ -105,7 +113,9 @@ struct Tail {
 
 impl<'t> Builder<'t> {
     fn next_start(&self, i: usize) -> usize {
-        self.cores.get(i + 1).map_or(self.text.len(), |c| c.span.start)
+        self.cores
+            .get(i + 1)
+            .map_or(self.text.len(), |c| c.span.start)
     }
 
     fn group_text(&self, name: &str, core: &Core) -> Option<String> {
@@ -159,10 +169,13 @@ impl<'t> Builder<'t> {
                 .and_then(|p| tail::pin_cite(self.text, p.start, PinLead::Page, limit))
                 .map(|p| p.span)
                 .or(page);
-            let end = pin.as_ref().map_or(core.span.end, |p| p.end.max(core.span.end));
+            let end = pin
+                .as_ref()
+                .map_or(core.span.end, |p| p.end.max(core.span.end));
             (core.span.start..end, pin)
         } else {
-            let pin = tail::pin_cite(self.text, core.span.end, PinLead::Comma, limit).map(|p| p.span);
+            let pin =
+                tail::pin_cite(self.text, core.span.end, PinLead::Comma, limit).map(|p| p.span);
             (core.span.clone(), pin)
         }
     }
@@ -173,7 +186,12 @@ impl<'t> Builder<'t> {
         if to.saturating_sub(from) > 24 {
             return None;
         }
-        let gap: String = self.text.get(from..to)?.chars().filter(|c| !c.is_whitespace()).collect();
+        let gap: String = self
+            .text
+            .get(from..to)?
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
         match gap.as_str() {
             "," | "" => Some(None),
             "[" | ",[" => Some(Some(']')),
@@ -242,7 +260,10 @@ impl<'t> Builder<'t> {
         }
         let court = self.court(&tail, &before, &members);
         let year = tail.year.or(before.court_year.as_ref().map(|cy| cy.year));
-        let full_start = before.name_span.as_ref().map_or(span_start(&spans), |s| s.start);
+        let full_start = before
+            .name_span
+            .as_ref()
+            .map_or(span_start(&spans), |s| s.start);
         let full_span = full_start..tail.end.max(pos);
         for (k, (&i, (span, pin))) in members.iter().zip(spans).enumerate() {
             let core = &self.cores[i];
@@ -289,7 +310,12 @@ impl<'t> Builder<'t> {
 
     /// Court from the parenthetical, else implied by a Supreme Court
     /// reporter in the group.
-    fn court(&self, tail: &Tail, before: &Before, members: &[usize]) -> (Option<&'static str>, Option<String>) {
+    fn court(
+        &self,
+        tail: &Tail,
+        before: &Before,
+        members: &[usize],
+    ) -> (Option<&'static str>, Option<String>) {
         let written = tail
             .court
             .clone()
@@ -321,7 +347,11 @@ impl<'t> Builder<'t> {
                     Some(y) => editions.iter().filter(|e| e.covers_year(y)).collect(),
                     None => Vec::new(),
                 };
-                let pool = if dated.is_empty() { editions.iter().collect() } else { dated };
+                let pool = if dated.is_empty() {
+                    editions.iter().collect()
+                } else {
+                    dated
+                };
                 for e in pool {
                     if !chosen.contains(&e.abbreviation.as_ref()) {
                         chosen.push(e.abbreviation.as_ref());
@@ -346,7 +376,10 @@ impl<'t> Builder<'t> {
     /// Parentheticals after a citation or group: the court and year, then
     /// explanatory ones (the first is kept).
     fn tail(&mut self, mut pos: usize, next: usize, court_year_allowed: bool) -> Tail {
-        let limit = self.cores.get(next).map_or(self.text.len(), |c| c.span.start);
+        let limit = self
+            .cores
+            .get(next)
+            .map_or(self.text.len(), |c| c.span.start);
         let mut tail = Tail::default();
         for _ in 0..MAX_PARENS {
             let Some(paren) = tail::paren_at(self.text, pos) else {
@@ -356,7 +389,11 @@ impl<'t> Builder<'t> {
                 break;
             }
             match tail::court_year(self.text, paren.inner.clone()) {
-                Some(cy) if court_year_allowed && tail.year.is_none() && tail.parenthetical.is_none() => {
+                Some(cy)
+                    if court_year_allowed
+                        && tail.year.is_none()
+                        && tail.parenthetical.is_none() =>
+                {
                     tail.year = Some(cy.year);
                     tail.court = cy.court;
                 }
@@ -415,11 +452,15 @@ impl<'t> Builder<'t> {
             .iter()
             .find_map(|g| self.group_text(g, core).map(|s| (*g, Some(s))))
             .unwrap_or(("section", None));
-        citation.year = citation.year.or_else(|| self.group_text("year", core)?.parse().ok());
+        citation.year = citation
+            .year
+            .or_else(|| self.group_text("year", core)?.parse().ok());
         citation.law = Some(Box::new(LawKey {
             code: self.vocabulary.laws[law as usize].key.to_string(),
             subject: self.group_text("subject", core),
-            title: self.group_text("title", core).or_else(|| self.group_text("volume", core)),
+            title: self
+                .group_text("title", core)
+                .or_else(|| self.group_text("volume", core)),
             chapter: self.group_text("chapter", core),
             article: self.group_text("article", core),
             amendment: self.group_text("amendment", core),
@@ -459,7 +500,11 @@ impl<'t> Builder<'t> {
         let end = pin.as_ref().map_or(core.span.end, |p| p.end);
         let is_id = core.kind == CoreKind::Id;
         let mut citation = Citation::new(
-            if is_id { CitationKind::Id } else { CitationKind::Supra },
+            if is_id {
+                CitationKind::Id
+            } else {
+                CitationKind::Supra
+            },
             core.span.start..end,
         );
         citation.pin_cite = pin.map(|p| self.text[p].to_string());
@@ -469,7 +514,12 @@ impl<'t> Builder<'t> {
             .map(|p| self.text[p].to_string())
             .filter(|p| !is_year(p));
         if !is_id {
-            let before = case_name::before(self.text, core.span.start, self.name_floor(core.span.start), false);
+            let before = case_name::before(
+                self.text,
+                core.span.start,
+                self.name_floor(core.span.start),
+                false,
+            );
             if let Some(span) = &before.name_span {
                 citation.full_span = span.start..end;
             }
@@ -520,7 +570,10 @@ fn law_pin(text: &str, pos: usize, limit: usize) -> Option<Range<usize>> {
         while s[n..].starts_with('(') {
             let Some(close) = s[n..].find(')') else { break };
             let inner = &s[n + 1..n + close];
-            if inner.is_empty() || inner.len() > 4 || !inner.chars().all(|c| c.is_ascii_alphanumeric()) {
+            if inner.is_empty()
+                || inner.len() > 4
+                || !inner.chars().all(|c| c.is_ascii_alphanumeric())
+            {
                 break;
             }
             n += close + 1;
@@ -562,7 +615,12 @@ fn publisher_year(inner: &str) -> Option<Option<i32>> {
     });
     match year {
         Some(y) if publisher_like && rest.len() <= 4 => Some(Some(y)),
-        None if words.len() == 1 && matches!(*last, "West" | "Lexis" | "LexisNexis" | "McKinney" | "Deering" | "Vernon") => {
+        None if words.len() == 1
+            && matches!(
+                *last,
+                "West" | "Lexis" | "LexisNexis" | "McKinney" | "Deering" | "Vernon"
+            ) =>
+        {
             Some(None)
         }
         _ => None,
@@ -577,10 +635,16 @@ mod tests {
     fn law_pins() {
         let text = "§ 21-3516(a)(2) and (d) (1987)";
         let at = text.find('(').unwrap();
-        assert_eq!(law_pin(text, at, text.len()).map(|r| &text[r]), Some("(a)(2) and (d)"));
+        assert_eq!(
+            law_pin(text, at, text.len()).map(|r| &text[r]),
+            Some("(a)(2) and (d)")
+        );
         let text = "§ 36-3701 et seq. (West 2009)";
         let at = text.find(" et").unwrap();
-        assert_eq!(law_pin(text, at, text.len()).map(|r| &text[r]), Some("et seq."));
+        assert_eq!(
+            law_pin(text, at, text.len()).map(|r| &text[r]),
+            Some("et seq.")
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use super::tail::{court_year, paren_before, CourtYear};
+use super::tail::{CourtYear, court_year, paren_before};
 use crate::citations::names;
 use crate::citations::text::char_before;
 
@@ -72,7 +72,9 @@ fn skip_between(text: &str, start: usize, floor: usize, result: &mut Before) -> 
             }
             // A court and date ("(La.App. 1 Cir. 12/15/95)") or a docket
             // judge code ("(SHS)").
-            if has_date(inner) || !inner.is_empty() && inner.chars().all(|c| c.is_uppercase() || c == '.') {
+            if has_date(inner)
+                || !inner.is_empty() && inner.chars().all(|c| c.is_uppercase() || c == '.')
+            {
                 pos = paren.span.start;
                 in_docket = true;
                 continue;
@@ -114,7 +116,8 @@ fn skip_placeholder_citation(text: &str, pos: usize, floor: usize) -> usize {
         if is_placeholder(w) {
             return at;
         }
-        let reporter_like = w.chars().next().is_some_and(char::is_uppercase) || w.bytes().all(|b| b.is_ascii_digit());
+        let reporter_like = w.chars().next().is_some_and(char::is_uppercase)
+            || w.bytes().all(|b| b.is_ascii_digit());
         if !reporter_like {
             return pos;
         }
@@ -142,7 +145,8 @@ fn docket_number(text: &str, end: usize, floor: usize, after_court_date: bool) -
         }
         if is_docket_word(w) || matches!(w, "p." | "pp." | "at") {
             // "2021-CA-0077-MR" or "95-0754" is a docket number by its shape.
-            numbered |= w.len() >= 5 && w.contains(['-', ':']) && w.bytes().any(|b| b.is_ascii_digit());
+            numbered |=
+                w.len() >= 5 && w.contains(['-', ':']) && w.bytes().any(|b| b.is_ascii_digit());
             start = Some(word.start);
             pos = word.start;
             continue;
@@ -155,7 +159,9 @@ fn docket_number(text: &str, end: usize, floor: usize, after_court_date: bool) -
 /// A date like 12/15/95.
 fn has_date(s: &str) -> bool {
     s.split(|c: char| !(c.is_ascii_digit() || c == '/'))
-        .any(|part| part.split('/').count() == 3 && part.split('/').all(|n| (1..=4).contains(&n.len())))
+        .any(|part| {
+            part.split('/').count() == 3 && part.split('/').all(|n| (1..=4).contains(&n.len()))
+        })
 }
 
 fn back_over_space(text: &str, mut pos: usize, floor: usize) -> usize {
@@ -192,7 +198,9 @@ fn is_docket_word(word: &str) -> bool {
         return false;
     }
     let has_digit = w.bytes().any(|b| b.is_ascii_digit());
-    has_digit && w.chars().all(|c| c.is_ascii_alphanumeric() || "-–:/.".contains(c))
+    has_digit
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-–:/.".contains(c))
         || matches!(w, "Civ." | "Civ" | "Cr." | "Crim." | "CV" | "Misc.")
 }
 
@@ -225,7 +233,8 @@ fn words_back(text: &str, end: usize, floor: usize) -> Vec<Range<usize>> {
         pos = word.start;
         // A word broken across lines ("Flint-\nkote") is one word.
         let broken = words.last().is_some_and(|next: &Range<usize>| {
-            text[word.clone()].ends_with(['-', '\u{ad}']) && text[word.end..next.start].contains('\n')
+            text[word.clone()].ends_with(['-', '\u{ad}'])
+                && text[word.end..next.start].contains('\n')
         });
         if broken {
             let next = words.pop().map_or(word.end, |n| n.end);
@@ -259,7 +268,8 @@ fn name_span(text: &str, words: &[Range<usize>]) -> Option<Range<usize>> {
             break;
         }
         let first = bare.chars().next().unwrap_or(' ');
-        let capital = first.is_uppercase() || first == '\'' && bare.chars().nth(1).is_some_and(char::is_uppercase);
+        let capital = first.is_uppercase()
+            || first == '\'' && bare.chars().nth(1).is_some_and(char::is_uppercase);
         if !capital && !is_connector(bare) {
             break;
         }
@@ -279,8 +289,13 @@ fn name_span(text: &str, words: &[Range<usize>]) -> Option<Range<usize>> {
     // not part of the name.
     while let Some(first) = taken.last() {
         let w = text[first.clone()].trim_end_matches(',');
-        let next = taken.len().checked_sub(2).map(|i| text[taken[i].clone()].to_string());
-        let keeps_in = next.as_deref().is_some_and(|n| matches!(n, "re" | "Re" | "RE" | "the" | "Matter"));
+        let next = taken
+            .len()
+            .checked_sub(2)
+            .map(|i| text[taken[i].clone()].to_string());
+        let keeps_in = next
+            .as_deref()
+            .is_some_and(|n| matches!(n, "re" | "Re" | "RE" | "the" | "Matter"));
         if is_connector(w) || (w == "In" || w == "IN") && !keeps_in {
             taken.pop();
         } else {
@@ -308,15 +323,72 @@ fn name_span(text: &str, words: &[Range<usize>]) -> Option<Range<usize>> {
 fn is_signal(word: &str) -> bool {
     matches!(
         word,
-        "See" | "see" | "Cf." | "cf." | "Cf" | "E.g." | "e.g." | "E.g.," | "Accord" | "accord"
-            | "Compare" | "compare" | "Contra" | "contra" | "But" | "but" | "Also" | "also"
-            | "quoting" | "citing" | "Quoting" | "Citing" | "Id." | "id." | "Ibid." | "ibid."
-            | "Per" | "Curiam" | "Under" | "Following" | "Like" | "Unlike" | "Because"
-            | "Although" | "While" | "Here" | "There" | "Thus" | "Moreover" | "However"
-            | "Further" | "Furthermore" | "Similarly" | "Likewise" | "Accordingly"
-            | "Therefore" | "As" | "The" | "This" | "That" | "These" | "Those" | "When"
-            | "Where" | "Whether" | "If" | "After" | "Before" | "Since" | "Until"
-            | "Generally" | "generally" | "Supra" | "supra" | "aff'd" | "rev'd"
+        "See"
+            | "see"
+            | "Cf."
+            | "cf."
+            | "Cf"
+            | "E.g."
+            | "e.g."
+            | "E.g.,"
+            | "Accord"
+            | "accord"
+            | "Compare"
+            | "compare"
+            | "Contra"
+            | "contra"
+            | "But"
+            | "but"
+            | "Also"
+            | "also"
+            | "quoting"
+            | "citing"
+            | "Quoting"
+            | "Citing"
+            | "Id."
+            | "id."
+            | "Ibid."
+            | "ibid."
+            | "Per"
+            | "Curiam"
+            | "Under"
+            | "Following"
+            | "Like"
+            | "Unlike"
+            | "Because"
+            | "Although"
+            | "While"
+            | "Here"
+            | "There"
+            | "Thus"
+            | "Moreover"
+            | "However"
+            | "Further"
+            | "Furthermore"
+            | "Similarly"
+            | "Likewise"
+            | "Accordingly"
+            | "Therefore"
+            | "As"
+            | "The"
+            | "This"
+            | "That"
+            | "These"
+            | "Those"
+            | "When"
+            | "Where"
+            | "Whether"
+            | "If"
+            | "After"
+            | "Before"
+            | "Since"
+            | "Until"
+            | "Generally"
+            | "generally"
+            | "Supra"
+            | "supra"
+            | "aff'd"
+            | "rev'd"
     )
 }
 
@@ -324,11 +396,49 @@ fn is_signal(word: &str) -> bool {
 fn is_connector(word: &str) -> bool {
     matches!(
         word,
-        "v." | "v" | "vs." | "vs" | "V." | "V" | "VS." | "versus" | "of" | "the" | "and" | "&"
-            | "ex" | "rel." | "re" | "for" | "de" | "del" | "la" | "le" | "van" | "von" | "der"
-            | "du" | "da" | "dos" | "y" | "on" | "et" | "al." | "ux." | "a/k/a" | "d/b/a"
-            | "f/k/a" | "n/k/a" | "o/b/o" | "by" | "through" | "behalf" | "as" | "next"
-            | "friend" | "parte" | "matter"
+        "v." | "v"
+            | "vs."
+            | "vs"
+            | "V."
+            | "V"
+            | "VS."
+            | "versus"
+            | "of"
+            | "the"
+            | "and"
+            | "&"
+            | "ex"
+            | "rel."
+            | "re"
+            | "for"
+            | "de"
+            | "del"
+            | "la"
+            | "le"
+            | "van"
+            | "von"
+            | "der"
+            | "du"
+            | "da"
+            | "dos"
+            | "y"
+            | "on"
+            | "et"
+            | "al."
+            | "ux."
+            | "a/k/a"
+            | "d/b/a"
+            | "f/k/a"
+            | "n/k/a"
+            | "o/b/o"
+            | "by"
+            | "through"
+            | "behalf"
+            | "as"
+            | "next"
+            | "friend"
+            | "parte"
+            | "matter"
     )
 }
 
@@ -377,7 +487,10 @@ pub(crate) fn split(name: &str) -> (Option<String>, Option<String>) {
         Some(i) if i > 0 && i + 1 < words.len() => {
             let plaintiff = words[..i].join(" ");
             let defendant = words[i + 1..].join(" ");
-            (Some(plaintiff), Some(defendant.trim_end_matches(',').to_string()))
+            (
+                Some(plaintiff),
+                Some(defendant.trim_end_matches(',').to_string()),
+            )
         }
         Some(_) => (None, None),
         None => {
@@ -461,8 +574,14 @@ mod tests {
     fn plain_names() {
         assert_eq!(parties("Lissner v. Test CITE"), p("Lissner", "Test"));
         assert_eq!(parties("bob Lissner v. Test CITE"), p("Lissner", "Test"));
-        assert_eq!(parties("Bob Lissner v. Test CITE"), p("Bob Lissner", "Test"));
-        assert_eq!(parties("Mavrovich v Vanderpool, CITE"), p("Mavrovich", "Vanderpool"));
+        assert_eq!(
+            parties("Bob Lissner v. Test CITE"),
+            p("Bob Lissner", "Test")
+        );
+        assert_eq!(
+            parties("Mavrovich v Vanderpool, CITE"),
+            p("Mavrovich", "Vanderpool")
+        );
         assert_eq!(parties("See Foo v. Bar, CITE"), p("Foo", "Bar"));
         assert_eq!(parties("In Foo v. Bar CITE"), p("Foo", "Bar"));
     }
@@ -473,45 +592,101 @@ mod tests {
             parties("speech.” Houston Cmty. Coll. Sys. v. Wilson, CITE"),
             p("Houston Cmty. Coll. Sys.", "Wilson")
         );
-        assert_eq!(parties("curiams. Spano v. People of State of New York, CITE"), p("Spano", "People of State of New York"));
-        assert_eq!(parties("(1963); Reece v. State of Washington, CITE"), p("Reece", "State of Washington"));
-        assert_eq!(parties("General Casualty cites as compelling Amick v. Liberty Mut. Ins. Co., CITE"), p("Amick", "Liberty Mut. Ins. Co."));
-        assert_eq!(parties("Overruled and so on Jin Fuey Moy v. United States, CITE"), p("Jin Fuey Moy", "United States"));
-        assert_eq!(parties("objection. Our Lady of the Lake Hosp. v. Vanner, CITE"), p("Our Lady of the Lake Hosp.", "Vanner"));
+        assert_eq!(
+            parties("curiams. Spano v. People of State of New York, CITE"),
+            p("Spano", "People of State of New York")
+        );
+        assert_eq!(
+            parties("(1963); Reece v. State of Washington, CITE"),
+            p("Reece", "State of Washington")
+        );
+        assert_eq!(
+            parties("General Casualty cites as compelling Amick v. Liberty Mut. Ins. Co., CITE"),
+            p("Amick", "Liberty Mut. Ins. Co.")
+        );
+        assert_eq!(
+            parties("Overruled and so on Jin Fuey Moy v. United States, CITE"),
+            p("Jin Fuey Moy", "United States")
+        );
+        assert_eq!(
+            parties("objection. Our Lady of the Lake Hosp. v. Vanner, CITE"),
+            p("Our Lady of the Lake Hosp.", "Vanner")
+        );
         assert_eq!(parties("Cf. Akins v. State, CITE"), p("Akins", "State"));
-        assert_eq!(parties("(quoting Ohree v. Commonwealth, CITE"), p("Ohree", "Commonwealth"));
-        assert_eq!(parties("them.  Relying on Butler v. Commonwealth, CITE"), p("Butler", "Commonwealth"));
-        assert_eq!(parties("Commonwealth v. Ullman, 2021-CA-0077-MR, CITE"), p("Commonwealth", "Ullman"));
+        assert_eq!(
+            parties("(quoting Ohree v. Commonwealth, CITE"),
+            p("Ohree", "Commonwealth")
+        );
+        assert_eq!(
+            parties("them.  Relying on Butler v. Commonwealth, CITE"),
+            p("Butler", "Commonwealth")
+        );
+        assert_eq!(
+            parties("Commonwealth v. Ullman, 2021-CA-0077-MR, CITE"),
+            p("Commonwealth", "Ullman")
+        );
     }
 
     #[test]
     fn skips_what_sits_between_name_and_citation() {
         assert_eq!(parties("In re K.F. (2009) CITE"), p("", "K.F."));
-        assert_eq!(parties("Hurst v. Florida, — U.S. —, CITE"), p("Hurst", "Florida"));
-        assert_eq!(parties("Craig v. Harrah, ___ Nev. ___ [CITE"), p("Craig", "Harrah"));
+        assert_eq!(
+            parties("Hurst v. Florida, — U.S. —, CITE"),
+            p("Hurst", "Florida")
+        );
+        assert_eq!(
+            parties("Craig v. Harrah, ___ Nev. ___ [CITE"),
+            p("Craig", "Harrah")
+        );
         assert_eq!(
             parties("Corp. v. Nature's Farm Prods., No. 99 Civ. 9404 (SHS), CITE"),
             p("Corp.", "Nature's Farm Prods.")
         );
         assert_eq!(
-            parties("Our Lady of the Lake Hosp. v. Vanner, 95-0754, p. 3 (La.App. 1 Cir. 12/15/95), CITE"),
+            parties(
+                "Our Lady of the Lake Hosp. v. Vanner, 95-0754, p. 3 (La.App. 1 Cir. 12/15/95), CITE"
+            ),
             p("Our Lady of the Lake Hosp.", "Vanner")
         );
-        assert_eq!(parties("\n Smart v. Tatum,\n \n \n CITE"), p("Smart", "Tatum"));
-        assert_eq!(parties("DeSantis v. Wackenhut Corp. , CITE"), p("DeSantis", "Wackenhut Corp."));
-        assert_eq!(parties("See Lee v. Flint-\nkote Co., CITE"), p("Lee", "Flintkote Co."));
-        assert_eq!(parties("See Loup-\nMiller v. Denver, CITE"), p("Loup-Miller", "Denver"));
+        assert_eq!(
+            parties("\n Smart v. Tatum,\n \n \n CITE"),
+            p("Smart", "Tatum")
+        );
+        assert_eq!(
+            parties("DeSantis v. Wackenhut Corp. , CITE"),
+            p("DeSantis", "Wackenhut Corp.")
+        );
+        assert_eq!(
+            parties("See Lee v. Flint-\nkote Co., CITE"),
+            p("Lee", "Flintkote Co.")
+        );
+        assert_eq!(
+            parties("See Loup-\nMiller v. Denver, CITE"),
+            p("Loup-Miller", "Denver")
+        );
     }
 
     #[test]
     fn names_with_commas_and_relators() {
-        assert_eq!(parties("Judge Regan (dissenting) in Thrift Funds Canal, Inc. v. Foy, CITE"), p("Thrift Funds Canal, Inc.", "Foy"));
-        assert_eq!(parties("United States ex rel. Russo v. New Jersey , CITE"), p("United States ex rel. Russo", "New Jersey"));
+        assert_eq!(
+            parties("Judge Regan (dissenting) in Thrift Funds Canal, Inc. v. Foy, CITE"),
+            p("Thrift Funds Canal, Inc.", "Foy")
+        );
+        assert_eq!(
+            parties("United States ex rel. Russo v. New Jersey , CITE"),
+            p("United States ex rel. Russo", "New Jersey")
+        );
         assert_eq!(
             parties("Angelopoulos v. Keystone Orthopedic Specialists, S.C., Wachn, LCC, CITE"),
-            p("Angelopoulos", "Keystone Orthopedic Specialists, S.C., Wachn, LCC")
+            p(
+                "Angelopoulos",
+                "Keystone Orthopedic Specialists, S.C., Wachn, LCC"
+            )
         );
-        assert_eq!(parties("U.S. v. Boch Oldsmobile, Inc., CITE"), p("U.S.", "Boch Oldsmobile, Inc."));
+        assert_eq!(
+            parties("U.S. v. Boch Oldsmobile, Inc., CITE"),
+            p("U.S.", "Boch Oldsmobile, Inc.")
+        );
     }
 
     #[test]

@@ -132,14 +132,19 @@ fn candidates_for_hit(
     work: &mut Work,
 ) {
     let trigger = start..hit.end;
-    let Work { candidates, backtrack } = work;
+    let Work {
+        candidates,
+        backtrack,
+    } = work;
     for &target in scanner.targets(hit.terminal) {
         match target {
             Target::Edition { id, exact } => {
                 let edition = &vocabulary.editions[id as usize];
                 for &t in &edition.templates {
                     let template = &vocabulary.templates[t];
-                    if let Some(c) = try_template(text, template, &trigger, None, 0, exact, target, backtrack) {
+                    if let Some(c) =
+                        try_template(text, template, &trigger, None, 0, exact, target, backtrack)
+                    {
                         candidates.push(c);
                     }
                 }
@@ -148,7 +153,9 @@ fn candidates_for_hit(
                 let journal = &vocabulary.journals[id as usize];
                 for &t in &journal.templates {
                     let template = &vocabulary.templates[t];
-                    if let Some(c) = try_template(text, template, &trigger, None, 2, exact, target, backtrack) {
+                    if let Some(c) =
+                        try_template(text, template, &trigger, None, 2, exact, target, backtrack)
+                    {
                         candidates.push(c);
                     }
                 }
@@ -161,14 +168,25 @@ fn candidates_for_hit(
                         continue;
                     }
                     let law = Some(scanner);
-                    if let Some(c) = try_template(text, template, &trigger, law, 1, exact, target, backtrack) {
+                    if let Some(c) =
+                        try_template(text, template, &trigger, law, 1, exact, target, backtrack)
+                    {
                         candidates.push(c);
                     }
                 }
             }
             Target::LawTemplate { template, .. } => {
                 let template = &vocabulary.templates[template as usize];
-                if let Some(c) = try_template(text, template, &trigger, Some(scanner), 1, true, target, backtrack) {
+                if let Some(c) = try_template(
+                    text,
+                    template,
+                    &trigger,
+                    Some(scanner),
+                    1,
+                    true,
+                    target,
+                    backtrack,
+                ) {
                     candidates.push(c);
                 }
             }
@@ -329,7 +347,10 @@ fn try_template(
         !char_after(text, pos).is_some_and(char::is_alphanumeric)
             && !law_scanner.is_some_and(|scanner| volume_of_next_citation(text, pos, scanner))
     };
-    let (end, short, suffix) = match template.suffix.run(text, trigger.end, backtrack, &accept_end) {
+    let (end, short, suffix) = match template
+        .suffix
+        .run(text, trigger.end, backtrack, &accept_end)
+    {
         Some(end) => (end, false, &template.suffix),
         None => {
             let short_suffix = template.short_suffix.as_ref().filter(|_| allow_short)?;
@@ -372,19 +393,31 @@ fn volume_of_next_citation(text: &str, end: usize, scanner: &Scanner) -> bool {
     }
     let rest = &text[end..];
     let gap = rest.len() - rest.trim_start().len();
-    if gap == 0 || gap > 3 || !rest.trim_start().starts_with(|c: char| c.is_ascii_uppercase()) {
+    if gap == 0
+        || gap > 3
+        || !rest
+            .trim_start()
+            .starts_with(|c: char| c.is_ascii_uppercase())
+    {
         return false;
     }
     let mut hits = Vec::new();
     scanner.walk(text.as_bytes(), end + gap, &mut hits);
     hits.iter().any(|hit| {
         scanner.targets(hit.terminal).iter().any(|t| {
-            matches!(t, Target::Edition { .. } | Target::Law { .. } | Target::Journal { .. })
+            matches!(
+                t,
+                Target::Edition { .. } | Target::Law { .. } | Target::Journal { .. }
+            )
         })
     })
 }
 
-fn collect(program: &'static Program, slots: &[Option<usize>], groups: &mut Vec<(&'static str, Range<usize>)>) {
+fn collect(
+    program: &'static Program,
+    slots: &[Option<usize>],
+    groups: &mut Vec<(&'static str, Range<usize>)>,
+) {
     for (i, name) in program.group_names().iter().enumerate() {
         if let (Some(s), Some(e)) = (slots[2 * i], slots[2 * i + 1]) {
             if s <= e && !groups.iter().any(|(n, _)| n == name) {
@@ -404,7 +437,12 @@ fn plausible(
     end: usize,
     is_case_or_journal: bool,
 ) -> bool {
-    let group = |name: &str| groups.iter().find(|(n, _)| *n == name).map(|(_, r)| &text[r.clone()]);
+    let group = |name: &str| {
+        groups
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, r)| &text[r.clone()])
+    };
     if let Some(page) = group("page") {
         if page.starts_with(|c: char| c.is_ascii_lowercase()) && roman_value(page).is_none() {
             return false;
@@ -463,7 +501,9 @@ pub(crate) fn roman_value(s: &str) -> Option<u32> {
             total += v as i64;
         }
     }
-    let total = u32::try_from(total).ok().filter(|&t| (1..=199).contains(&t))?;
+    let total = u32::try_from(total)
+        .ok()
+        .filter(|&t| (1..=199).contains(&t))?;
     (to_roman(total) == s).then_some(total)
 }
 

@@ -19,9 +19,30 @@ use super::vocab::Vocabulary;
 
 /// Abbreviations of record and filing cites ("Compl. ¶ 12").
 const RECORD_CITES: [&str; 24] = [
-    "Compl.", "Am. Compl.", "Complaint", "Tr.", "Hr'g Tr.", "Trial Tr.", "Dkt.", "Dkt", "ECF",
-    "Doc.", "J.A.", "Pet. App.", "App.", "R.", "Rec.", "Br.", "Mem.", "Mot.", "Opp'n", "Ex.",
-    "Decl.", "Aff.", "Dep.", "Pl.'s",
+    "Compl.",
+    "Am. Compl.",
+    "Complaint",
+    "Tr.",
+    "Hr'g Tr.",
+    "Trial Tr.",
+    "Dkt.",
+    "Dkt",
+    "ECF",
+    "Doc.",
+    "J.A.",
+    "Pet. App.",
+    "App.",
+    "R.",
+    "Rec.",
+    "Br.",
+    "Mem.",
+    "Mot.",
+    "Opp'n",
+    "Ex.",
+    "Decl.",
+    "Aff.",
+    "Dep.",
+    "Pl.'s",
 ];
 
 /// Finds citations in text. Build it once ([`Extractor::shared`]); it is
@@ -43,7 +64,10 @@ impl Extractor {
         let mut patterns: Vec<(&'static str, Target)> = Vec::new();
         for (id, edition) in vocabulary.editions.iter().enumerate() {
             let id = id as u32;
-            patterns.push((edition.abbreviation.as_ref(), Target::Edition { id, exact: true }));
+            patterns.push((
+                edition.abbreviation.as_ref(),
+                Target::Edition { id, exact: true },
+            ));
             for variation in &edition.variations {
                 patterns.push((variation.as_ref(), Target::Edition { id, exact: false }));
             }

@@ -44,7 +44,10 @@ pub(crate) fn add(text: &str, citations: &mut Vec<Citation>, contexts: &mut Vec<
         if citation.kind != CitationKind::FullCase {
             continue;
         }
-        for party in [&citation.plaintiff, &citation.defendant].into_iter().flatten() {
+        for party in [&citation.plaintiff, &citation.defendant]
+            .into_iter()
+            .flatten()
+        {
             if !usable(party) {
                 continue;
             }
@@ -149,9 +152,15 @@ fn usable(party: &str) -> bool {
         && trimmed.split_whitespace().count() <= 6
         && trimmed.chars().next().is_some_and(char::is_uppercase)
         && !GENERIC.iter().any(|g| trimmed.eq_ignore_ascii_case(g))
-        && !["State of ", "People of ", "Commonwealth of ", "City of ", "County of "]
-            .iter()
-            .any(|p| trimmed.starts_with(p))
+        && ![
+            "State of ",
+            "People of ",
+            "Commonwealth of ",
+            "City of ",
+            "County of ",
+        ]
+        .iter()
+        .any(|p| trimmed.starts_with(p))
 }
 
 fn inside(taken: &[Range<usize>], span: &Range<usize>) -> bool {

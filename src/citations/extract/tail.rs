@@ -64,7 +64,9 @@ pub(crate) fn pin_cite(text: &str, pos: usize, lead: PinLead, limit: usize) -> O
     match lead {
         PinLead::Comma => {
             let after_space = skip_spaces(text, at);
-            at = text[after_space..].strip_prefix(',').map(|_| after_space + 1)?;
+            at = text[after_space..]
+                .strip_prefix(',')
+                .map(|_| after_space + 1)?;
             at = skip_spaces(text, at);
         }
         PinLead::Loose => {
@@ -120,8 +122,8 @@ fn pin_item(text: &str, pos: usize) -> Option<usize> {
     let rest = &text[pos..];
     let mut at = pos;
     const LABELS: [&str; 14] = [
-        "& note ", "note ", "& nn.", "& n.", "nn.", "n.", "fn.", "fn ", "¶¶", "¶", "§§", "§", "pp.",
-        "p.",
+        "& note ", "note ", "& nn.", "& n.", "nn.", "n.", "fn.", "fn ", "¶¶", "¶", "§§", "§",
+        "pp.", "p.",
     ];
     if let Some(label) = LABELS.iter().find(|l| rest.starts_with(**l)) {
         at += label.len();
@@ -273,9 +275,30 @@ pub(crate) struct CourtYear {
 }
 
 const MONTHS: [&str; 24] = [
-    "Jan.", "Feb.", "Mar.", "Apr.", "May", "June", "July", "Aug.", "Sept.", "Sep.", "Oct.", "Nov.",
-    "Dec.", "January", "February", "March", "April", "August", "September", "October", "November",
-    "December", "Jun.", "Jul.",
+    "Jan.",
+    "Feb.",
+    "Mar.",
+    "Apr.",
+    "May",
+    "June",
+    "July",
+    "Aug.",
+    "Sept.",
+    "Sep.",
+    "Oct.",
+    "Nov.",
+    "Dec.",
+    "January",
+    "February",
+    "March",
+    "April",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+    "Jun.",
+    "Jul.",
 ];
 
 /// Reads a court-and-year parenthetical; `None` if `inner` is something
@@ -361,7 +384,10 @@ fn looks_like_court(s: &str) -> bool {
         first.is_uppercase()
             || first.is_ascii_digit()
             || "[—–-".contains(first)
-            || matches!(word, "of" | "the" | "and" | "ex" | "rel." | "en" | "banc" | "div.")
+            || matches!(
+                word,
+                "of" | "the" | "and" | "ex" | "rel." | "en" | "banc" | "div."
+            )
     })
 }
 
@@ -460,16 +486,31 @@ mod tests {
 
     #[test]
     fn pin_cites() {
-        assert_eq!(pin(", 347-348 (4th Cir. 1982)", PinLead::Comma), Some("347-348"));
-        assert_eq!(pin(", 347-348, 1 S. Ct. 2", PinLead::Comma), Some("347-348"));
+        assert_eq!(
+            pin(", 347-348 (4th Cir. 1982)", PinLead::Comma),
+            Some("347-348")
+        );
+        assert_eq!(
+            pin(", 347-348, 1 S. Ct. 2", PinLead::Comma),
+            Some("347-348")
+        );
         assert_eq!(pin(", 1 S. Ct. 2", PinLead::Comma), None);
         assert_eq!(pin(", at *4. More", PinLead::Comma), Some("at *4"));
-        assert_eq!(pin(" at 62-63, 67-68. f", PinLead::Loose), Some("at 62-63, 67-68"));
+        assert_eq!(
+            pin(" at 62-63, 67-68. f", PinLead::Loose),
+            Some("at 62-63, 67-68")
+        );
         assert_eq!(pin(" ¶ 34. foo", PinLead::Loose), Some("¶ 34"));
         assert_eq!(pin(" 119:12-14. foo", PinLead::Loose), Some("119:12-14"));
         assert_eq!(pin(", at 123. foo", PinLead::Loose), Some("at 123"));
-        assert_eq!(pin(" at pp. 45, 64. foo", PinLead::Loose), Some("at pp. 45, 64"));
-        assert_eq!(pin(" at 7-9, ¶¶ 38-53. f", PinLead::Loose), Some("at 7-9, ¶¶ 38-53"));
+        assert_eq!(
+            pin(" at pp. 45, 64. foo", PinLead::Loose),
+            Some("at pp. 45, 64")
+        );
+        assert_eq!(
+            pin(" at 7-9, ¶¶ 38-53. f", PinLead::Loose),
+            Some("at 7-9, ¶¶ 38-53")
+        );
         assert_eq!(pin(" No page number.", PinLead::Loose), None);
         assert_eq!(pin("20-25 & n. 4 (x)", PinLead::Page), Some("20-25 & n. 4"));
         assert_eq!(pin(", 5 years later", PinLead::Comma), None);
@@ -505,7 +546,10 @@ mod tests {
         assert_eq!(cy("1st Cir.1990"), Some((Some("1st Cir."), 1990)));
         assert_eq!(cy("S.D.N.Y. Aug. 25, 2000"), Some((Some("S.D.N.Y."), 2000)));
         assert_eq!(cy(" 1st Cir. 1998"), Some((Some("1st Cir."), 1998)));
-        assert_eq!(cy("Tex. App.—Houston [14th Dist.] 2005, no pet."), Some((Some("Tex. App.—Houston [14th Dist.]"), 2005)));
+        assert_eq!(
+            cy("Tex. App.—Houston [14th Dist.] 2005, no pet."),
+            Some((Some("Tex. App.—Houston [14th Dist.]"), 2005))
+        );
         assert_eq!(cy("holding that 1990 was late"), None);
         assert_eq!(cy("overruling foo"), None);
         assert_eq!(cy("198⁴"), None);
