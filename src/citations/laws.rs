@@ -203,7 +203,7 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
                 r"$reporter,? [Aa]mend(?:\.|ment) (?P<amendment>[IVXL]{1,6}|\d{1,2})",
                 r"(?:,? (?:§|[Ss]ec\.|[Ss]ection) ?(?P<section>\d{1,2}))?"
             ),
-            concat!(r"$reporter,? [Pp]mbl\.",),
+            "$reporter,? [Pp]mbl\\.",
         ],
     },
 ];

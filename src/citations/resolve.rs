@@ -120,11 +120,12 @@ pub(crate) fn resolve(citations: &mut [Citation], contexts: &[Context]) {
         };
         citations[i].resolves_to = resolution;
         // A short form names the parties of the case it stands for.
-        if let (CitationKind::ShortCase, Some(target)) = (citations[i].kind, resolution) {
-            if citations[i].plaintiff.is_none() && citations[i].defendant.is_none() {
-                citations[i].plaintiff = citations[target].plaintiff.clone();
-                citations[i].defendant = citations[target].defendant.clone();
-            }
+        if let (CitationKind::ShortCase, Some(target)) = (citations[i].kind, resolution)
+            && citations[i].plaintiff.is_none()
+            && citations[i].defendant.is_none()
+        {
+            citations[i].plaintiff = citations[target].plaintiff.clone();
+            citations[i].defendant = citations[target].defendant.clone();
         }
     }
 }

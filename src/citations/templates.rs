@@ -199,12 +199,12 @@ pub(crate) fn compile(source: &str, variables: &Variables) -> Result<Template, T
         }
         _ => return Err(fail("reporter pattern starts with no fixed text".into())),
     };
-    if let Trigger::Literal(literal) = &trigger {
-        if literal.trim().len() < 2 {
-            return Err(fail(
-                "reporter pattern starts with no usable fixed text".into(),
-            ));
-        }
+    if let Trigger::Literal(literal) = &trigger
+        && literal.trim().len() < 2
+    {
+        return Err(fail(
+            "reporter pattern starts with no usable fixed text".into(),
+        ));
     }
     suffix_items.extend(items[at + 1..].iter().cloned());
     let prefix_node = Node::Concat(items[..at].to_vec());

@@ -219,10 +219,10 @@ impl<'t> Builder<'t> {
                 // "[92 Cal.Rptr.3d 784]" or "(686 SE2d 786)", possibly with
                 // a year inside: "(63 NY2d 582 [1984])".
                 let mut at = tail::skip_spaces(self.text, end);
-                if let Some(inner) = tail::paren_at(self.text, at) {
-                    if tail::court_year(self.text, inner.inner.clone()).is_some() {
-                        at = tail::skip_spaces(self.text, inner.span.end);
-                    }
+                if let Some(inner) = tail::paren_at(self.text, at)
+                    && tail::court_year(self.text, inner.inner.clone()).is_some()
+                {
+                    at = tail::skip_spaces(self.text, inner.span.end);
                 }
                 if self.text[at..].starts_with(close) {
                     end = at + close.len_utf8();
@@ -581,12 +581,12 @@ fn law_pin(text: &str, pos: usize, limit: usize) -> Option<Range<usize>> {
         n
     };
     at += subsections(window);
-    if at > 0 {
-        if let Some(rest) = window[at..].strip_prefix(" and ") {
-            let more = subsections(rest);
-            if more > 0 {
-                at += 5 + more;
-            }
+    if at > 0
+        && let Some(rest) = window[at..].strip_prefix(" and ")
+    {
+        let more = subsections(rest);
+        if more > 0 {
+            at += 5 + more;
         }
     }
     let rest = &window[at..];

@@ -137,58 +137,39 @@ fn candidates_for_hit(
         backtrack,
     } = work;
     for &target in scanner.targets(hit.terminal) {
+        let attempt = |rank: u8, exact: bool, is_law: bool| Attempt {
+            text,
+            trigger: trigger.clone(),
+            law_scanner: is_law.then_some(scanner),
+            rank,
+            exact,
+            target,
+        };
         match target {
             Target::Edition { id, exact } => {
-                let edition = &vocabulary.editions[id as usize];
-                for &t in &edition.templates {
-                    let template = &vocabulary.templates[t];
-                    if let Some(c) =
-                        try_template(text, template, &trigger, None, 0, exact, target, backtrack)
-                    {
-                        candidates.push(c);
-                    }
+                let attempt = attempt(0, exact, false);
+                for &t in &vocabulary.editions[id as usize].templates {
+                    candidates.extend(attempt.run(&vocabulary.templates[t], backtrack));
                 }
             }
             Target::Journal { id, exact } => {
-                let journal = &vocabulary.journals[id as usize];
-                for &t in &journal.templates {
-                    let template = &vocabulary.templates[t];
-                    if let Some(c) =
-                        try_template(text, template, &trigger, None, 2, exact, target, backtrack)
-                    {
-                        candidates.push(c);
-                    }
+                let attempt = attempt(2, exact, false);
+                for &t in &vocabulary.journals[id as usize].templates {
+                    candidates.extend(attempt.run(&vocabulary.templates[t], backtrack));
                 }
             }
             Target::Law { id, exact } => {
-                let law = &vocabulary.laws[id as usize];
-                for &t in &law.templates {
+                let attempt = attempt(1, exact, true);
+                for &t in &vocabulary.laws[id as usize].templates {
                     let template = &vocabulary.templates[t];
-                    if template.trigger != Trigger::Edition {
-                        continue;
-                    }
-                    let law = Some(scanner);
-                    if let Some(c) =
-                        try_template(text, template, &trigger, law, 1, exact, target, backtrack)
-                    {
-                        candidates.push(c);
+                    if template.trigger == Trigger::Edition {
+                        candidates.extend(attempt.run(template, backtrack));
                     }
                 }
             }
             Target::LawTemplate { template, .. } => {
                 let template = &vocabulary.templates[template as usize];
-                if let Some(c) = try_template(
-                    text,
-                    template,
-                    &trigger,
-                    Some(scanner),
-                    1,
-                    true,
-                    target,
-                    backtrack,
-                ) {
-                    candidates.push(c);
-                }
+                candidates.extend(attempt(1, true, true).run(template, backtrack));
             }
             Target::Id => {
                 if id_ends_well(text, trigger.end) {
@@ -242,16 +223,15 @@ fn choose(candidates: &[Candidate]) -> Option<Core> {
         Target::Edition { .. } => {
             let mut editions: Vec<u32> = Vec::new();
             for c in candidates {
-                if let Target::Edition { id, .. } = c.target {
-                    if c.rank == best.rank
-                        && c.span == best.span
-                        && c.reporter_span == best.reporter_span
-                        && c.exact == best.exact
-                        && c.short == best.short
-                        && !editions.contains(&id)
-                    {
-                        editions.push(id);
-                    }
+                if let Target::Edition { id, .. } = c.target
+                    && c.rank == best.rank
+                    && c.span == best.span
+                    && c.reporter_span == best.reporter_span
+                    && c.exact == best.exact
+                    && c.short == best.short
+                    && !editions.contains(&id)
+                {
+                    editions.push(id);
                 }
             }
             CoreKind::Case {
@@ -317,72 +297,84 @@ fn section_token(text: &str, sign: Range<usize>) -> Range<usize> {
     start..end
 }
 
-/// Runs `template` around the reporter string at `trigger`; the full form
-/// first, then (for case reporters and journals) the short form. For laws,
-/// `law_scanner` keeps a law's trailing number from being the volume of the
-/// next citation ("Pub. L. No. 89-732, 80 Stat. 1161").
-fn try_template(
-    text: &str,
-    template: &'static Template,
-    trigger: &Range<usize>,
-    law_scanner: Option<&Scanner>,
+/// One way of reading the text around a reporter string.
+struct Attempt<'a> {
+    text: &'a str,
+    trigger: Range<usize>,
+    /// For laws: keeps a law's trailing number from being the volume of
+    /// the next citation ("Pub. L. No. 89-732, 80 Stat. 1161").
+    law_scanner: Option<&'a Scanner>,
     rank: u8,
     exact: bool,
     target: Target,
-    backtrack: &mut Backtrack,
-) -> Option<Candidate> {
-    let allow_short = law_scanner.is_none();
-    let mut groups: Vec<(&'static str, Range<usize>)> = Vec::new();
-    let start = match &template.prefix {
-        Some(prefix) => {
-            let start = prefix.run(text, trigger.start, backtrack, &|pos| {
-                !char_before(text, pos).is_some_and(char::is_alphanumeric)
-            })?;
-            collect(prefix, &backtrack.slots, &mut groups);
-            start
+}
+
+impl Attempt<'_> {
+    /// Runs `template` around the reporter string; the full form first,
+    /// then (for case reporters and journals) the short form.
+    fn run(&self, template: &'static Template, backtrack: &mut Backtrack) -> Option<Candidate> {
+        let Attempt {
+            text,
+            ref trigger,
+            law_scanner,
+            rank,
+            exact,
+            target,
+        } = *self;
+        let allow_short = law_scanner.is_none();
+        let mut groups: Vec<(&'static str, Range<usize>)> = Vec::new();
+        let start = match &template.prefix {
+            Some(prefix) => {
+                let start = prefix.run(text, trigger.start, backtrack, &|pos| {
+                    !char_before(text, pos).is_some_and(char::is_alphanumeric)
+                })?;
+                collect(prefix, &backtrack.slots, &mut groups);
+                start
+            }
+            None => trigger.start,
+        };
+        let accept_end = |pos: usize| {
+            !char_after(text, pos).is_some_and(char::is_alphanumeric)
+                && !law_scanner.is_some_and(|scanner| volume_of_next_citation(text, pos, scanner))
+        };
+        let (end, short, suffix) =
+            match template
+                .suffix
+                .run(text, trigger.end, backtrack, &accept_end)
+            {
+                Some(end) => (end, false, &template.suffix),
+                None => {
+                    let short_suffix = template.short_suffix.as_ref().filter(|_| allow_short)?;
+                    let end = short_suffix.run(text, trigger.end, backtrack, &accept_end)?;
+                    (end, true, short_suffix)
+                }
+            };
+        collect(suffix, &backtrack.slots, &mut groups);
+        // Optional trailing parts may leave ", " matched; it is not citation.
+        let mut end = end;
+        while let Some(c) = char_before(text, end).filter(|c| *c == ',' || c.is_whitespace()) {
+            if end - c.len_utf8() <= trigger.end {
+                break;
+            }
+            end -= c.len_utf8();
         }
-        None => trigger.start,
-    };
-    let accept_end = |pos: usize| {
-        !char_after(text, pos).is_some_and(char::is_alphanumeric)
-            && !law_scanner.is_some_and(|scanner| volume_of_next_citation(text, pos, scanner))
-    };
-    let (end, short, suffix) = match template
-        .suffix
-        .run(text, trigger.end, backtrack, &accept_end)
-    {
-        Some(end) => (end, false, &template.suffix),
-        None => {
-            let short_suffix = template.short_suffix.as_ref().filter(|_| allow_short)?;
-            let end = short_suffix.run(text, trigger.end, backtrack, &accept_end)?;
-            (end, true, short_suffix)
+        let mut reporter_span = trigger.clone();
+        if let Some((_, tail)) = groups.iter().find(|(n, _)| *n == "reporter_tail") {
+            reporter_span.end = tail.end;
         }
-    };
-    collect(suffix, &backtrack.slots, &mut groups);
-    // Optional trailing parts may leave ", " matched; it is not citation.
-    let mut end = end;
-    while let Some(c) = char_before(text, end).filter(|c| *c == ',' || c.is_whitespace()) {
-        if end - c.len_utf8() <= trigger.end {
-            break;
+        if !plausible(text, &groups, &reporter_span, end, allow_short) {
+            return None;
         }
-        end -= c.len_utf8();
+        Some(Candidate {
+            rank,
+            span: start..end,
+            reporter_span,
+            groups,
+            exact,
+            short,
+            target,
+        })
     }
-    let mut reporter_span = trigger.clone();
-    if let Some((_, tail)) = groups.iter().find(|(n, _)| *n == "reporter_tail") {
-        reporter_span.end = tail.end;
-    }
-    if !plausible(text, &groups, &reporter_span, end, allow_short) {
-        return None;
-    }
-    Some(Candidate {
-        rank,
-        span: start..end,
-        reporter_span,
-        groups,
-        exact,
-        short,
-        target,
-    })
 }
 
 /// Whether the number ending at `end` is followed by a reporter or code
@@ -419,10 +411,11 @@ fn collect(
     groups: &mut Vec<(&'static str, Range<usize>)>,
 ) {
     for (i, name) in program.group_names().iter().enumerate() {
-        if let (Some(s), Some(e)) = (slots[2 * i], slots[2 * i + 1]) {
-            if s <= e && !groups.iter().any(|(n, _)| n == name) {
-                groups.push((name.as_str(), s..e));
-            }
+        if let (Some(s), Some(e)) = (slots[2 * i], slots[2 * i + 1])
+            && s <= e
+            && !groups.iter().any(|(n, _)| n == name)
+        {
+            groups.push((name.as_str(), s..e));
         }
     }
 }
@@ -443,10 +436,11 @@ fn plausible(
             .find(|(n, _)| *n == name)
             .map(|(_, r)| &text[r.clone()])
     };
-    if let Some(page) = group("page") {
-        if page.starts_with(|c: char| c.is_ascii_lowercase()) && roman_value(page).is_none() {
-            return false;
-        }
+    if let Some(page) = group("page")
+        && page.starts_with(|c: char| c.is_ascii_lowercase())
+        && roman_value(page).is_none()
+    {
+        return false;
     }
     if is_case_or_journal && group("volume").is_none() {
         let written = &text[reporter.clone()];

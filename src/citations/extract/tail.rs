@@ -78,12 +78,12 @@ pub(crate) fn pin_cite(text: &str, pos: usize, lead: PinLead, limit: usize) -> O
         PinLead::Page => {}
     }
     let start = at;
-    if lead != PinLead::Page {
-        if let Some(rest) = text[at..].strip_prefix("at") {
-            let after = skip_spaces(text, at + 2);
-            if after > at + 2 || rest.starts_with(['¶', '*', '§']) {
-                at = after;
-            }
+    if lead != PinLead::Page
+        && let Some(rest) = text[at..].strip_prefix("at")
+    {
+        let after = skip_spaces(text, at + 2);
+        if after > at + 2 || rest.starts_with(['¶', '*', '§']) {
+            at = after;
         }
     }
     let mut end = pin_item(text, at)?;
@@ -98,7 +98,7 @@ pub(crate) fn pin_cite(text: &str, pos: usize, lead: PinLead, limit: usize) -> O
             _ => break,
         }
     }
-    pin_may_end(text, end).then(|| Pin { span: start..end })
+    pin_may_end(text, end).then_some(Pin { span: start..end })
 }
 
 /// ", " or " & " between pin items.
