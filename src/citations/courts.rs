@@ -131,6 +131,19 @@ pub(crate) fn bluebook_ordinals(text: &str) -> String {
 /// The court an abbreviation names, e.g. `court_by_abbreviation("9th Cir.")`
 /// is the Ninth Circuit (`ca9`). `None` when nothing or several match.
 pub fn court_by_abbreviation(abbreviation: &str) -> Option<&'static Court> {
+    if let Some(court) = lookup(abbreviation) {
+        return Some(court);
+    }
+    // Texas writes the district after a dash: "Tex. App.—Houston [1st
+    // Dist.]" is the Texas Court of Appeals.
+    let main = abbreviation.split(['—', '–']).next().unwrap_or("");
+    if main.len() < abbreviation.len() {
+        return lookup(main);
+    }
+    None
+}
+
+fn lookup(abbreviation: &str) -> Option<&'static Court> {
     let all = courts();
     let key = squash(abbreviation);
     if key.is_empty() {
@@ -145,6 +158,10 @@ pub fn court_by_abbreviation(abbreviation: &str) -> Option<&'static Court> {
         .and_then(|state| all.by_key.get(&format!("{state}ctapp")))
     {
         return Some(&all.courts[index]);
+    }
+    // Florida's district courts of appeal cite as "Fla. 3d DCA".
+    if key.starts_with("fla") && key.ends_with("dca") {
+        return all.by_key.get("fladistctapp").map(|&index| &all.courts[index]);
     }
     let from = all
         .sorted_keys
@@ -187,6 +204,8 @@ mod tests {
         assert_eq!(id("3d Cir."), Some("ca3"));
         assert_eq!(id("3rd Cir."), Some("ca3"));
         assert_eq!(id("Ky. App."), Some("kyctapp"));
+        assert_eq!(id("Tex. App.—Houston [1st Dist.]"), Some("texapp"));
+        assert_eq!(id("Fla. 3d DCA"), Some("fladistctapp"));
     }
 
     #[test]

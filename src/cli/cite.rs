@@ -5,11 +5,16 @@ use std::io::{BufRead, Read, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use std::collections::BTreeMap;
+
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand, ValueEnum};
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
-use crate::citations::{Citation, CodePoints, Extractor, bluebook};
+use crate::citations::{
+    Citation, CitationKind, CodePoints, Extractor, LawKey, SubsequentHistory, bluebook,
+};
 
 #[derive(Debug, Subcommand)]
 pub enum CiteCommand {
@@ -59,6 +64,13 @@ pub fn run(command: CiteCommand) -> anyhow::Result<()> {
     }
 }
 
+/// One output line of `--jsonl`.
+#[derive(Serialize)]
+struct Line<'a> {
+    id: &'a Value,
+    citations: Vec<Output<'a>>,
+}
+
 fn extract(args: &ExtractArgs) -> anyhow::Result<()> {
     let extractor = Extractor::shared();
     let stdout = std::io::stdout();
@@ -75,8 +87,12 @@ fn extract(args: &ExtractArgs) -> anyhow::Result<()> {
                 bail!("line {}: no \"text\" string", number + 1);
             };
             let id = input.get("id").cloned().unwrap_or(Value::Null);
-            let citations = to_json(text, &extractor.extract(text), args.offsets);
-            serde_json::to_writer(&mut out, &json!({ "id": id, "citations": citations }))?;
+            let citations = extractor.extract(text);
+            let line = Line {
+                id: &id,
+                citations: outputs(text, &citations, args.offsets),
+            };
+            serde_json::to_writer(&mut out, &line)?;
             out.write_all(b"\n")?;
         }
     } else {
@@ -86,74 +102,96 @@ fn extract(args: &ExtractArgs) -> anyhow::Result<()> {
             .read_to_end(&mut bytes)
             .context("reading stdin")?;
         let text = String::from_utf8_lossy(&bytes);
-        let citations = to_json(&text, &extractor.extract(&text), args.offsets);
-        serde_json::to_writer(&mut out, &citations)?;
+        let citations = extractor.extract(&text);
+        serde_json::to_writer(&mut out, &outputs(&text, &citations, args.offsets))?;
         out.write_all(b"\n")?;
     }
     out.flush()?;
     Ok(())
 }
 
-/// The citations of one document as JSON values.
-fn to_json(text: &str, citations: &[Citation], offsets: Offsets) -> Value {
+/// One citation as printed (see data-schema/citations.md).
+#[derive(Serialize)]
+struct Output<'a> {
+    #[serde(rename = "type")]
+    kind: CitationKind,
+    span: [usize; 2],
+    full_span: [usize; 2],
+    matched_text: &'a str,
+    volume: &'a Option<String>,
+    reporter: Option<&'static str>,
+    reporter_found: &'a Option<String>,
+    page: &'a Option<String>,
+    pin_cite: &'a Option<String>,
+    year: Option<i32>,
+    court: Option<&'static str>,
+    court_found: &'a Option<String>,
+    parenthetical: &'a Option<String>,
+    plaintiff: &'a Option<String>,
+    defendant: &'a Option<String>,
+    case_name: &'a Option<String>,
+    resolves_to: Option<usize>,
+    parallel: &'a [usize],
+    subsequent_history: &'a [SubsequentHistory],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    reporter_candidates: &'a [&'static str],
+    /// The parts of a law citation under the names reporters-db gives
+    /// them (`title`, `chapter`, `section`, `rule`, …), as the scorer and
+    /// eyecite read them.
+    #[serde(flatten)]
+    law_parts: BTreeMap<&'static str, &'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    law: Option<&'a LawKey>,
+    bluebook: Option<String>,
+}
+
+/// The citations of one document in output form.
+fn outputs<'a>(text: &'a str, citations: &'a [Citation], offsets: Offsets) -> Vec<Output<'a>> {
     let code_points = CodePoints::new(text);
     let offset = |byte: usize| match offsets {
         Offsets::Codepoints => code_points.offset(byte),
         Offsets::Bytes => byte,
     };
-    let list = citations
+    citations
         .iter()
         .map(|c| {
-            let mut object = Map::new();
-            let mut put = |key: &str, value: Value| {
-                object.insert(key.to_string(), value);
-            };
-            put("type", json!(c.kind));
-            put("span", json!([offset(c.span.start), offset(c.span.end)]));
-            put(
-                "full_span",
-                json!([offset(c.full_span.start), offset(c.full_span.end)]),
-            );
-            put("matched_text", json!(c.text(text)));
-            put("volume", json!(c.volume));
-            put("reporter", json!(c.reporter));
-            put("reporter_found", json!(c.reporter_found));
-            put("page", json!(c.page));
-            put("pin_cite", json!(c.pin_cite));
-            put("year", json!(c.year));
-            put("court", json!(c.court));
-            put("court_found", json!(c.court_found));
-            put("parenthetical", json!(c.parenthetical));
-            put("plaintiff", json!(c.plaintiff));
-            put("defendant", json!(c.defendant));
-            put("case_name", json!(c.case_name));
-            put("resolves_to", json!(c.resolves_to));
-            put("parallel", json!(c.parallel));
-            put("subsequent_history", json!(c.subsequent_history));
-            if !c.reporter_candidates.is_empty() {
-                put("reporter_candidates", json!(c.reporter_candidates));
-            }
+            let mut law_parts = BTreeMap::new();
             if let Some(law) = &c.law {
-                // The collection's own names for the parts, as the scorer
-                // and eyecite read them.
                 if c.volume.is_none() {
-                    put("title", json!(law.title));
+                    law_parts.extend(law.title.as_deref().map(|t| ("title", t)));
                 }
-                put("chapter", json!(law.chapter));
-                put(law.unit, json!(law.section));
-                if let Some(article) = &law.article {
-                    put("article", json!(article));
-                }
-                if let Some(amendment) = &law.amendment {
-                    put("amendment", json!(amendment));
-                }
-                put("law", json!(law));
+                law_parts.extend(law.chapter.as_deref().map(|t| ("chapter", t)));
+                law_parts.extend(law.section.as_deref().map(|t| (law.unit, t)));
+                law_parts.extend(law.article.as_deref().map(|t| ("article", t)));
+                law_parts.extend(law.amendment.as_deref().map(|t| ("amendment", t)));
             }
-            put("bluebook", json!(bluebook(c)));
-            Value::Object(object)
+            Output {
+                kind: c.kind,
+                span: [offset(c.span.start), offset(c.span.end)],
+                full_span: [offset(c.full_span.start), offset(c.full_span.end)],
+                matched_text: c.text(text),
+                volume: &c.volume,
+                reporter: c.reporter,
+                reporter_found: &c.reporter_found,
+                page: &c.page,
+                pin_cite: &c.pin_cite,
+                year: c.year,
+                court: c.court,
+                court_found: &c.court_found,
+                parenthetical: &c.parenthetical,
+                plaintiff: &c.plaintiff,
+                defendant: &c.defendant,
+                case_name: &c.case_name,
+                resolves_to: c.resolves_to,
+                parallel: &c.parallel,
+                subsequent_history: &c.subsequent_history,
+                reporter_candidates: &c.reporter_candidates,
+                law_parts,
+                law: c.law.as_deref(),
+                bluebook: bluebook(c),
+            }
         })
-        .collect();
-    Value::Array(list)
+        .collect()
 }
 
 fn bench(args: &BenchArgs) -> anyhow::Result<()> {

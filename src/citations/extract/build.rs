@@ -95,9 +95,10 @@ struct Builder<'t> {
     /// Where the previous citation's own text ended; inside an explanatory
     /// parenthetical this bounds names instead of `floor`.
     last_end: usize,
-    /// Set when the previous group ends in subsequent history: its members,
-    /// whose name the next group inherits if it has none.
-    history_of: Option<Range<usize>>,
+    /// Set when the previous group ends in subsequent history: the index of
+    /// its first citation, whose name the next group inherits if it has
+    /// none.
+    history_of: Option<usize>,
     /// Set by a record cite, until the next citation.
     after_record: bool,
 }
@@ -201,6 +202,7 @@ impl<'t> Builder<'t> {
     }
 
     fn case_group(&mut self, first: usize) -> usize {
+        let first_citation = self.citations.len();
         let mut members = vec![first];
         let (span, pin) = self.member(first);
         let mut pos = pin.as_ref().map_or(span.end, |p| p.end);
@@ -244,7 +246,7 @@ impl<'t> Builder<'t> {
             true,
         );
         let inherited = match (&before.name, self.history_of.take()) {
-            (None, Some(earlier)) => self.citations.get(earlier.start).cloned(),
+            (None, Some(earlier)) => self.citations.get(earlier).cloned(),
             _ => None,
         };
         let history = self
@@ -256,7 +258,7 @@ impl<'t> Builder<'t> {
                 citation: Some(next),
             });
         if history.is_some() {
-            self.history_of = Some(first..next);
+            self.history_of = Some(first_citation);
         }
         let court = self.court(&tail, &before, &members);
         let year = tail.year.or(before.court_year.as_ref().map(|cy| cy.year));
@@ -287,6 +289,10 @@ impl<'t> Builder<'t> {
             citation.parenthetical = tail.parenthetical.clone().map(|p| self.text[p].to_string());
             citation.parallel = members.iter().copied().filter(|&m| m != i).collect();
             self.set_reporter(&mut citation, core, year);
+            if citation.year.is_none() && self.is_neutral(core) {
+                // A neutral citation's volume is the year of decision.
+                citation.year = citation.volume.as_deref().and_then(|v| v.parse().ok());
+            }
             if short {
                 citation.case_name = before.name.clone();
             } else if let Some(earlier) = &inherited {
@@ -333,6 +339,17 @@ impl<'t> Builder<'t> {
             _ => false,
         });
         (scotus.then_some("scotus"), None)
+    }
+
+    fn is_neutral(&self, core: &Core) -> bool {
+        let CoreKind::Case { editions, .. } = &core.kind else {
+            return false;
+        };
+        !editions.is_empty()
+            && editions.iter().all(|&e| {
+                let edition = &self.vocabulary.editions[e as usize];
+                self.vocabulary.reporters[edition.reporter].cite_type == "neutral"
+            })
     }
 
     fn set_reporter(&self, citation: &mut Citation, core: &Core, year: Option<i32>) {
