@@ -161,7 +161,10 @@ fn lookup(abbreviation: &str) -> Option<&'static Court> {
     }
     // Florida's district courts of appeal cite as "Fla. 3d DCA".
     if key.starts_with("fla") && key.ends_with("dca") {
-        return all.by_key.get("fladistctapp").map(|&index| &all.courts[index]);
+        return all
+            .by_key
+            .get("fladistctapp")
+            .map(|&index| &all.courts[index]);
     }
     let from = all
         .sorted_keys

@@ -17,6 +17,13 @@ use super::pattern::{self, Direction, Node, Program};
 /// standard template, and so do we. Roman pages are checked in code.
 const PAGE_PATTERN: &str = r"(?P<page>\d+|[ivxlc]{1,8}|_+)";
 
+/// Statute sections: reporters-db's pattern, also with en dashes and
+/// letter suffixes ("22–2501", "32-1a"), which real opinions use.
+const LAW_SECTION_PATTERN: &str = concat!(
+    r"(?P<section>(?:\d+[A-Za-z]{0,3}(?:[-–—.:]\d+[A-Za-z]{0,3}){0,4})",
+    r"|(?:\d+(?:\((?:[a-zA-Z]{1}|\d{1,2})\))+))"
+);
+
 /// Inserted before the page of a template to read its short form
 /// ("347 U.S. at 495", "174 Cal.App.2d at p. 651").
 const SHORT_FORM_MARKER: &str = r"at\s?(?:p(?:\.|age)?)? ";
@@ -34,6 +41,7 @@ impl Variables {
         let mut flat = HashMap::new();
         flatten(json, "", &mut flat);
         flat.insert("page".to_string(), PAGE_PATTERN.to_string());
+        flat.insert("law_section".to_string(), LAW_SECTION_PATTERN.to_string());
         let optional: Vec<(String, String)> = flat
             .iter()
             .map(|(k, v)| (format!("{k}_optional"), format!("(?:{v} ?)?")))

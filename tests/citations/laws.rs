@@ -129,6 +129,21 @@ fn state_codes() {
         (k.code.as_str(), k.subject.as_deref()),
         ("Cal. Code", Some("Lab."))
     );
+    let k = key("N.Y. Penal Law § 140.35", "N.Y. Penal Law § 140.35");
+    assert_eq!(
+        (k.code.as_str(), k.subject.as_deref()),
+        ("N.Y. Law", Some("Penal"))
+    );
+    let k = key(
+        "Va.Code Ann. § 18.2–94 (West 2014)",
+        "Va.Code Ann. § 18.2–94",
+    );
+    assert_eq!(k.section.as_deref(), Some("18.2–94"));
+    let k = key("WIS. STAT. § 66.0217(2)", "WIS. STAT. § 66.0217");
+    assert_eq!(
+        (k.code.as_str(), k.section.as_deref()),
+        ("Wis. Stat.", Some("66.0217"))
+    );
     let text = "Ariz. Rev. Stat. Ann. § 36-3701 et seq. (West 2009)";
     let c = &extract(text)[0];
     assert_eq!(

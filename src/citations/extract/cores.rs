@@ -217,6 +217,7 @@ fn choose(candidates: &[Candidate]) -> Option<Core> {
         a.rank
             .cmp(&b.rank)
             .then(b.span.len().cmp(&a.span.len()))
+            .then(b.reporter_span.len().cmp(&a.reporter_span.len()))
             .then(b.exact.cmp(&a.exact))
     })?;
     let kind = match best.target {

@@ -7,6 +7,7 @@ mod cores;
 mod references;
 mod tail;
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 pub(crate) use build::Context;
@@ -61,22 +62,28 @@ impl Extractor {
     }
 
     fn build(vocabulary: &'static Vocabulary) -> Extractor {
-        let mut patterns: Vec<(&'static str, Target)> = Vec::new();
+        let mut patterns: Vec<(Cow<'static, str>, Target)> = Vec::new();
         for (id, edition) in vocabulary.editions.iter().enumerate() {
             let id = id as u32;
             patterns.push((
-                edition.abbreviation.as_ref(),
+                edition.abbreviation.clone(),
                 Target::Edition { id, exact: true },
             ));
             for variation in &edition.variations {
-                patterns.push((variation.as_ref(), Target::Edition { id, exact: false }));
+                patterns.push((variation.clone(), Target::Edition { id, exact: false }));
             }
         }
         for (id, law) in vocabulary.laws.iter().enumerate() {
             let id = id as u32;
-            patterns.push((law.key.as_ref(), Target::Law { id, exact: true }));
-            for variation in &law.variations {
-                patterns.push((variation.as_ref(), Target::Law { id, exact: false }));
+            patterns.push((law.key.clone(), Target::Law { id, exact: true }));
+            for spelling in std::iter::once(&law.key).chain(&law.variations) {
+                // Small capitals come out of PDFs and web pages as capitals
+                // ("WIS. STAT. § 66.0217").
+                patterns.push((spelling.clone(), Target::Law { id, exact: false }));
+                patterns.push((
+                    Cow::Owned(spelling.to_uppercase()),
+                    Target::Law { id, exact: false },
+                ));
             }
             for &t in &law.templates {
                 if let Trigger::Literal(literal) = &vocabulary.templates[t].trigger {
@@ -84,29 +91,35 @@ impl Extractor {
                         law: id,
                         template: t as u32,
                     };
-                    patterns.push((literal.as_str(), target));
+                    patterns.push((Cow::Owned(literal.clone()), target));
                 }
             }
         }
         for (id, journal) in vocabulary.journals.iter().enumerate() {
             let id = id as u32;
-            patterns.push((journal.key.as_ref(), Target::Journal { id, exact: true }));
-            for variation in &journal.variations {
-                patterns.push((variation.as_ref(), Target::Journal { id, exact: false }));
+            patterns.push((journal.key.clone(), Target::Journal { id, exact: true }));
+            for spelling in std::iter::once(&journal.key).chain(&journal.variations) {
+                patterns.push((spelling.clone(), Target::Journal { id, exact: false }));
+                patterns.push((
+                    Cow::Owned(spelling.to_uppercase()),
+                    Target::Journal { id, exact: false },
+                ));
             }
         }
-        for id in ["Id.", "id.", "ID.", "Ibid.", "ibid.", "IBID."] {
-            patterns.push((id, Target::Id));
-        }
-        for supra in ["supra", "Supra", "SUPRA"] {
-            patterns.push((supra, Target::Supra));
-        }
-        patterns.push(("§", Target::SectionSign));
-        for record in RECORD_CITES {
-            patterns.push((record, Target::Record));
+        let fixed = [
+            (
+                &["Id.", "id.", "ID.", "Ibid.", "ibid.", "IBID."][..],
+                Target::Id,
+            ),
+            (&["supra", "Supra", "SUPRA"][..], Target::Supra),
+            (&["§"][..], Target::SectionSign),
+            (&RECORD_CITES[..], Target::Record),
+        ];
+        for (strings, target) in fixed {
+            patterns.extend(strings.iter().map(|s| (Cow::Borrowed(*s), target)));
         }
         Extractor {
-            scanner: Scanner::build(patterns),
+            scanner: Scanner::build(patterns.iter().map(|(s, t)| (s.as_ref(), *t))),
             vocabulary,
         }
     }
