@@ -1,61 +1,27 @@
 //! Reporter and law metadata lookups for other modules: the canonical
 //! form of any spelling, and the editions (with their dates) it may mean.
 //! The case-law library keys its citation index by (volume, canonical
-//! reporter, page) using these.
+//! reporter, page) using these. Spellings compare as the scanner compares
+//! text: spaces after periods ignored, other runs of whitespace as one.
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
-
-use super::scanner::fold_pattern;
+use super::extract::Extractor;
+use super::scanner::Target;
 use super::vocab::{Edition, Law, Reporter, Vocabulary};
-
-struct Index {
-    editions: HashMap<String, Vec<usize>>,
-    laws: HashMap<String, Vec<usize>>,
-}
-
-fn index() -> &'static Index {
-    static INDEX: OnceLock<Index> = OnceLock::new();
-    INDEX.get_or_init(|| {
-        let vocabulary = Vocabulary::get();
-        let mut editions: HashMap<String, Vec<usize>> = HashMap::new();
-        for (id, edition) in vocabulary.editions.iter().enumerate() {
-            let spellings = std::iter::once(&edition.abbreviation).chain(edition.variations.iter());
-            for spelling in spellings {
-                let list = editions.entry(key(spelling)).or_default();
-                if !list.contains(&id) {
-                    list.push(id);
-                }
-            }
-        }
-        let mut laws: HashMap<String, Vec<usize>> = HashMap::new();
-        for (id, law) in vocabulary.laws.iter().enumerate() {
-            for spelling in std::iter::once(&law.key).chain(law.variations.iter()) {
-                let list = laws.entry(key(spelling)).or_default();
-                if !list.contains(&id) {
-                    list.push(id);
-                }
-            }
-        }
-        Index { editions, laws }
-    })
-}
-
-/// Spellings compare with the scanner's folding: spaces after periods
-/// ignored, other runs of whitespace as one.
-fn key(spelling: &str) -> String {
-    fold_pattern(spelling)
-}
 
 /// Every edition a reporter spelling may stand for ("So." is the Southern
 /// Reporter; "P.R." several reporters).
 pub fn editions_for(spelling: &str) -> Vec<&'static Edition> {
     let vocabulary = Vocabulary::get();
-    index()
-        .editions
-        .get(&key(spelling))
-        .map(|ids| ids.iter().map(|&id| &vocabulary.editions[id]).collect())
-        .unwrap_or_default()
+    let mut editions: Vec<&'static Edition> = Vec::new();
+    for target in Extractor::shared().targets_of(spelling) {
+        if let Target::Edition { id, .. } = target {
+            let edition = &vocabulary.editions[*id as usize];
+            if !editions.iter().any(|e| std::ptr::eq(*e, edition)) {
+                editions.push(edition);
+            }
+        }
+    }
+    editions
 }
 
 /// The canonical edition abbreviation of a reporter spelling ("F. 3d",
@@ -79,11 +45,16 @@ pub fn reporter_of(edition: &Edition) -> &'static Reporter {
 /// → "U.S.C.", "Fed.R.Civ.P." → "Fed. R. Civ. P.").
 pub fn canonical_law(spelling: &str) -> Option<&'static str> {
     let vocabulary = Vocabulary::get();
-    let ids = index().laws.get(&key(spelling))?;
-    let first = vocabulary.laws[*ids.first()?].key.as_ref();
-    ids.iter()
-        .all(|&id| vocabulary.laws[id].key == first)
-        .then_some(first)
+    let keys: Vec<&'static str> = Extractor::shared()
+        .targets_of(spelling)
+        .iter()
+        .filter_map(|t| match t {
+            Target::Law { id, .. } => Some(vocabulary.laws[*id as usize].key.as_ref()),
+            _ => None,
+        })
+        .collect();
+    let first = *keys.first()?;
+    keys.iter().all(|k| *k == first).then_some(first)
 }
 
 /// The law collection with a canonical key.

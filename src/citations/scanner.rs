@@ -58,65 +58,71 @@ pub(crate) struct Hit {
     pub terminal: u32,
 }
 
-struct BuildNode {
-    edges: Vec<(u8, u32)>,
-    terminal: u32,
-}
-
 impl Scanner {
+    /// Builds the trie. Patterns are folded and sorted first, so each one
+    /// shares its prefix with the one before and nodes are made in one pass.
     pub fn build<'a>(patterns: impl IntoIterator<Item = (&'a str, Target)>) -> Scanner {
-        let mut nodes = vec![BuildNode {
-            edges: Vec::new(),
-            terminal: NONE,
-        }];
+        let mut folded: Vec<(String, Target)> = patterns
+            .into_iter()
+            .map(|(p, t)| (fold_pattern(p), t))
+            .filter(|(p, _)| !p.is_empty())
+            .collect();
+        folded.sort_by(|a, b| a.0.cmp(&b.0));
+
+        // (parent, byte, child) in creation order; children of one parent
+        // are created in byte order.
+        let mut edges: Vec<(u32, u8, u32)> = Vec::new();
+        let mut terminal: Vec<u32> = vec![NONE];
         let mut targets: Vec<Vec<Target>> = Vec::new();
-        for (pattern, target) in patterns {
-            let folded = fold_pattern(pattern);
-            if folded.is_empty() {
-                continue;
+        let mut path: Vec<u32> = vec![0];
+        let mut previous: &[u8] = &[];
+        for (pattern, target) in &folded {
+            let bytes = pattern.as_bytes();
+            let shared = bytes
+                .iter()
+                .zip(previous)
+                .take_while(|(a, b)| a == b)
+                .count();
+            path.truncate(shared + 1);
+            for &b in &bytes[shared..] {
+                let child = terminal.len() as u32;
+                terminal.push(NONE);
+                edges.push((*path.last().unwrap_or(&0), b, child));
+                path.push(child);
             }
-            let mut node = 0usize;
-            for &b in folded.as_bytes() {
-                node = match nodes[node].edges.iter().find(|(eb, _)| *eb == b) {
-                    Some(&(_, child)) => child as usize,
-                    None => {
-                        nodes.push(BuildNode {
-                            edges: Vec::new(),
-                            terminal: NONE,
-                        });
-                        let child = nodes.len() - 1;
-                        nodes[node].edges.push((b, child as u32));
-                        child
-                    }
-                };
-            }
-            if nodes[node].terminal == NONE {
+            let node = *path.last().unwrap_or(&0) as usize;
+            if terminal[node] == NONE {
                 targets.push(Vec::new());
-                nodes[node].terminal = (targets.len() - 1) as u32;
+                terminal[node] = (targets.len() - 1) as u32;
             }
-            let list = &mut targets[nodes[node].terminal as usize];
-            if !list.contains(&target) {
-                list.push(target);
+            let list = &mut targets[terminal[node] as usize];
+            if !list.contains(target) {
+                list.push(*target);
             }
+            previous = bytes;
         }
+
+        // Edges grouped by parent (counting sort keeps byte order).
+        let mut edge_start = vec![0u32; terminal.len() + 1];
+        for &(parent, _, _) in &edges {
+            edge_start[parent as usize + 1] += 1;
+        }
+        for i in 1..edge_start.len() {
+            edge_start[i] += edge_start[i - 1];
+        }
+        let mut next = edge_start.clone();
+        let mut edge_bytes = vec![0u8; edges.len()];
+        let mut edge_targets = vec![0u32; edges.len()];
         let mut root = Box::new([NONE; 256]);
-        let mut edge_start = Vec::with_capacity(nodes.len() + 1);
-        let mut edge_bytes = Vec::new();
-        let mut edge_targets = Vec::new();
-        let mut terminal = Vec::with_capacity(nodes.len());
-        for (index, node) in nodes.iter_mut().enumerate() {
-            node.edges.sort_unstable_by_key(|(b, _)| *b);
-            edge_start.push(edge_bytes.len() as u32);
-            for &(b, child) in &node.edges {
-                if index == 0 {
-                    root[b as usize] = child;
-                }
-                edge_bytes.push(b);
-                edge_targets.push(child);
+        for &(parent, b, child) in &edges {
+            let slot = next[parent as usize] as usize;
+            next[parent as usize] += 1;
+            edge_bytes[slot] = b;
+            edge_targets[slot] = child;
+            if parent == 0 {
+                root[b as usize] = child;
             }
-            terminal.push(node.terminal);
         }
-        edge_start.push(edge_bytes.len() as u32);
         Scanner {
             root,
             edge_start,
@@ -146,6 +152,18 @@ impl Scanner {
         match self.edge_bytes[from..to].binary_search(&b) {
             Ok(i) => self.edge_targets[from + i],
             Err(_) => NONE,
+        }
+    }
+
+    /// What the pattern spelled `spelling` stands for, if it is one of
+    /// the patterns (compared folded, like text).
+    pub fn exact(&self, spelling: &str) -> &[Target] {
+        let folded = fold_pattern(spelling);
+        let mut hits = Vec::new();
+        self.walk(folded.as_bytes(), 0, &mut hits);
+        match hits.last() {
+            Some(hit) if hit.end == folded.len() => self.targets(hit.terminal),
+            _ => &[],
         }
     }
 

@@ -326,3 +326,34 @@ fn parse_date(text: &str) -> Option<NaiveDate> {
     let date = text.get(..10)?;
     NaiveDate::parse_from_str(date, "%Y-%m-%d").ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loads_every_vocabulary() {
+        let v = Vocabulary::get();
+        assert!(v.reporters.len() > 1_200);
+        assert!(v.editions.len() > 1_300);
+        assert!(v.laws.len() > 370);
+        assert!(v.journals.len() > 790);
+        for e in &v.editions {
+            assert!(
+                !e.templates.is_empty(),
+                "{} has no usable template",
+                e.abbreviation
+            );
+        }
+    }
+
+    /// One template spells S.W.2d as a pattern with nothing fixed to anchor
+    /// on; the scanner finds the same spellings through S.W.2d's listed
+    /// variations. Any other template that stops compiling fails here.
+    #[test]
+    fn only_one_template_is_unusable() {
+        let unusable = Vocabulary::get().unusable_templates();
+        assert_eq!(unusable.len(), 1, "{unusable:?}");
+        assert!(unusable[0].0.contains(r"S\.?-? ?(?:W|w)"));
+    }
+}

@@ -240,10 +240,14 @@ fn bench(args: &BenchArgs) -> anyhow::Result<()> {
         docs.iter().map(|d| extractor.extract(d).len()).sum()
     });
     row("corpus, 1 thread", total_bytes, time, count);
-    let (time, count) = best_of(repeat, || parallel(extractor, &docs, threads));
+    // Many documents, so the threads share the work evenly.
+    let many: Vec<&str> = docs.iter().copied().cycle().take(docs.len() * 8).collect();
+    let (time, count) = best_of(repeat, || parallel(extractor, &many, 1));
+    row("corpus x8, 1 thread", total_bytes * 8, time, count);
+    let (time, count) = best_of(repeat, || parallel(extractor, &many, threads));
     row(
-        &format!("corpus, {threads} threads"),
-        total_bytes,
+        &format!("corpus x8, {threads} threads"),
+        total_bytes * 8,
         time,
         count,
     );
@@ -259,6 +263,11 @@ fn bench(args: &BenchArgs) -> anyhow::Result<()> {
             count,
         );
     }
+    println!();
+    println!(
+        "peak RSS after the documents above: {}",
+        peak_rss().unwrap_or_else(|| "unknown".into())
+    );
     println!();
     let adversarial = [
         ("a million digits", "1".repeat(1_000_000)),

@@ -107,7 +107,8 @@ struct Work {
 
 /// The best citation core around the strings found at `start`: case
 /// reporters before laws before journals, then the longest match, then
-/// exact spellings before variations.
+/// exact spellings before variations, then the longer reporter name
+/// ("N.Y. Penal Law" over "N.Y.").
 fn best_for_hits(
     text: &str,
     start: usize,
@@ -217,8 +218,8 @@ fn choose(candidates: &[Candidate]) -> Option<Core> {
         a.rank
             .cmp(&b.rank)
             .then(b.span.len().cmp(&a.span.len()))
-            .then(b.reporter_span.len().cmp(&a.reporter_span.len()))
             .then(b.exact.cmp(&a.exact))
+            .then(b.reporter_span.len().cmp(&a.reporter_span.len()))
     })?;
     let kind = match best.target {
         Target::Edition { .. } => {

@@ -124,6 +124,11 @@ impl Extractor {
         }
     }
 
+    /// What a reporter, law or journal spelling stands for.
+    pub(crate) fn targets_of(&self, spelling: &str) -> &[Target] {
+        self.scanner.exact(spelling)
+    }
+
     /// Every citation in `text`, in text order, with metadata and
     /// resolution. Never panics; linear in the length of `text`.
     pub fn extract(&self, text: &str) -> Vec<Citation> {
