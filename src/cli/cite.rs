@@ -290,7 +290,7 @@ fn bench(args: &BenchArgs) -> anyhow::Result<()> {
     }
     println!();
     println!(
-        "peak RSS: {}",
+        "peak RSS after the adversarial inputs: {}",
         peak_rss().unwrap_or_else(|| "unknown".into())
     );
     Ok(())

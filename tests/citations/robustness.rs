@@ -47,8 +47,8 @@ fn edited(edits: &[(usize, u8, char)]) -> String {
     chars.into_iter().collect()
 }
 
+// 256 cases per property by default; PROPTEST_CASES=100000 for a long run.
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
     fn arbitrary_text(text in any::<String>()) {
