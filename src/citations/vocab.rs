@@ -147,8 +147,10 @@ pub struct Vocabulary {
     pub editions: Vec<Edition>,
     pub laws: Vec<Law>,
     pub journals: Vec<Journal>,
-    pub(crate) templates: Vec<Template>,
-    template_errors: Vec<TemplateError>,
+    variables: Variables,
+    /// Template sources, compiled on first use: a document triggers few.
+    template_sources: Vec<String>,
+    compiled: Vec<OnceLock<Result<Template, TemplateError>>>,
 }
 
 impl Vocabulary {
@@ -158,13 +160,30 @@ impl Vocabulary {
         VOCABULARY.get_or_init(Vocabulary::load)
     }
 
-    /// Templates from the data that could not be compiled, as
-    /// `(template, reason)`; citation forms written only that way are not
-    /// recognised.
+    /// The compiled template `id`, or `None` if it cannot be used.
+    pub(crate) fn template(&self, id: usize) -> Option<&Template> {
+        let slot = self.compiled.get(id)?;
+        slot.get_or_init(|| templates::compile(&self.template_sources[id], &self.variables))
+            .as_ref()
+            .ok()
+    }
+
+    /// Whether template `id` may put fixed text where the reporter goes
+    /// (so the scanner must look for that text); only such templates need
+    /// compiling up front.
+    pub(crate) fn names_its_reporter(&self, id: usize) -> bool {
+        self.template_sources[id].contains("(?P<reporter>")
+    }
+
+    /// Templates from the data that cannot be compiled, as `(template,
+    /// reason)`; citation forms written only that way are not recognised.
     pub fn unusable_templates(&self) -> Vec<(&str, &str)> {
-        self.template_errors
-            .iter()
-            .map(|e| (e.source.as_str(), e.reason.as_str()))
+        (0..self.template_sources.len())
+            .filter_map(|id| {
+                self.template(id);
+                let error = self.compiled[id].get()?.as_ref().err()?;
+                Some((error.source.as_str(), error.reason.as_str()))
+            })
             .collect()
     }
 
@@ -172,10 +191,8 @@ impl Vocabulary {
         let regexes: serde_json::Value =
             serde_json::from_slice(REGEXES_JSON).expect("embedded regexes.json is valid");
         let mut builder = Builder {
-            variables: Variables::from_json(&regexes),
-            templates: Vec::new(),
-            template_ids: BTreeMap::new(),
-            template_errors: Vec::new(),
+            sources: Vec::new(),
+            ids: BTreeMap::new(),
         };
         let raw_reporters: BTreeMap<Text, Vec<RawReporter<'static>>> =
             serde_json::from_slice(REPORTERS_JSON).expect("embedded reporters.json is valid");
@@ -286,38 +303,28 @@ impl Vocabulary {
             editions,
             laws,
             journals,
-            templates: builder.templates,
-            template_errors: builder.template_errors,
+            variables: Variables::from_json(&regexes),
+            compiled: builder.sources.iter().map(|_| OnceLock::new()).collect(),
+            template_sources: builder.sources,
         }
     }
 }
 
+/// Collects distinct template sources.
 struct Builder {
-    variables: Variables,
-    templates: Vec<Template>,
-    template_ids: BTreeMap<String, Option<usize>>,
-    template_errors: Vec<TemplateError>,
+    sources: Vec<String>,
+    ids: BTreeMap<String, usize>,
 }
 
 impl Builder {
-    /// Compiles a template once; `None` (and an entry in the error list)
-    /// when it cannot be used.
+    /// The id of a template source, registered once.
     fn template(&mut self, source: &str) -> Option<usize> {
-        if let Some(id) = self.template_ids.get(source) {
-            return *id;
+        if let Some(&id) = self.ids.get(source) {
+            return Some(id);
         }
-        let id = match templates::compile(source, &self.variables) {
-            Ok(template) => {
-                self.templates.push(template);
-                Some(self.templates.len() - 1)
-            }
-            Err(error) => {
-                self.template_errors.push(error);
-                None
-            }
-        };
-        self.template_ids.insert(source.to_string(), id);
-        id
+        self.sources.push(source.to_string());
+        self.ids.insert(source.to_string(), self.sources.len() - 1);
+        Some(self.sources.len() - 1)
     }
 }
 

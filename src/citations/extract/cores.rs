@@ -150,27 +150,32 @@ fn candidates_for_hit(
             Target::Edition { id, exact } => {
                 let attempt = attempt(0, exact, false);
                 for &t in &vocabulary.editions[id as usize].templates {
-                    candidates.extend(attempt.run(&vocabulary.templates[t], backtrack));
+                    if let Some(template) = vocabulary.template(t) {
+                        candidates.extend(attempt.run(template, backtrack));
+                    }
                 }
             }
             Target::Journal { id, exact } => {
                 let attempt = attempt(2, exact, false);
                 for &t in &vocabulary.journals[id as usize].templates {
-                    candidates.extend(attempt.run(&vocabulary.templates[t], backtrack));
+                    if let Some(template) = vocabulary.template(t) {
+                        candidates.extend(attempt.run(template, backtrack));
+                    }
                 }
             }
             Target::Law { id, exact } => {
                 let attempt = attempt(1, exact, true);
                 for &t in &vocabulary.laws[id as usize].templates {
-                    let template = &vocabulary.templates[t];
-                    if template.trigger == Trigger::Edition {
+                    let template = vocabulary.template(t);
+                    if let Some(template) = template.filter(|t| t.trigger == Trigger::Edition) {
                         candidates.extend(attempt.run(template, backtrack));
                     }
                 }
             }
             Target::LawTemplate { template, .. } => {
-                let template = &vocabulary.templates[template as usize];
-                candidates.extend(attempt(1, true, true).run(template, backtrack));
+                if let Some(template) = vocabulary.template(template as usize) {
+                    candidates.extend(attempt(1, true, true).run(template, backtrack));
+                }
             }
             Target::Id => {
                 if id_ends_well(text, trigger.end) {

@@ -86,7 +86,11 @@ impl Extractor {
                 ));
             }
             for &t in &law.templates {
-                if let Trigger::Literal(literal) = &vocabulary.templates[t].trigger {
+                if !vocabulary.names_its_reporter(t) {
+                    continue;
+                }
+                let trigger = vocabulary.template(t).map(|template| &template.trigger);
+                if let Some(Trigger::Literal(literal)) = trigger {
                     let target = Target::LawTemplate {
                         law: id,
                         template: t as u32,
