@@ -9,7 +9,6 @@
 //! unknown rather than guessed.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use serde::Deserialize;
@@ -51,10 +50,20 @@ pub struct Court {
 
 struct Courts {
     courts: Vec<Court>,
-    by_key: HashMap<String, usize>,
-    /// Squashed citation strings, sorted, for prefix lookups.
-    sorted_keys: Vec<(String, usize)>,
-    by_id: HashMap<String, usize>,
+    /// Squashed citation strings with their court, sorted: exact and prefix
+    /// lookups by binary search. The first court (in courts-db order) wins
+    /// a shared string.
+    keys: Vec<(String, usize)>,
+    /// Court indexes sorted by id.
+    by_id: Vec<usize>,
+}
+
+impl Courts {
+    fn exact(&self, key: &str) -> Option<&Court> {
+        let at = self.keys.partition_point(|(k, _)| k.as_str() < key);
+        let (k, index) = self.keys.get(at)?;
+        (k == key).then(|| &self.courts[*index])
+    }
 }
 
 fn courts() -> &'static Courts {
@@ -73,23 +82,18 @@ fn courts() -> &'static Courts {
                 court_type: c.court_type.unwrap_or_default(),
             })
             .collect();
-        let mut by_key = HashMap::new();
-        let mut sorted_keys = Vec::new();
-        let mut by_id = HashMap::new();
-        for (index, court) in courts.iter().enumerate() {
-            by_id.entry(court.id.to_string()).or_insert(index);
-            let key = squash(&court.citation_string);
-            if key.is_empty() {
-                continue;
-            }
-            by_key.entry(key.clone()).or_insert(index);
-            sorted_keys.push((key, index));
-        }
-        sorted_keys.sort();
+        let mut keys: Vec<(String, usize)> = courts
+            .iter()
+            .enumerate()
+            .map(|(index, court)| (squash(&court.citation_string), index))
+            .filter(|(key, _)| !key.is_empty())
+            .collect();
+        keys.sort();
+        let mut by_id: Vec<usize> = (0..courts.len()).collect();
+        by_id.sort_by(|&a, &b| courts[a].id.cmp(&courts[b].id).then(a.cmp(&b)));
         Courts {
             courts,
-            by_key,
-            sorted_keys,
+            keys,
             by_id,
         }
     })
@@ -149,27 +153,22 @@ fn lookup(abbreviation: &str) -> Option<&'static Court> {
     if key.is_empty() {
         return None;
     }
-    if let Some(&index) = all.by_key.get(&key) {
-        return Some(&all.courts[index]);
+    if let Some(court) = all.exact(&key) {
+        return Some(court);
     }
     // "Ky. App." and "Cal. App." are common for "Ky. Ct. App.", "Cal. Ct. App.".
-    if let Some(&index) = key
+    if let Some(court) = key
         .strip_suffix("app")
-        .and_then(|state| all.by_key.get(&format!("{state}ctapp")))
+        .and_then(|state| all.exact(&format!("{state}ctapp")))
     {
-        return Some(&all.courts[index]);
+        return Some(court);
     }
     // Florida's district courts of appeal cite as "Fla. 3d DCA".
     if key.starts_with("fla") && key.ends_with("dca") {
-        return all
-            .by_key
-            .get("fladistctapp")
-            .map(|&index| &all.courts[index]);
+        return all.exact("fladistctapp");
     }
-    let from = all
-        .sorted_keys
-        .partition_point(|(k, _)| k.as_str() < key.as_str());
-    let mut matches = all.sorted_keys[from..]
+    let from = all.keys.partition_point(|(k, _)| k.as_str() < key.as_str());
+    let mut matches = all.keys[from..]
         .iter()
         .take_while(|(k, _)| k.starts_with(&key));
     let first = matches.next()?;
@@ -182,7 +181,11 @@ fn lookup(abbreviation: &str) -> Option<&'static Court> {
 /// The court with a courts-db id.
 pub fn court_by_id(id: &str) -> Option<&'static Court> {
     let all = courts();
-    all.by_id.get(id).map(|&index| &all.courts[index])
+    let at = all
+        .by_id
+        .partition_point(|&i| all.courts[i].id.as_ref() < id);
+    let index = *all.by_id.get(at)?;
+    (all.courts[index].id == id).then(|| &all.courts[index])
 }
 
 #[cfg(test)]

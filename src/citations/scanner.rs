@@ -62,12 +62,21 @@ impl Scanner {
     /// Builds the trie. Patterns are folded and sorted first, so each one
     /// shares its prefix with the one before and nodes are made in one pass.
     pub fn build<'a>(patterns: impl IntoIterator<Item = (&'a str, Target)>) -> Scanner {
-        let mut folded: Vec<(String, Target)> = patterns
-            .into_iter()
-            .map(|(p, t)| (fold_pattern(p), t))
-            .filter(|(p, _)| !p.is_empty())
-            .collect();
-        folded.sort_by(|a, b| a.0.cmp(&b.0));
+        // All folded patterns in one buffer, to sort without an allocation
+        // per pattern.
+        let mut buffer = String::new();
+        let mut entries: Vec<(std::ops::Range<usize>, Target)> = Vec::new();
+        for (pattern, target) in patterns {
+            let start = buffer.len();
+            fold_into(pattern, &mut buffer);
+            if buffer.len() > start {
+                entries.push((start..buffer.len(), target));
+            }
+        }
+        entries.sort_by(|a, b| buffer[a.0.clone()].cmp(&buffer[b.0.clone()]));
+        let folded = entries
+            .iter()
+            .map(|(range, target)| (&buffer[range.clone()], target));
 
         // (parent, byte, child) in creation order; children of one parent
         // are created in byte order.
@@ -76,7 +85,7 @@ impl Scanner {
         let mut targets: Vec<Vec<Target>> = Vec::new();
         let mut path: Vec<u32> = vec![0];
         let mut previous: &[u8] = &[];
-        for (pattern, target) in &folded {
+        for (pattern, target) in folded {
             let bytes = pattern.as_bytes();
             let shared = bytes
                 .iter()
@@ -225,6 +234,13 @@ fn whitespace_run(text: &[u8], mut i: usize) -> usize {
 /// A pattern folded the way [`Scanner::walk`] folds text.
 pub(crate) fn fold_pattern(pattern: &str) -> String {
     let mut out = String::with_capacity(pattern.len());
+    fold_into(pattern, &mut out);
+    out
+}
+
+/// Appends `pattern`, folded, to `out`.
+fn fold_into(pattern: &str, out: &mut String) {
+    let start = out.len();
     let mut pending_space = false;
     for c in pattern.trim().chars() {
         let c = if c == '’' { '\'' } else { c };
@@ -232,13 +248,12 @@ pub(crate) fn fold_pattern(pattern: &str) -> String {
             pending_space = true;
             continue;
         }
-        if pending_space && !out.ends_with('.') {
+        if pending_space && out.len() > start && !out.ends_with('.') {
             out.push(' ');
         }
         pending_space = false;
         out.push(c);
     }
-    out
 }
 
 #[cfg(test)]
