@@ -119,7 +119,7 @@ struct Output<'a> {
     full_span: [usize; 2],
     matched_text: &'a str,
     volume: &'a Option<String>,
-    reporter: Option<&'static str>,
+    reporter: Option<&'a str>,
     reporter_found: &'a Option<String>,
     page: &'a Option<String>,
     pin_cite: &'a Option<String>,
@@ -171,7 +171,12 @@ fn outputs<'a>(text: &'a str, citations: &'a [Citation], offsets: Offsets) -> Ve
                 full_span: [offset(c.full_span.start), offset(c.full_span.end)],
                 matched_text: c.text(text),
                 volume: &c.volume,
-                reporter: c.reporter,
+                // An ambiguous abbreviation is printed as written, with
+                // the editions it may mean in `reporter_candidates`.
+                reporter: c.reporter.or(c
+                    .reporter_found
+                    .as_deref()
+                    .filter(|_| !c.reporter_candidates.is_empty())),
                 reporter_found: &c.reporter_found,
                 page: &c.page,
                 pin_cite: &c.pin_cite,
