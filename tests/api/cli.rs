@@ -243,3 +243,32 @@ async fn the_admin_token_is_private_to_its_owner() {
         .mode();
     assert_eq!(mode & 0o777, 0o600);
 }
+
+#[test]
+fn the_data_directory_comes_from_env_or_the_config_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let from_env = dir.path().join("env");
+    let output = lexstack()
+        .env("LEXSTACK_DATA", &from_env)
+        .args(["keys", "create"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(from_env.join("lexstack.redb").exists());
+
+    let from_file = dir.path().join("file");
+    let config = dir.path().join("lexstack.toml");
+    std::fs::write(
+        &config,
+        format!("data = {:?}\n", from_file.to_str().unwrap()),
+    )
+    .unwrap();
+    let output = lexstack()
+        .arg("--config")
+        .arg(&config)
+        .args(["keys", "create"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(from_file.join("lexstack.redb").exists());
+}
