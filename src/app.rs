@@ -13,6 +13,7 @@ use crate::config::Config;
 use crate::context::{AppContext, Ctx};
 use crate::cron::Cron;
 use crate::ids::{random_hex, secret_hash};
+use crate::library::Library;
 use crate::store::{Store, StoreError, now_millis, rfc3339};
 
 /// Written to the data directory while the server runs, for the CLI.
@@ -32,6 +33,8 @@ pub enum StartError {
     },
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error(transparent)]
+    Library(#[from] crate::library::LibraryError),
     #[error("scheduler: {0}")]
     Cron(#[from] tokio_cron_scheduler::JobSchedulerError),
     #[error("start-up task failed: {0}")]
@@ -70,6 +73,13 @@ impl App {
         let data_dir = config.data_dir.clone();
         let store = tokio::task::spawn_blocking(move || Store::open(&data_dir)).await??;
         let data_dir = config.data_dir.clone();
+        let library =
+            tokio::task::spawn_blocking(move || Library::open_with_default(&data_dir)).await??;
+        if let Some(reports) = &library.1 {
+            let stored: u64 = reports.iter().map(|r| r.stored).sum();
+            tracing::info!(records = stored, "built the embedded default library");
+        }
+        let data_dir = config.data_dir.clone();
         let admin_token = format!("lsa_{}", random_hex(32));
         write_private(&data_dir.join(ADMIN_TOKEN_FILE), &admin_token)?;
         let info = ServerInfo {
@@ -83,6 +93,7 @@ impl App {
         let ctx = Arc::new(AppContext::new(
             Arc::new(config),
             store,
+            Arc::new(library.0),
             secret_hash(&admin_token),
         ));
         Ok(Self {

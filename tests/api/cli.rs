@@ -149,6 +149,7 @@ impl Drop for Server {
 // The child is owned by `Server`, whose Drop waits for it.
 #[allow(clippy::zombie_processes)]
 fn start_server(data: &Path) -> Server {
+    crate::helpers::copy_library(data);
     let child = lexstack()
         .arg("--data")
         .arg(data)

@@ -4,6 +4,7 @@
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 use lexstack::app::App;
 use lexstack::config::Config;
@@ -19,6 +20,32 @@ pub struct TestApp {
     pub dir: TempDir,
     shutdown: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<()>>,
+}
+
+/// The embedded default library, built once per test run and copied into
+/// each test's data directory.
+fn library_template() -> &'static Path {
+    static TEMPLATE: OnceLock<TempDir> = OnceLock::new();
+    TEMPLATE
+        .get_or_init(|| {
+            let dir = tempfile::tempdir().expect("temp dir");
+            lexstack::library::Library::open_with_default(dir.path())
+                .expect("default library builds");
+            dir
+        })
+        .path()
+}
+
+/// Gives a data directory a copy of the default library.
+pub fn copy_library(into: &Path) {
+    let template = library_template();
+    std::fs::create_dir_all(into.join("index")).expect("index dir");
+    std::fs::copy(template.join("library.redb"), into.join("library.redb")).expect("copy library");
+    for entry in std::fs::read_dir(template.join("index")).expect("template index") {
+        let entry = entry.expect("index entry");
+        std::fs::copy(entry.path(), into.join("index").join(entry.file_name()))
+            .expect("copy index");
+    }
 }
 
 /// Settings every test server shares: cheap password hashing.
@@ -40,6 +67,9 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
 
 /// Starts a server over an existing data directory (to test restarts).
 pub async fn spawn_app_in(dir: TempDir, adjust: impl FnOnce(&mut Config)) -> TestApp {
+    if !dir.path().join("library.redb").exists() {
+        copy_library(dir.path());
+    }
     let mut config = test_config(dir.path());
     adjust(&mut config);
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
