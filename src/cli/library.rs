@@ -48,6 +48,9 @@ pub enum ImportCommand {
         /// Do not count the imported volumes as held completely (partial dumps).
         #[arg(long)]
         partial: bool,
+        /// Rows per committed batch: how much a killed import redoes.
+        #[arg(long, default_value_t = import::BATCH_ROWS)]
+        batch_rows: usize,
     },
     /// Caselaw Access Project: *.jsonl[.xz] bag data or a static.case.law tree.
     Cap {
@@ -85,7 +88,7 @@ fn library_command(data: &Path, command: LibraryCommand) -> anyhow::Result<()> {
             data.display()
         );
     }
-    let library = Library::open_read_only(data).context("cannot open the library")?;
+    let library = open_for_reading(data)?;
     match command {
         LibraryCommand::Status { json } => {
             let status = library.status()?;
@@ -123,11 +126,16 @@ pub async fn run_import(global: &GlobalArgs, command: ImportCommand) -> anyhow::
     tokio::task::spawn_blocking(move || {
         let (library, _) = open_for_writing(&data)?;
         let report = match command {
-            ImportCommand::Courtlistener { dir, partial } => import::courtlistener::import_dir(
-                &library.store,
+            ImportCommand::Courtlistener {
+                dir,
+                partial,
+                batch_rows,
+            } => import::courtlistener::import_dir(
+                &library,
                 &dir,
                 import::courtlistener::Options {
                     mark_coverage: !partial,
+                    batch_rows,
                 },
             )?,
             ImportCommand::Cap { path, partial } => import::cap::import_path(
@@ -145,6 +153,20 @@ pub async fn run_import(global: &GlobalArgs, command: ImportCommand) -> anyhow::
         Ok(())
     })
     .await?
+}
+
+/// Opens the library to read while a server may be writing it. A library
+/// whose writer was killed needs one writable open to be repaired first;
+/// that is done here when no server holds it.
+fn open_for_reading(data: &Path) -> anyhow::Result<Library> {
+    match Library::open_read_only(data) {
+        Ok(library) => Ok(library),
+        Err(crate::library::LibraryError::Store(StoreError::Redb(redb::Error::RepairAborted))) => {
+            drop(open_for_writing(data)?);
+            Library::open_read_only(data).context("cannot open the library")
+        }
+        Err(err) => Err(err).context("cannot open the library"),
+    }
 }
 
 /// The library takes one writing process: the server, or this command.

@@ -1,6 +1,7 @@
 //! The command line: `serve`, the operator's key and wallet commands, and
 //! developer tools. Logs go to stderr so stdout carries only results.
 
+mod bench;
 mod dev;
 mod keys;
 mod library;

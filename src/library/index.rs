@@ -87,10 +87,13 @@ struct WriterHandle {
 
 fn schema() -> (Schema, Fields) {
     let mut builder = Schema::builder();
-    let english = TextOptions::default().set_indexing_options(
+    // Opinion text is the bulk of an import: words and frequencies only
+    // (no stemming, no positions) keep bulk indexing within budget; names
+    // and citations keep positions for phrase queries.
+    let body = TextOptions::default().set_indexing_options(
         TextFieldIndexing::default()
-            .set_tokenizer("en_stem")
-            .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+            .set_tokenizer("default")
+            .set_index_option(IndexRecordOption::WithFreqs),
     );
     let plain = TextOptions::default().set_indexing_options(
         TextFieldIndexing::default()
@@ -104,7 +107,7 @@ fn schema() -> (Schema, Fields) {
         citations: builder.add_text_field("citations", plain | STORED),
         court: builder.add_text_field("court", STRING | STORED),
         date: builder.add_text_field("date", STRING | STORED),
-        text: builder.add_text_field("text", english),
+        text: builder.add_text_field("text", body),
     };
     (builder.build(), fields)
 }

@@ -21,7 +21,7 @@ pub enum CaseLookup {
         by_page_range: bool,
     },
     /// The library holds this volume completely and no case starts or runs
-    /// at this page.
+    /// at this page (it comes before the volume's first case).
     Absent { source: String },
     /// The library does not hold this volume completely: it cannot tell.
     NotHeld,
@@ -88,21 +88,18 @@ pub fn find_case(txn: &ReadTransaction, key: &CiteKey) -> Result<CaseLookup, Sto
         return Ok(CaseLookup::NotHeld);
     };
     if let Some((first_page, ids)) = before {
-        let next = store::next_case_page(txn, &key.reporter, key.volume, first_page)?;
-        match next {
-            // In a volume held completely, the pages up to the next case
-            // belong to the case before them.
-            Some(next) if key.page < next => {
-                return Ok(CaseLookup::Found {
+        // In a volume held completely, the pages up to the next case belong
+        // to the case before them. Past the last case the library does not
+        // know where the volume ends (order pages may follow): it cannot tell.
+        return Ok(
+            match store::next_case_page(txn, &key.reporter, key.volume, first_page)? {
+                Some(next) if key.page < next => CaseLookup::Found {
                     cases: ids,
                     by_page_range: true,
-                });
-            }
-            // Past the last case SCDB knows in a volume, the pages may be
-            // orders SCDB does not list: the library cannot tell.
-            None if source == super::import::scdb::SOURCE => return Ok(CaseLookup::NotHeld),
-            _ => {}
-        }
+                },
+                _ => CaseLookup::NotHeld,
+            },
+        );
     }
     Ok(CaseLookup::Absent { source })
 }

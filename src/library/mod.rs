@@ -8,6 +8,7 @@ pub mod lookup;
 pub mod model;
 pub mod names;
 pub mod store;
+pub mod synthetic;
 pub mod text;
 
 use std::collections::BTreeMap;
@@ -19,7 +20,8 @@ use serde::Serialize;
 use crate::store::tables::{AUTHORITIES, COVERAGE, INDEX_PENDING, LAW_COVERAGE};
 use crate::store::{Layout, Store, StoreError};
 use import::{ImportError, Progress};
-use index::{IndexDoc, IndexError, LibraryIndex, SearchHit};
+pub use index::LibraryIndex;
+use index::{IndexDoc, IndexError, SearchHit};
 use model::{Authority, CaseRecord, LawCoverage};
 
 /// Memory budget of the index writer.

@@ -11,9 +11,9 @@ use super::names::names_compatible;
 use std::collections::BTreeMap;
 
 use crate::store::tables::{
-    AUTHORITIES, CASES, CITE_INDEX, CITES_IN, CITES_OUT, COVERAGE, EXTERNAL_IDS, IMPORT_DOCKETS,
-    IMPORT_PROGRESS, INDEX_PENDING, LAW_COVERAGE, LIBRARY_META, OPINION_TEXTS, OVERRULINGS,
-    UNRESOLVED_CITES,
+    AUTHORITIES, CASES, CITE_INDEX, CITES_IN, CITES_OUT, COURTLISTENER_OPINIONS, COVERAGE,
+    EXTERNAL_IDS, IMPORT_DOCKETS, IMPORT_PROGRESS, INDEX_PENDING, LAW_COVERAGE, LIBRARY_META,
+    OPINION_TEXTS, OVERRULINGS, UNRESOLVED_CITES,
 };
 use crate::store::{StoreError, encode};
 
@@ -234,6 +234,7 @@ pub struct LibraryWriter<'txn> {
     meta: Table<'txn, &'static str, &'static [u8]>,
     progress: Table<'txn, &'static str, &'static [u8]>,
     dockets: Table<'txn, u64, &'static [u8]>,
+    courtlistener_opinions: Table<'txn, u64, &'static str>,
     counts: BTreeMap<String, i64>,
 }
 
@@ -285,6 +286,7 @@ impl<'txn> LibraryWriter<'txn> {
             meta: txn.open_table(LIBRARY_META)?,
             progress: txn.open_table(IMPORT_PROGRESS)?,
             dockets: txn.open_table(IMPORT_DOCKETS)?,
+            courtlistener_opinions: txn.open_table(COURTLISTENER_OPINIONS)?,
             counts: BTreeMap::new(),
         })
     }
@@ -349,6 +351,22 @@ impl<'txn> LibraryWriter<'txn> {
             Some(bytes) => Ok(Some(serde_json::from_slice(bytes.value())?)),
             None => Ok(None),
         }
+    }
+
+    pub fn set_courtlistener_opinion(
+        &mut self,
+        opinion: u64,
+        case_id: &str,
+    ) -> Result<(), StoreError> {
+        self.courtlistener_opinions.insert(opinion, case_id)?;
+        Ok(())
+    }
+
+    pub fn courtlistener_opinion_case(&self, opinion: u64) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .courtlistener_opinions
+            .get(opinion)?
+            .map(|v| v.value().to_string()))
     }
 
     /// Forgets the dockets kept for an import that has finished.

@@ -81,6 +81,7 @@ impl Layout {
                 txn.open_table(IMPORT_PROGRESS)?;
                 txn.open_table(INDEX_PENDING)?;
                 txn.open_table(IMPORT_DOCKETS)?;
+                txn.open_table(COURTLISTENER_OPINIONS)?;
             }
         }
         Ok(())

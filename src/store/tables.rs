@@ -76,3 +76,7 @@ pub const INDEX_PENDING: TableDefinition<&str, ()> = TableDefinition::new("index
 /// CourtListener docket id → (court, docket number) while an import runs;
 /// dockets are only needed to give clusters their court.
 pub const IMPORT_DOCKETS: TableDefinition<u64, &[u8]> = TableDefinition::new("import_dockets");
+/// CourtListener opinion id → case id (citation-map and parenthetical rows
+/// name opinions; numeric keys keep these lookups cheap at bulk scale).
+pub const COURTLISTENER_OPINIONS: TableDefinition<u64, &str> =
+    TableDefinition::new("courtlistener_opinions");

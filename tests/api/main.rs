@@ -9,6 +9,8 @@ mod crash;
 mod envelope;
 mod health;
 mod helpers;
+mod import;
+mod library;
 mod openapi;
 mod rate_limits;
 mod wallet;

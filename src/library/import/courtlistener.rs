@@ -7,17 +7,17 @@ use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use super::csv::{CsvReader, Dialect, Row};
-use super::{ImportError, ImportReport, Progress, checkpoint_key, open_input, run_batches};
+use super::{ImportError, ImportReport, Progress, checkpoint_key, open_input, run_batches_of};
+use crate::library::index::IndexError;
 use crate::library::model::{
     BodyFormat, CaseCitation, CaseRecord, CiteKey, NewCase, NewOpinion, Provenance,
 };
 use crate::library::store::{DocketInfo, LibraryWriter};
 use crate::library::text::markup_to_text;
+use crate::library::{Library, LibraryError};
 use crate::store::Store;
 
 pub const SOURCE: &str = "courtlistener";
-/// Namespace of CourtListener opinion ids (citation-map rows name opinions).
-pub const OPINION_IDS: &str = "courtlistener-opinion";
 
 /// The tables read, in load order, by file-name prefix.
 const TABLES: &[Table] = &[
@@ -85,26 +85,53 @@ pub struct Options {
     /// Count the (reporter, volume) pairs of the citations table as held
     /// completely (a full CourtListener dump); off for partial extracts.
     pub mark_coverage: bool,
+    /// Rows per committed batch (the resume granularity).
+    pub batch_rows: usize,
 }
 
-/// Imports every CourtListener table file found in `dir`.
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            mark_coverage: true,
+            batch_rows: super::BATCH_ROWS,
+        }
+    }
+}
+
+/// Imports every CourtListener table file found in `dir`, then indexes
+/// what changed. The citation graph tables do not change search documents,
+/// so the indexing pass runs beside them, on the other core.
 pub fn import_dir(
-    store: &Store,
+    library: &Library,
     dir: &Path,
     options: Options,
-) -> Result<ImportReport, ImportError> {
+) -> Result<ImportReport, LibraryError> {
     let files = table_files(dir)?;
     if files.is_empty() {
         return Err(ImportError::format(
             dir,
             "no CourtListener bulk files here (expected names like opinion-clusters-2024-05-06.csv.bz2)",
-        ));
+        )
+        .into());
     }
+    let store = &library.store;
+    let (documents, graph): (Vec<_>, Vec<_>) = files
+        .into_iter()
+        .partition(|(table, _)| !matches!(table, Table::CitationMap | Table::Parentheticals));
     let mut report = ImportReport::new(SOURCE);
-    for (table, path) in files {
-        let file_report = import_table(store, table, &path, options)?;
-        report.absorb(file_report);
+    for (table, path) in documents {
+        report.absorb(import_table(store, table, &path, options)?);
     }
+    let indexed = std::thread::scope(|scope| -> Result<u64, LibraryError> {
+        let indexing = scope.spawn(|| library.index_pending());
+        for (table, path) in graph {
+            report.absorb(import_table(store, table, &path, options)?);
+        }
+        indexing
+            .join()
+            .unwrap_or_else(|_| Err(IndexError::WriterGone.into()))
+    })?;
+    tracing::info!(indexed, "search documents built beside the graph import");
     store.write(|txn| -> Result<(), ImportError> {
         let mut writer = LibraryWriter::new(txn)?;
         writer.clear_dockets()?;
@@ -171,7 +198,8 @@ fn import_table(
     let key = checkpoint_key(&format!("{SOURCE}-{label}"), path, input.size);
     let mut report = ImportReport::new(format!("{SOURCE} {label}"));
     let mut courts = BTreeMap::new();
-    run_batches(
+    run_batches_of(
+        options.batch_rows,
         store,
         &key,
         path,
@@ -375,7 +403,7 @@ fn opinion(writer: &mut LibraryWriter<'_>, columns: &Columns, row: &Row) -> RowO
     let Some(case_id) = writer.external_case(SOURCE, &cluster.to_string())? else {
         return Ok(Err(format!("cluster {cluster} is not in the library")));
     };
-    writer.add_alias(OPINION_IDS, &id.to_string(), &case_id)?;
+    writer.set_courtlistener_opinion(id, &case_id)?;
     let Some((format, text)) = opinion_body(columns, row) else {
         return Ok(Ok(()));
     };
@@ -458,8 +486,8 @@ fn citation_map(writer: &mut LibraryWriter<'_>, columns: &Columns, row: &Row) ->
         .get(row, "depth")
         .and_then(|d| d.parse::<u32>().ok())
         .unwrap_or(1);
-    let citing_case = writer.external_case(OPINION_IDS, &citing.to_string())?;
-    let cited_case = writer.external_case(OPINION_IDS, &cited.to_string())?;
+    let citing_case = writer.courtlistener_opinion_case(citing)?;
+    let cited_case = writer.courtlistener_opinion_case(cited)?;
     match (citing_case, cited_case) {
         (Some(from), Some(to)) => {
             writer.set_edge(&from, &to, depth)?;
@@ -482,8 +510,8 @@ fn parenthetical(writer: &mut LibraryWriter<'_>, columns: &Columns, row: &Row) -
     let Some(text) = columns.get(row, "text") else {
         return Ok(Err("text is empty".into()));
     };
-    let describing_case = writer.external_case(OPINION_IDS, &describing.to_string())?;
-    let described_case = writer.external_case(OPINION_IDS, &described.to_string())?;
+    let describing_case = writer.courtlistener_opinion_case(describing)?;
+    let described_case = writer.courtlistener_opinion_case(described)?;
     match (describing_case, described_case) {
         (Some(from), Some(to)) => {
             writer.add_parenthetical(&from, &to, &markup_to_text(text))?;

@@ -88,17 +88,54 @@ impl<R: BufRead> CsvReader<R> {
         let buffer = self.input.fill_buf().ok()?;
         let byte = *buffer.first()?;
         self.input.consume(1);
-        if byte == b'\n' {
-            self.line += 1;
-            self.column = 0;
-        } else {
-            self.column += 1;
-        }
+        self.advance_position(&[byte]);
         Some(byte)
     }
 
     fn peek(&mut self) -> Option<u8> {
         self.input.fill_buf().ok()?.first().copied()
+    }
+
+    fn advance_position(&mut self, consumed: &[u8]) {
+        let (lines, column) = position_step(consumed);
+        self.apply_position(lines, column, consumed.len());
+    }
+
+    fn apply_position(&mut self, lines: u64, column_after_newline: Option<u64>, len: usize) {
+        self.line += lines;
+        match column_after_newline {
+            Some(column) => self.column = column,
+            None => self.column += len as u64,
+        }
+    }
+
+    /// Appends bytes to `field` up to (not including) the first of `stops`,
+    /// scanning the buffer a slice at a time; returns that stop byte, or
+    /// `None` at the end of the input.
+    fn take_until(&mut self, field: &mut Vec<u8>, stops: &[u8]) -> Option<u8> {
+        loop {
+            let buffer = match self.input.fill_buf() {
+                Ok(buffer) if !buffer.is_empty() => buffer,
+                _ => return None,
+            };
+            let found = match stops {
+                [a] => memchr::memchr(*a, buffer),
+                [a, b] => memchr::memchr2(*a, *b, buffer),
+                [a, b, c, ..] => memchr::memchr3(*a, *b, *c, buffer),
+                [] => None,
+            };
+            let (taken, stop) = match found {
+                Some(at) => (at, Some(buffer[at])),
+                None => (buffer.len(), None),
+            };
+            field.extend_from_slice(&buffer[..taken]);
+            let (lines, column) = position_step(&buffer[..taken]);
+            self.input.consume(taken);
+            self.apply_position(lines, column, taken);
+            if stop.is_some() {
+                return stop;
+            }
+        }
     }
 
     /// Reports a malformed field where it was found, then skips to the end
@@ -109,10 +146,9 @@ impl<R: BufRead> CsvReader<R> {
             column: self.column,
             message: message.into(),
         };
-        while let Some(b) = self.byte() {
-            if b == b'\n' {
-                break;
-            }
+        let mut skipped = Vec::new();
+        if self.take_until(&mut skipped, b"\n").is_some() {
+            self.byte();
         }
         Step::Malformed(error)
     }
@@ -124,55 +160,56 @@ impl<R: BufRead> CsvReader<R> {
             return Step::End;
         }
         loop {
-            // Start of a field.
-            match self.peek() {
-                Some(b'"') => {
-                    self.byte();
-                    if !self.read_quoted(&mut field) {
-                        return Step::Malformed(RowError {
-                            line: self.line,
-                            column: self.column,
-                            message: "end of file inside a quoted field".into(),
-                        });
+            if self.peek() == Some(b'"') {
+                self.byte();
+                if !self.read_quoted(&mut field) {
+                    return Step::Malformed(RowError {
+                        line: self.line,
+                        column: self.column,
+                        message: "end of file inside a quoted field".into(),
+                    });
+                }
+                fields.push(Some(String::from_utf8_lossy(&field).into_owned()));
+                field.clear();
+                match self.byte() {
+                    Some(b',') => continue,
+                    Some(b'\n') | None => return Step::Row(fields),
+                    Some(b'\r') if self.peek() == Some(b'\n') => {
+                        self.byte();
+                        return Step::Row(fields);
                     }
-                    let value = String::from_utf8_lossy(&field).into_owned();
-                    field.clear();
-                    fields.push(Some(value));
-                    match self.byte() {
-                        Some(b',') => continue,
-                        Some(b'\n') | None => return Step::Row(fields),
-                        Some(b'\r') if self.peek() == Some(b'\n') => {
-                            self.byte();
-                            return Step::Row(fields);
-                        }
-                        Some(other) => {
-                            return self.malformed(format!(
-                                "unexpected {:?} after a closing quote",
-                                char::from(other)
-                            ));
-                        }
+                    Some(other) => {
+                        return self.malformed(format!(
+                            "unexpected {:?} after a closing quote",
+                            char::from(other)
+                        ));
                     }
                 }
-                _ => {
-                    // Unquoted: up to the next comma or end of line.
-                    loop {
-                        match self.byte() {
-                            Some(b',') => {
-                                fields.push(unquoted(&field));
-                                field.clear();
-                                break;
-                            }
-                            Some(b'\n') | None => {
-                                fields.push(unquoted(&field));
-                                return Step::Row(fields);
-                            }
-                            Some(b'\r') if self.peek() == Some(b'\n') => {}
-                            Some(b'"') if self.dialect == Dialect::Postgres => {
-                                return self.malformed("quote inside an unquoted field");
-                            }
-                            Some(b) => field.push(b),
-                        }
+            }
+            // Unquoted: up to the next comma or end of line.
+            let stops: &[u8] = match self.dialect {
+                Dialect::Postgres => b",\n\"",
+                Dialect::Rfc4180 => b",\n",
+            };
+            match self.take_until(&mut field, stops) {
+                Some(b',') => {
+                    self.byte();
+                    if field.last() == Some(&b'\r') {
+                        field.pop();
                     }
+                    fields.push(unquoted(&field));
+                    field.clear();
+                }
+                Some(b'"') => return self.malformed("quote inside an unquoted field"),
+                stop => {
+                    if stop.is_some() {
+                        self.byte();
+                    }
+                    if field.last() == Some(&b'\r') {
+                        field.pop();
+                    }
+                    fields.push(unquoted(&field));
+                    return Step::Row(fields);
                 }
             }
         }
@@ -181,17 +218,25 @@ impl<R: BufRead> CsvReader<R> {
     /// Reads a quoted value after its opening quote, up to and including the
     /// closing quote; false when the input ends first.
     fn read_quoted(&mut self, field: &mut Vec<u8>) -> bool {
+        let stops: &[u8] = match self.dialect {
+            Dialect::Postgres => b"\"\\",
+            Dialect::Rfc4180 => b"\"",
+        };
         loop {
-            match self.byte() {
+            match self.take_until(field, stops) {
                 None => return false,
-                Some(b'\\') if self.dialect == Dialect::Postgres => match self.peek() {
-                    Some(next @ (b'"' | b'\\')) => {
-                        self.byte();
-                        field.push(next);
+                Some(b'\\') => {
+                    self.byte();
+                    match self.peek() {
+                        Some(next @ (b'"' | b'\\')) => {
+                            self.byte();
+                            field.push(next);
+                        }
+                        _ => field.push(b'\\'),
                     }
-                    _ => field.push(b'\\'),
-                },
-                Some(b'"') => {
+                }
+                Some(_) => {
+                    self.byte();
                     if self.peek() == Some(b'"') {
                         self.byte();
                         field.push(b'"');
@@ -199,9 +244,19 @@ impl<R: BufRead> CsvReader<R> {
                         return true;
                     }
                 }
-                Some(b) => field.push(b),
             }
         }
+    }
+}
+
+/// Newlines in `bytes`, and the column after the last one if any.
+fn position_step(bytes: &[u8]) -> (u64, Option<u64>) {
+    match memchr::memrchr(b'\n', bytes) {
+        Some(last) => (
+            memchr::memchr_iter(b'\n', bytes).count() as u64,
+            Some((bytes.len() - last - 1) as u64),
+        ),
+        None => (0, None),
     }
 }
 

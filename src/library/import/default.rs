@@ -573,11 +573,11 @@ fn courtlistener_sample(store: &Store) -> Result<ImportReport, ImportError> {
         }],
         ..CaseRecord::default()
     };
-    let opinion_id = opinion
+    let opinion_number = opinion
         .get("id")
         .and_then(Value::as_u64)
-        .unwrap_or_default()
-        .to_string();
+        .unwrap_or_default();
+    let opinion_id = opinion_number.to_string();
     let opinions = body
         .map(|(format, text)| NewOpinion {
             kind: "combined".into(),
@@ -595,7 +595,7 @@ fn courtlistener_sample(store: &Store) -> Result<ImportReport, ImportError> {
     store.write(|txn| -> Result<(), ImportError> {
         let mut writer = LibraryWriter::new(txn)?;
         let stored = writer.put_case(NewCase { record, opinions })?;
-        writer.add_alias(super::courtlistener::OPINION_IDS, &opinion_id, &stored.id)?;
+        writer.set_courtlistener_opinion(opinion_number, &stored.id)?;
         writer.finish()?;
         Ok(())
     })?;

@@ -275,6 +275,26 @@ pub fn run_batches<T, E, I, F>(
     rows: I,
     progress: &mut Progress,
     report: &mut ImportReport,
+    apply: F,
+) -> Result<(), ImportError>
+where
+    E: std::fmt::Display,
+    I: Iterator<Item = Result<T, E>>,
+    F: FnMut(&mut LibraryWriter<'_>, T, &mut ImportReport) -> Result<(), ImportError>,
+{
+    run_batches_of(BATCH_ROWS, store, key, file, rows, progress, report, apply)
+}
+
+/// [`run_batches`] with another batch size.
+#[allow(clippy::too_many_arguments)]
+pub fn run_batches_of<T, E, I, F>(
+    batch_rows: usize,
+    store: &Store,
+    key: &str,
+    file: &Path,
+    rows: I,
+    progress: &mut Progress,
+    report: &mut ImportReport,
     mut apply: F,
 ) -> Result<(), ImportError>
 where
@@ -305,7 +325,7 @@ where
         let finished = store.write(|txn| -> Result<bool, ImportError> {
             let mut writer = LibraryWriter::new(txn)?;
             let mut taken = 0u64;
-            while taken < BATCH_ROWS as u64 {
+            while taken < batch_rows.max(1) as u64 {
                 let Some(row) = rows.next() else { break };
                 taken += 1;
                 report.rows += 1;
