@@ -8,6 +8,7 @@ pub mod accounts;
 pub mod admin;
 pub mod app;
 pub mod billing;
+pub mod citations;
 pub mod cli;
 pub mod config;
 pub mod context;
