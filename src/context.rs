@@ -7,12 +7,14 @@ use crate::accounts::Accounts;
 use crate::billing::Billing;
 use crate::config::Config;
 use crate::error::ApiError;
+use crate::library::Library;
 use crate::ratelimit::RateLimiter;
 use crate::store::Store;
 
 pub struct AppContext {
     pub config: Arc<Config>,
     pub store: Store,
+    pub library: Arc<Library>,
     pub billing: Billing,
     pub limiter: RateLimiter,
     pub accounts: Accounts,
@@ -23,7 +25,12 @@ pub struct AppContext {
 pub type Ctx = Arc<AppContext>;
 
 impl AppContext {
-    pub fn new(config: Arc<Config>, store: Store, admin_token_hash: [u8; 32]) -> Self {
+    pub fn new(
+        config: Arc<Config>,
+        store: Store,
+        library: Arc<Library>,
+        admin_token_hash: [u8; 32],
+    ) -> Self {
         let session_ttl = Duration::from_secs(config.sessions.ttl_hours * 3600);
         Self {
             billing: Billing::start(store.clone()),
@@ -31,6 +38,7 @@ impl AppContext {
             accounts: Accounts::new(store.clone(), &config.passwords, session_ttl),
             config,
             store,
+            library,
             admin_token_hash,
         }
     }
@@ -44,4 +52,35 @@ where
 {
     let ctx = ctx.clone();
     tokio::task::spawn_blocking(move || work(&ctx)).await?
+}
+
+/// Whether the store takes a real write and read right now (health probes).
+pub async fn store_usable(ctx: &Ctx) -> bool {
+    let probe = blocking(ctx, |ctx| Ok(ctx.store.probe())).await;
+    match probe {
+        Ok(Ok(())) => true,
+        Ok(Err(err)) => {
+            tracing::error!(error = %err, "store probe failed");
+            false
+        }
+        Err(_) => false,
+    }
+}
+
+/// Whether the library answers: a read of its store and a real search.
+pub async fn library_usable(ctx: &Ctx) -> bool {
+    let probe = blocking(ctx, |ctx| {
+        let status = ctx.library.store.probe_read();
+        let search = ctx.library.search("court", None, 1);
+        Ok((status, search))
+    })
+    .await;
+    match probe {
+        Ok((Ok(()), Ok(_))) => true,
+        Ok((status, search)) => {
+            tracing::error!(store = ?status.err(), index = ?search.err(), "library probe failed");
+            false
+        }
+        Err(_) => false,
+    }
 }

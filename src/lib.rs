@@ -16,6 +16,7 @@ pub mod cron;
 pub mod error;
 pub mod http;
 pub mod ids;
+pub mod library;
 pub mod ratelimit;
 pub mod store;
 pub mod telemetry;

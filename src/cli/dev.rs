@@ -25,6 +25,26 @@ pub enum DevCommand {
         #[arg(long, default_value_t = 0)]
         charges: u64,
     },
+    /// Write synthetic CourtListener bulk files (exact format) into DIR.
+    GenCourtlistener {
+        #[arg(long, default_value_t = 1000)]
+        clusters: u64,
+        /// Approximate size of each opinion's text.
+        #[arg(long, default_value_t = 3000)]
+        opinion_bytes: usize,
+        #[arg(value_name = "DIR")]
+        dir: std::path::PathBuf,
+    },
+    /// Import a CourtListener directory into a fresh library and measure:
+    /// clusters/s end to end, citation lookup and name search latency,
+    /// store and index size, peak RSS.
+    BenchLibrary {
+        #[arg(value_name = "DIR")]
+        dir: std::path::PathBuf,
+        /// Lookups and searches to time.
+        #[arg(long, default_value_t = 20_000)]
+        samples: usize,
+    },
 }
 
 pub async fn run(global: &GlobalArgs, command: DevCommand) -> anyhow::Result<()> {
@@ -36,6 +56,22 @@ pub async fn run(global: &GlobalArgs, command: DevCommand) -> anyhow::Result<()>
             workers,
             charges,
         } => billing_stress(&config, key_id, workers, charges).await,
+        DevCommand::GenCourtlistener {
+            clusters,
+            opinion_bytes,
+            dir,
+        } => {
+            let generated = tokio::task::spawn_blocking(move || {
+                crate::library::synthetic::generate(&dir, clusters, opinion_bytes)
+            })
+            .await??;
+            super::out(serde_json::to_string_pretty(&generated)?);
+            Ok(())
+        }
+        DevCommand::BenchLibrary { dir, samples } => {
+            let data = config.data_dir.clone();
+            tokio::task::spawn_blocking(move || super::bench::library(&data, &dir, samples)).await?
+        }
     }
 }
 

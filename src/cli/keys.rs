@@ -5,7 +5,7 @@ use clap::Subcommand;
 use serde_json::{Value, json};
 
 use super::remote::{Target, connect};
-use super::{GlobalArgs, init_quiet_logging};
+use super::{GlobalArgs, init_quiet_logging, out};
 use crate::accounts::keys::KeySummary;
 use crate::admin::{self, CreateKeyRequest, CreatedKey, WalletReport};
 use crate::config::Config;
@@ -81,7 +81,7 @@ pub async fn run_keys(global: &GlobalArgs, command: KeysCommand) -> anyhow::Resu
                 }
                 Target::Local(store) => admin::create_key(store, request)?,
             };
-            println!("{}", created.key);
+            out(format_args!("{}", created.key));
         }
         KeysCommand::List { json } => {
             let keys: Vec<KeySummary> = match &target {
@@ -91,7 +91,7 @@ pub async fn run_keys(global: &GlobalArgs, command: KeysCommand) -> anyhow::Resu
                 Target::Local(store) => admin::list_keys(store)?,
             };
             if json {
-                println!("{}", serde_json::to_string_pretty(&keys)?);
+                out(format_args!("{}", serde_json::to_string_pretty(&keys)?));
             } else {
                 print_key_table(&keys);
             }
@@ -107,7 +107,7 @@ pub async fn run_keys(global: &GlobalArgs, command: KeysCommand) -> anyhow::Resu
                     admin::revoke_key(store, &key_id)?;
                 }
             }
-            println!("revoked {key_id}");
+            out(format_args!("revoked {key_id}"));
         }
     }
     Ok(())
@@ -130,7 +130,7 @@ pub async fn run_wallet(global: &GlobalArgs, command: WalletCommand) -> anyhow::
                 )?,
                 Target::Local(store) => admin::top_up(store, &key_id, &amount)?,
             };
-            println!("{key_id} balance {} USD", report.balance_usd);
+            out(format_args!("{key_id} balance {} USD", report.balance_usd));
         }
         WalletCommand::Show {
             key_id,
@@ -147,7 +147,7 @@ pub async fn run_wallet(global: &GlobalArgs, command: WalletCommand) -> anyhow::
                 Target::Local(store) => admin::wallet(store, &key_id, limit)?,
             };
             if json {
-                println!("{}", serde_json::to_string_pretty(&report)?);
+                out(format_args!("{}", serde_json::to_string_pretty(&report)?));
             } else {
                 print_wallet(&report);
             }
@@ -157,34 +157,37 @@ pub async fn run_wallet(global: &GlobalArgs, command: WalletCommand) -> anyhow::
 }
 
 fn print_key_table(keys: &[KeySummary]) {
-    println!(
+    out(format_args!(
         "{:<22} {:<8} {:>16} {:<14} {:<24} LABEL",
         "KEY ID", "STATUS", "BALANCE USD", "PREFIX", "CREATED"
-    );
+    ));
     for key in keys {
         let status = if key.active { "active" } else { "revoked" };
-        println!(
+        out(format_args!(
             "{:<22} {:<8} {:>16} {:<14} {:<24} {}",
             key.key_id, status, key.balance_usd, key.prefix, key.created_at, key.label
-        );
+        ));
     }
 }
 
 fn print_wallet(report: &WalletReport) {
-    println!("{} balance {} USD", report.key_id, report.balance_usd);
+    out(format_args!(
+        "{} balance {} USD",
+        report.key_id, report.balance_usd
+    ));
     for entry in &report.ledger {
         let what = entry
             .endpoint
             .as_deref()
             .map(|e| format!("{e} ×{}", entry.units))
             .unwrap_or_else(|| "top-up".into());
-        println!(
+        out(format_args!(
             "  #{:<8} {}  {:>16}  {:<32} {}",
             entry.seq,
             entry.at,
             entry.amount_usd,
             what,
             entry.request_id.as_deref().unwrap_or("")
-        );
+        ));
     }
 }

@@ -1,9 +1,11 @@
 //! The command line: `serve`, the operator's key and wallet commands, and
 //! developer tools. Logs go to stderr so stdout carries only results.
 
+mod bench;
 mod cite;
 mod dev;
 mod keys;
+mod library;
 mod remote;
 mod serve;
 
@@ -59,6 +61,12 @@ pub enum Command {
     /// Top up and inspect a key's prepaid wallet.
     #[command(subcommand)]
     Wallet(keys::WalletCommand),
+    /// Inspect and build the case-law library.
+    #[command(subcommand)]
+    Library(library::LibraryCommand),
+    /// Import bulk case-law data (CourtListener, CAP, SCDB).
+    #[command(subcommand)]
+    Import(library::ImportCommand),
     /// Find legal citations in text.
     #[command(subcommand)]
     Cite(cite::CiteCommand),
@@ -85,6 +93,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(args) => serve::run(&cli.global, args).await,
         Command::Keys(command) => keys::run_keys(&cli.global, command).await,
         Command::Wallet(command) => keys::run_wallet(&cli.global, command).await,
+        Command::Library(command) => library::run_library(&cli.global, command).await,
+        Command::Import(command) => library::run_import(&cli.global, command).await,
         Command::Cite(command) => cite::run(command),
         Command::Dev(command) => dev::run(&cli.global, command).await,
     }
@@ -94,4 +104,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
 fn init_quiet_logging(global: &GlobalArgs) {
     let filter = global.log_filter.as_deref().unwrap_or("warn");
     crate::telemetry::init(LogFormat::Human, filter);
+}
+
+/// Prints one line of results. A reader that went away (`| head`) ends the
+/// output quietly instead of a panic.
+pub fn out(text: impl std::fmt::Display) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
 }

@@ -23,11 +23,83 @@ use tables::{META, SCHEMA_VERSION};
 
 /// The file name of the store inside the data directory.
 pub const STORE_FILE: &str = "lexstack.redb";
+/// The file name of the case-law library inside the data directory.
+pub const LIBRARY_FILE: &str = "library.redb";
+
+/// The two store files: accounts, money and jobs in one; the case-law
+/// library, large and rebuildable, in the other, so imports never hold up a
+/// charge and a library can be copied or rebuilt on its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    Main,
+    Library,
+}
+
+impl Layout {
+    pub fn file_name(self) -> &'static str {
+        match self {
+            Layout::Main => STORE_FILE,
+            Layout::Library => LIBRARY_FILE,
+        }
+    }
+
+    fn schema_version(self) -> u64 {
+        match self {
+            Layout::Main => SCHEMA_VERSION,
+            Layout::Library => tables::LIBRARY_SCHEMA_VERSION,
+        }
+    }
+
+    /// Opens every table once so that readers never meet a missing table.
+    fn create_tables(self, txn: &WriteTransaction) -> Result<(), StoreError> {
+        use tables::*;
+        match self {
+            Layout::Main => {
+                txn.open_table(API_KEYS)?;
+                txn.open_table(API_KEY_HASHES)?;
+                txn.open_table(USER_API_KEYS)?;
+                txn.open_table(BALANCES)?;
+                txn.open_table(LEDGER)?;
+                txn.open_table(BILLED_REQUESTS)?;
+                txn.open_table(USERS)?;
+                txn.open_table(USER_EMAILS)?;
+                txn.open_table(SESSIONS)?;
+                txn.open_table(JOBS)?;
+                txn.open_table(JOB_INPUTS)?;
+                txn.open_table(JOB_QUEUE)?;
+                txn.open_table(JOB_REQUESTS)?;
+            }
+            Layout::Library => {
+                txn.open_table(LIBRARY_META)?;
+                txn.open_table(CASES)?;
+                txn.open_table(OPINION_TEXTS)?;
+                txn.open_table(CITE_INDEX)?;
+                txn.open_table(EXTERNAL_IDS)?;
+                txn.open_table(COVERAGE)?;
+                txn.open_table(LAW_COVERAGE)?;
+                txn.open_table(AUTHORITIES)?;
+                txn.open_table(CITES_OUT)?;
+                txn.open_table(CITES_IN)?;
+                txn.open_table(UNRESOLVED_CITES)?;
+                txn.open_table(OVERRULINGS)?;
+                txn.open_table(IMPORT_PROGRESS)?;
+                txn.open_table(INDEX_PENDING)?;
+                txn.open_table(IMPORT_DOCKETS)?;
+                txn.open_table(COURTLISTENER_OPINIONS)?;
+            }
+        }
+        Ok(())
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("the store is in use by another lexstack process (is the server running?)")]
     Locked,
+    #[error("the store was opened read-only")]
+    ReadOnly,
+    #[error("corrupt record: {0}")]
+    Corrupt(String),
     #[error(
         "the store was written by a newer lexstack (schema {found}, this build reads {supported})"
     )]
@@ -69,50 +141,128 @@ impl From<redb::DatabaseError> for StoreError {
     }
 }
 
-/// A shared handle on the open store.
+/// A shared handle on an open store file.
 #[derive(Clone)]
 pub struct Store {
-    db: Arc<Database>,
+    db: Arc<Handle>,
+    layout: Layout,
+}
+
+enum Handle {
+    ReadWrite(Database),
+    ReadOnly(redb::ReadOnlyDatabase),
 }
 
 impl Store {
-    /// Opens (creating when absent) the store in `data_dir`, checks its schema
-    /// version and runs any pending migrations.
+    /// Opens (creating when absent) `lexstack.redb` in `data_dir`, checks its
+    /// schema version and runs any pending migrations.
     pub fn open(data_dir: &Path) -> Result<Self, StoreError> {
+        Self::open_layout(data_dir, Layout::Main)
+    }
+
+    /// Opens (creating when absent) `library.redb` in `data_dir`.
+    pub fn open_library(data_dir: &Path) -> Result<Self, StoreError> {
+        Self::open_layout(data_dir, Layout::Library)
+    }
+
+    pub fn open_layout(data_dir: &Path, layout: Layout) -> Result<Self, StoreError> {
         std::fs::create_dir_all(data_dir).map_err(|source| StoreError::Io {
             path: data_dir.to_path_buf(),
             source,
         })?;
         let db = Database::builder()
             .set_concurrency_mode(ConcurrencyMode::SingleWriter)
-            .create(data_dir.join(STORE_FILE))?;
-        let store = Self { db: Arc::new(db) };
+            .create(data_dir.join(layout.file_name()))?;
+        let store = Self {
+            db: Arc::new(Handle::ReadWrite(db)),
+            layout,
+        };
         store.migrate()?;
         Ok(store)
     }
 
+    /// Opens an existing store file for reading only; it may be open for
+    /// writing in another process (the server) at the same time.
+    pub fn open_read_only(data_dir: &Path, layout: Layout) -> Result<Self, StoreError> {
+        let db = Database::builder()
+            .set_concurrency_mode(ConcurrencyMode::SingleWriter)
+            .open_read_only(data_dir.join(layout.file_name()))?;
+        let store = Self {
+            db: Arc::new(Handle::ReadOnly(db)),
+            layout,
+        };
+        store.check_version()?;
+        Ok(store)
+    }
+
+    /// Rewrites a closed store file without its free pages (after a bulk
+    /// build that rewrote many records).
+    pub fn compact_file(data_dir: &Path, layout: Layout) -> Result<(), StoreError> {
+        let mut db = Database::builder()
+            .set_concurrency_mode(ConcurrencyMode::SingleWriter)
+            .open(data_dir.join(layout.file_name()))?;
+        while db
+            .compact()
+            .map_err(|e| StoreError::Redb(redb::Error::from(e)))?
+        {}
+        Ok(())
+    }
+
+    fn begin_write(&self) -> Result<WriteTransaction, StoreError> {
+        match self.db.as_ref() {
+            Handle::ReadWrite(db) => Ok(db.begin_write()?),
+            Handle::ReadOnly(_) => Err(StoreError::ReadOnly),
+        }
+    }
+
+    fn begin_read(&self) -> Result<ReadTransaction, StoreError> {
+        Ok(match self.db.as_ref() {
+            Handle::ReadWrite(db) => db.begin_read()?,
+            Handle::ReadOnly(db) => db.begin_read()?,
+        })
+    }
+
     fn migrate(&self) -> Result<(), StoreError> {
-        let txn = self.db.begin_write()?;
+        let supported = self.layout.schema_version();
+        let txn = self.begin_write()?;
         {
             let mut meta = txn.open_table(META)?;
             let found = meta.get("schema_version")?.map(|v| v.value());
             match found {
-                Some(version) if version > SCHEMA_VERSION => {
+                Some(version) if version > supported => {
                     return Err(StoreError::SchemaTooNew {
                         found: version,
-                        supported: SCHEMA_VERSION,
+                        supported,
                     });
                 }
-                Some(version) if version == SCHEMA_VERSION => return Ok(()),
-                // Migrations from `version` to SCHEMA_VERSION run here in order,
-                // once a second version exists. Version 1 is the first layout.
+                Some(version) if version == supported => return Ok(()),
+                // Every step so far only adds tables (1 → 2: jobs), which
+                // `create_tables` below opens; a step that rewrites records
+                // goes here, in version order.
                 _ => {}
             }
-            meta.insert("schema_version", SCHEMA_VERSION)?;
+            meta.insert("schema_version", supported)?;
         }
-        create_all_tables(&txn)?;
+        self.layout.create_tables(&txn)?;
         txn.commit()?;
         Ok(())
+    }
+
+    fn check_version(&self) -> Result<(), StoreError> {
+        let supported = self.layout.schema_version();
+        let found = self.read(|txn| -> Result<Option<u64>, StoreError> {
+            Ok(txn
+                .open_table(META)?
+                .get("schema_version")?
+                .map(|v| v.value()))
+        })?;
+        match found {
+            Some(version) if version == supported => Ok(()),
+            other => Err(StoreError::SchemaTooNew {
+                found: other.unwrap_or(0),
+                supported,
+            }),
+        }
     }
 
     /// Runs `work` in one write transaction and commits it durably when it
@@ -121,7 +271,7 @@ impl Store {
     where
         E: From<StoreError>,
     {
-        let txn = self.db.begin_write().map_err(StoreError::from)?;
+        let txn = self.begin_write()?;
         let value = work(&txn)?;
         txn.commit().map_err(StoreError::from)?;
         Ok(value)
@@ -132,49 +282,27 @@ impl Store {
     where
         E: From<StoreError>,
     {
-        let txn = self.db.begin_read().map_err(StoreError::from)?;
+        let txn = self.begin_read()?;
         work(&txn)
+    }
+
+    /// A read of the schema version (for stores this process only reads).
+    pub fn probe_read(&self) -> Result<(), StoreError> {
+        self.check_version()
     }
 
     /// The readiness probe: a real write transaction and a read of the schema
     /// version, so a full disk or a broken file shows up here.
     pub fn probe(&self) -> Result<(), StoreError> {
-        let txn = self.db.begin_write()?;
+        let txn = self.begin_write()?;
         {
             let mut meta = txn.open_table(META)?;
             let now = u64::try_from(chrono::Utc::now().timestamp_millis()).unwrap_or(0);
             meta.insert("ready_probe", now)?;
         }
         txn.commit()?;
-        let found = self.read(|txn| -> Result<Option<u64>, StoreError> {
-            Ok(txn
-                .open_table(META)?
-                .get("schema_version")?
-                .map(|v| v.value()))
-        })?;
-        match found {
-            Some(SCHEMA_VERSION) => Ok(()),
-            other => Err(StoreError::SchemaTooNew {
-                found: other.unwrap_or(0),
-                supported: SCHEMA_VERSION,
-            }),
-        }
+        self.check_version()
     }
-}
-
-/// Opens every table once so that readers never meet a missing table.
-fn create_all_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
-    use tables::*;
-    txn.open_table(API_KEYS)?;
-    txn.open_table(API_KEY_HASHES)?;
-    txn.open_table(USER_API_KEYS)?;
-    txn.open_table(BALANCES)?;
-    txn.open_table(LEDGER)?;
-    txn.open_table(BILLED_REQUESTS)?;
-    txn.open_table(USERS)?;
-    txn.open_table(USER_EMAILS)?;
-    txn.open_table(SESSIONS)?;
-    Ok(())
 }
 
 /// Serialises a record for a JSON-valued table.

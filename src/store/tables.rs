@@ -6,8 +6,11 @@
 
 use redb::TableDefinition;
 
-/// The layout this build reads and writes.
-pub const SCHEMA_VERSION: u64 = 1;
+/// The layout of `lexstack.redb` this build reads and writes.
+/// 1: accounts, keys, wallets, ledger. 2: + asynchronous jobs.
+pub const SCHEMA_VERSION: u64 = 2;
+/// The layout of `library.redb` this build reads and writes.
+pub const LIBRARY_SCHEMA_VERSION: u64 = 1;
 
 /// Counters and markers: `schema_version`, `ledger_seq`.
 pub const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
@@ -34,3 +37,57 @@ pub const USERS: TableDefinition<&str, &[u8]> = TableDefinition::new("users");
 pub const USER_EMAILS: TableDefinition<&str, &str> = TableDefinition::new("user_emails");
 /// SHA-256 of a session token → session record (JSON).
 pub const SESSIONS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("sessions");
+
+/// Job id → job record (JSON), without its input text.
+pub const JOBS: TableDefinition<&str, &[u8]> = TableDefinition::new("jobs");
+/// Job id → the document text a job was given (up to 500,000 characters).
+pub const JOB_INPUTS: TableDefinition<&str, &str> = TableDefinition::new("job_inputs");
+/// (due time in ms, job id): the queue, in the order jobs may run.
+pub const JOB_QUEUE: TableDefinition<(i64, &str), ()> = TableDefinition::new("job_queue");
+/// (key id, request id) → job id: a request id that started a job is
+/// taken on its endpoint before the job is billed.
+pub const JOB_REQUESTS: TableDefinition<(&str, &str), &str> = TableDefinition::new("job_requests");
+
+// ---- library.redb: the case-law library (rebuildable, kept apart from accounts and money) ----
+
+/// Library facts: counts per source, build markers (JSON values).
+pub const LIBRARY_META: TableDefinition<&str, &[u8]> = TableDefinition::new("library_meta");
+/// Case id → case record (JSON), without opinion texts.
+pub const CASES: TableDefinition<&str, &[u8]> = TableDefinition::new("cases");
+/// (case id, opinion number) → opinion text, lz4-compressed UTF-8.
+pub const OPINION_TEXTS: TableDefinition<(&str, u32), &[u8]> =
+    TableDefinition::new("opinion_texts");
+/// (canonical reporter, volume, first page) → case ids, newline-separated
+/// (several ids: the citation is ambiguous).
+pub const CITE_INDEX: TableDefinition<(&str, u32, u32), &str> = TableDefinition::new("cite_index");
+/// (source, id in that source) → case id: how re-imports find their cases.
+pub const EXTERNAL_IDS: TableDefinition<(&str, &str), &str> = TableDefinition::new("external_ids");
+/// (canonical reporter, volume) → the source that brought the whole volume.
+pub const COVERAGE: TableDefinition<(&str, u32), &str> = TableDefinition::new("coverage");
+/// (code, title) → coverage of a code or rule set title (JSON).
+pub const LAW_COVERAGE: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("law_coverage");
+/// (code, title, section) → an authority that is not a case (JSON).
+pub const AUTHORITIES: TableDefinition<(&str, &str, &str), &[u8]> =
+    TableDefinition::new("authorities");
+/// (citing case, cited case) → edge (JSON: count, passage).
+pub const CITES_OUT: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("cites_out");
+/// (cited case, citing case): the reverse of `CITES_OUT`.
+pub const CITES_IN: TableDefinition<(&str, &str), ()> = TableDefinition::new("cites_in");
+/// (reporter, volume, page, citing case) → passage (JSON): citations to
+/// cases not in the library yet, linked when such a case arrives.
+pub const UNRESOLVED_CITES: TableDefinition<(&str, u32, u32, &str), &[u8]> =
+    TableDefinition::new("unresolved_cites");
+/// (overruled case, overruling citation) → treatment record (JSON).
+pub const OVERRULINGS: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("overrulings");
+/// Import name → progress checkpoint (JSON), for resuming after a kill.
+pub const IMPORT_PROGRESS: TableDefinition<&str, &[u8]> = TableDefinition::new("import_progress");
+/// Case ids whose search document must be (re)built: filled by imports,
+/// drained by the indexing pass (so a killed import re-indexes on resume).
+pub const INDEX_PENDING: TableDefinition<&str, ()> = TableDefinition::new("index_pending");
+/// CourtListener docket id → (court, docket number) while an import runs;
+/// dockets are only needed to give clusters their court.
+pub const IMPORT_DOCKETS: TableDefinition<u64, &[u8]> = TableDefinition::new("import_dockets");
+/// CourtListener opinion id → case id (citation-map and parenthetical rows
+/// name opinions; numeric keys keep these lookups cheap at bulk scale).
+pub const COURTLISTENER_OPINIONS: TableDefinition<u64, &str> =
+    TableDefinition::new("courtlistener_opinions");

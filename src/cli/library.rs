@@ -1,0 +1,227 @@
+//! `lexstack library …` and `lexstack import …`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use clap::Subcommand;
+
+use super::{GlobalArgs, init_quiet_logging, out};
+use crate::app::SERVER_FILE;
+use crate::config::Config;
+use crate::library::import::{self, ImportReport};
+use crate::library::{Library, LibraryStatus};
+use crate::store::{LIBRARY_FILE, StoreError};
+
+#[derive(Debug, Subcommand)]
+pub enum LibraryCommand {
+    /// Counts per source, reporter coverage and index size.
+    Status {
+        #[arg(long)]
+        json: bool,
+    },
+    /// What a citation names: the case(s) or authority, or the coverage verdict.
+    Lookup {
+        #[arg(value_name = "CITATION")]
+        citation: String,
+    },
+    /// Best matches by name and text.
+    Search {
+        #[arg(value_name = "QUERY")]
+        query: String,
+        #[arg(long, default_value_t = 10)]
+        limit: usize,
+        /// Only this kind: case, usc, cfr, frcp, frcrp, fre, frap, supctr.
+        #[arg(long)]
+        kind: Option<String>,
+    },
+    /// Build the embedded default library now (serve does it on first start).
+    Build,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ImportCommand {
+    /// CourtListener bulk files (courts-, dockets-, opinion-clusters-,
+    /// opinions-, citations-, citation-map-, parentheticals-*.csv[.bz2]).
+    Courtlistener {
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+        /// Do not count the imported volumes as held completely (partial dumps).
+        #[arg(long)]
+        partial: bool,
+        /// Rows per committed batch: how much a killed import redoes.
+        #[arg(long, default_value_t = import::BATCH_ROWS)]
+        batch_rows: usize,
+    },
+    /// Caselaw Access Project: *.jsonl[.xz] bag data or a static.case.law tree.
+    Cap {
+        #[arg(value_name = "PATH")]
+        path: PathBuf,
+        #[arg(long)]
+        partial: bool,
+    },
+    /// The Supreme Court Database case-centred citation CSV.
+    Scdb {
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
+}
+
+pub async fn run_library(global: &GlobalArgs, command: LibraryCommand) -> anyhow::Result<()> {
+    init_quiet_logging(global);
+    let config = Config::load(&global.overrides())?;
+    let data = config.data_dir.clone();
+    tokio::task::spawn_blocking(move || library_command(&data, command)).await?
+}
+
+fn library_command(data: &Path, command: LibraryCommand) -> anyhow::Result<()> {
+    if let LibraryCommand::Build = command {
+        let (_, built) = open_for_writing(data)?;
+        match built {
+            Some(reports) => print_reports(&reports),
+            None => out("the default library is already built"),
+        }
+        return Ok(());
+    }
+    if !data.join(LIBRARY_FILE).exists() {
+        bail!(
+            "no library in {} yet: start `lexstack serve --data {0}` once, or run `lexstack library build`",
+            data.display()
+        );
+    }
+    let library = open_for_reading(data)?;
+    match command {
+        LibraryCommand::Status { json } => {
+            let status = library.status()?;
+            if json {
+                out(format_args!("{}", serde_json::to_string_pretty(&status)?));
+            } else {
+                print_status(&status);
+            }
+        }
+        LibraryCommand::Lookup { citation } => {
+            out(format_args!(
+                "{}",
+                serde_json::to_string_pretty(&library.lookup(&citation)?)?
+            ));
+        }
+        LibraryCommand::Search { query, limit, kind } => {
+            let hits = library.search(&query, kind.as_deref(), limit)?;
+            out(format_args!("{}", serde_json::to_string_pretty(&hits)?));
+        }
+        LibraryCommand::Build => {}
+    }
+    Ok(())
+}
+
+pub async fn run_import(global: &GlobalArgs, command: ImportCommand) -> anyhow::Result<()> {
+    crate::telemetry::init(
+        crate::config::LogFormat::Human,
+        global
+            .log_filter
+            .as_deref()
+            .unwrap_or("info,tokio_cron_scheduler=warn"),
+    );
+    let config = Config::load(&global.overrides())?;
+    let data = config.data_dir.clone();
+    tokio::task::spawn_blocking(move || {
+        let (library, _) = open_for_writing(&data)?;
+        let report = match command {
+            ImportCommand::Courtlistener {
+                dir,
+                partial,
+                batch_rows,
+            } => import::courtlistener::import_dir(
+                &library,
+                &dir,
+                import::courtlistener::Options {
+                    mark_coverage: !partial,
+                    batch_rows,
+                },
+            )?,
+            ImportCommand::Cap { path, partial } => import::cap::import_path(
+                &library.store,
+                &path,
+                import::cap::Options {
+                    mark_coverage: !partial,
+                },
+            )?,
+            ImportCommand::Scdb { file } => import::scdb::import_file(&library.store, &file)?,
+        };
+        let indexed = library.index_pending()?;
+        print_reports(std::slice::from_ref(&report));
+        out(format_args!("indexed {indexed} records"));
+        Ok(())
+    })
+    .await?
+}
+
+/// Opens the library to read while a server may be writing it. A library
+/// whose writer was killed needs one writable open to be repaired first;
+/// that is done here when no server holds it.
+fn open_for_reading(data: &Path) -> anyhow::Result<Library> {
+    match Library::open_read_only(data) {
+        Ok(library) => Ok(library),
+        Err(crate::library::LibraryError::Store(StoreError::Redb(redb::Error::RepairAborted))) => {
+            drop(open_for_writing(data)?);
+            Library::open_read_only(data).context("cannot open the library")
+        }
+        Err(err) => Err(err).context("cannot open the library"),
+    }
+}
+
+/// The library takes one writing process: the server, or this command.
+fn open_for_writing(data: &Path) -> anyhow::Result<(Library, Option<Vec<ImportReport>>)> {
+    match Library::open_with_default(data) {
+        Ok(opened) => Ok(opened),
+        Err(crate::library::LibraryError::Store(StoreError::Locked)) => bail!(
+            "the library in {} is open in a running lexstack server ({}); stop the server to import or build, then start it again",
+            data.display(),
+            data.join(SERVER_FILE).display()
+        ),
+        Err(err) => Err(err).context("cannot open the library"),
+    }
+}
+
+fn print_reports(reports: &[ImportReport]) {
+    for report in reports {
+        out(format_args!(
+            "{:<22} rows {:>9}  stored {:>9}  skipped {:>6}  already done {:>9}",
+            report.source, report.rows, report.stored, report.skipped, report.resumed_past
+        ));
+        for error in &report.errors {
+            out(format_args!("    {error}"));
+        }
+    }
+}
+
+fn print_status(status: &LibraryStatus) {
+    out(format_args!("counts:"));
+    for (name, count) in &status.counts {
+        out(format_args!("  {name:<28} {count:>10}"));
+    }
+    out(format_args!("reporters held completely:"));
+    for reporter in &status.reporters {
+        out(format_args!(
+            "  {:<14} {:>5} volumes  {}",
+            reporter.reporter,
+            reporter.volumes_held,
+            reporter.ranges.join(", ")
+        ));
+    }
+    out(format_args!("codes and rules:"));
+    for law in &status.law {
+        let held = match (law.coverage.live_complete, law.coverage.history_complete) {
+            (true, true) => "complete with history",
+            (true, false) => "live sections",
+            _ => "partial",
+        };
+        out(format_args!(
+            "  {:<8} {:<4} {:>7} sections  {held}",
+            law.code, law.title, law.coverage.sections
+        ));
+    }
+    out(format_args!(
+        "index: {} documents, {} bytes; store {} bytes",
+        status.index_documents, status.index_bytes, status.store_bytes
+    ));
+}

@@ -1,0 +1,420 @@
+//! Caselaw Access Project exports (FORMATS.md §2): the legacy bulk bags
+//! (`data/data.jsonl.xz`, one case per line) and the static.case.law layout
+//! (per volume `CasesMetadata.json` plus `cases/*.json`).
+
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::{
+    ImportError, ImportReport, Progress, checkpoint_key, open_input, parse_simple_cite, run_batches,
+};
+use crate::library::model::{BodyFormat, CaseRecord, NewCase, NewOpinion, Provenance};
+use crate::library::store::LibraryWriter;
+use crate::library::text::markup_to_text;
+use crate::store::Store;
+
+pub const SOURCE: &str = "cap";
+
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// CAP exports whole volumes: count each imported volume as held
+    /// completely. Off for samples and partial extracts.
+    pub mark_coverage: bool,
+}
+
+/// Imports a CAP export: a `.jsonl[.xz|.gz]` file, a directory of them (an
+/// unzipped bag), or a static.case.law tree.
+pub fn import_path(
+    store: &Store,
+    path: &Path,
+    options: Options,
+) -> Result<ImportReport, ImportError> {
+    let mut report = ImportReport::new(SOURCE);
+    if path.is_file() {
+        report.absorb(import_jsonl_file(store, path, options)?);
+        return Ok(report);
+    }
+    let mut jsonl = Vec::new();
+    let mut volumes = Vec::new();
+    collect(path, &mut jsonl, &mut volumes)?;
+    if jsonl.is_empty() && volumes.is_empty() {
+        return Err(ImportError::format(
+            path,
+            "no CAP data here (expected *.jsonl[.xz] files or volume folders with CasesMetadata.json)",
+        ));
+    }
+    jsonl.sort();
+    volumes.sort();
+    for file in jsonl {
+        report.absorb(import_jsonl_file(store, &file, options)?);
+    }
+    for volume in volumes {
+        report.absorb(import_static_volume(store, &volume, options)?);
+    }
+    Ok(report)
+}
+
+fn collect(
+    dir: &Path,
+    jsonl: &mut Vec<PathBuf>,
+    volumes: &mut Vec<PathBuf>,
+) -> Result<(), ImportError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| ImportError::io(dir, e))?;
+    for entry in entries {
+        let path = entry.map_err(|e| ImportError::io(dir, e))?.path();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if path.is_dir() {
+            collect(&path, jsonl, volumes)?;
+        } else if name == "CasesMetadata.json" {
+            volumes.push(dir.to_path_buf());
+        } else if name.ends_with(".jsonl")
+            || name.ends_with(".jsonl.xz")
+            || name.ends_with(".jsonl.gz")
+        {
+            jsonl.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Imports one JSON-lines file of CAP cases.
+pub fn import_jsonl_file(
+    store: &Store,
+    path: &Path,
+    options: Options,
+) -> Result<ImportReport, ImportError> {
+    let input = open_input(path)?;
+    let mut progress = Progress::new("cap", input.bytes_read.clone(), input.size);
+    import_jsonl(
+        store,
+        path,
+        input.reader,
+        input.size,
+        options,
+        &mut progress,
+    )
+}
+
+/// Imports CAP cases, one JSON object per line, from any reader.
+pub fn import_jsonl(
+    store: &Store,
+    name: &Path,
+    reader: impl BufRead,
+    size: u64,
+    options: Options,
+    progress: &mut Progress,
+) -> Result<ImportReport, ImportError> {
+    let mut report = ImportReport::new(SOURCE);
+    let key = checkpoint_key(SOURCE, name, size);
+    let lines = reader.lines().enumerate().map(|(n, line)| {
+        let line_number = n + 1;
+        let line = line.map_err(|e| format!("line {line_number}: {e}"))?;
+        serde_json::from_str::<CapCase>(&line)
+            .map_err(|e| format!("line {line_number} column {}: {e}", e.column()))
+    });
+    run_batches(
+        store,
+        &key,
+        name,
+        lines,
+        progress,
+        &mut report,
+        |writer, case, report| {
+            store_case(writer, case, None, options)?;
+            report.stored += 1;
+            Ok(())
+        },
+    )?;
+    Ok(report)
+}
+
+/// Imports one static.case.law volume folder.
+fn import_static_volume(
+    store: &Store,
+    volume: &Path,
+    options: Options,
+) -> Result<ImportReport, ImportError> {
+    let metadata_path = volume.join("CasesMetadata.json");
+    let text =
+        std::fs::read_to_string(&metadata_path).map_err(|e| ImportError::io(&metadata_path, e))?;
+    let cases: Vec<Value> = serde_json::from_str(&text).map_err(|e| {
+        ImportError::format(
+            &metadata_path,
+            format!("line {} column {}: {e}", e.line(), e.column()),
+        )
+    })?;
+    let mut report = ImportReport::new(SOURCE);
+    let mut progress = Progress::rows("cap", cases.len() as u64);
+    let key = checkpoint_key(SOURCE, volume, text.len() as u64);
+    let rows = cases.into_iter().enumerate().map(|(n, value)| {
+        let case: CapCase = serde_json::from_value(value).map_err(|e| format!("case {n}: {e}"))?;
+        let body = case
+            .file_name
+            .as_deref()
+            .and_then(|file| read_static_body(&volume.join("cases").join(format!("{file}.json"))));
+        Ok::<_, String>((case, body))
+    });
+    run_batches(
+        store,
+        &key,
+        &metadata_path,
+        rows,
+        &mut progress,
+        &mut report,
+        |writer, (case, body), report| {
+            store_case(writer, case, body, options)?;
+            report.stored += 1;
+            Ok(())
+        },
+    )?;
+    Ok(report)
+}
+
+fn read_static_body(path: &Path) -> Option<Value> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let value: Value = serde_json::from_str(&text).ok()?;
+    value.get("casebody").cloned()
+}
+
+#[derive(Debug, Deserialize)]
+struct CapCase {
+    id: Value,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    name_abbreviation: Option<String>,
+    #[serde(default)]
+    decision_date: Option<String>,
+    #[serde(default)]
+    docket_number: Option<String>,
+    #[serde(default)]
+    first_page: Option<Value>,
+    #[serde(default)]
+    last_page: Option<Value>,
+    #[serde(default)]
+    citations: Vec<CapCitation>,
+    #[serde(default)]
+    court: Option<CapCourt>,
+    #[serde(default)]
+    cites_to: Vec<CapCitesTo>,
+    #[serde(default)]
+    frontend_url: Option<String>,
+    #[serde(default)]
+    casebody: Option<Value>,
+    #[serde(default)]
+    file_name: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct CapCitation {
+    cite: String,
+    #[serde(default, rename = "type")]
+    kind: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct CapCourt {
+    #[serde(default)]
+    name_abbreviation: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct CapCitesTo {
+    cite: String,
+    #[serde(default)]
+    case_ids: Vec<Value>,
+}
+
+fn page_number(value: &Option<Value>) -> Option<u32> {
+    match value.as_ref()? {
+        Value::Number(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+fn id_text(value: &Value) -> Option<String> {
+    match value {
+        Value::Number(n) => Some(n.to_string()),
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        _ => None,
+    }
+}
+
+fn store_case(
+    writer: &mut LibraryWriter<'_>,
+    case: CapCase,
+    body: Option<Value>,
+    options: Options,
+) -> Result<(), ImportError> {
+    let Some(cap_id) = id_text(&case.id) else {
+        return Ok(());
+    };
+    let last_page = page_number(&case.last_page);
+    let first_page = page_number(&case.first_page);
+    let mut citations: Vec<_> = case
+        .citations
+        .iter()
+        .map(|c| {
+            let mut citation = parse_simple_cite(&c.cite);
+            let official = c.kind.as_deref().is_none_or(|k| k == "official");
+            if official && citation.key.as_ref().map(|k| Some(k.page)) == Some(first_page) {
+                citation.last_page = last_page;
+            }
+            citation
+        })
+        .collect();
+    citations.dedup_by(|a, b| a.cite == b.cite);
+    let court_abbreviation = case
+        .court
+        .as_ref()
+        .and_then(|c| c.name_abbreviation.clone());
+    let opinions = case_opinions(body.as_ref().or(case.casebody.as_ref()), &cap_id);
+    let record = CaseRecord {
+        id: format!("cap-{cap_id}"),
+        name: case
+            .name
+            .clone()
+            .or(case.name_abbreviation.clone())
+            .unwrap_or_default(),
+        name_abbreviation: case.name_abbreviation,
+        court: court_abbreviation
+            .as_deref()
+            .and_then(crate::library::court_id),
+        decision_date: case.decision_date,
+        docket_numbers: case
+            .docket_number
+            .into_iter()
+            .filter(|d| !d.is_empty())
+            .collect(),
+        citations,
+        head_matter: opinions.head_matter,
+        judges: opinions.judges,
+        source_url: case.frontend_url,
+        provenance: vec![Provenance {
+            source: SOURCE.into(),
+            id: cap_id.clone(),
+        }],
+        ..CaseRecord::default()
+    };
+    let held_volume = record
+        .citations
+        .first()
+        .and_then(|c| c.key.clone())
+        .filter(|_| options.mark_coverage);
+    // With the opinion text at hand the citation engine reads the links
+    // (with their passages); CAP's own `cites_to` serves when there is none.
+    let cites_to = if opinions.opinions.is_empty() {
+        case.cites_to
+    } else {
+        Vec::new()
+    };
+    let stored = writer.put_case(NewCase {
+        record,
+        opinions: opinions.opinions,
+    })?;
+    if let Some(key) = held_volume {
+        writer.mark_volume_held(&key.reporter, key.volume, SOURCE)?;
+    }
+    for cited in cites_to {
+        let by_cap_id = cited
+            .case_ids
+            .iter()
+            .filter_map(id_text)
+            .find_map(|id| writer.external_case(SOURCE, &id).transpose());
+        let target = match by_cap_id {
+            Some(found) => Some(found?),
+            None => match parse_simple_cite(&cited.cite).key {
+                Some(key) => {
+                    let at = writer.cases_at(&key)?;
+                    if at.is_empty() {
+                        writer.add_unresolved(&key, &stored.id, None)?;
+                    }
+                    (at.len() == 1).then(|| at[0].clone())
+                }
+                None => None,
+            },
+        };
+        if let Some(target) = target {
+            writer.add_edge(&stored.id, &target, 1, None)?;
+        }
+    }
+    Ok(())
+}
+
+struct CaseBody {
+    opinions: Vec<NewOpinion>,
+    head_matter: Option<String>,
+    judges: Option<String>,
+}
+
+/// The opinions of a casebody: the text export's `opinions[]`, or the
+/// XML/HTML export's single document (kept as plain text).
+fn case_opinions(casebody: Option<&Value>, cap_id: &str) -> CaseBody {
+    let mut body = CaseBody {
+        opinions: Vec::new(),
+        head_matter: None,
+        judges: None,
+    };
+    let data = match casebody {
+        Some(value) => value.get("data").unwrap_or(value),
+        None => return body,
+    };
+    let provenance = |n: usize| Provenance {
+        source: SOURCE.into(),
+        id: format!("{cap_id}#{n}"),
+    };
+    match data {
+        Value::String(markup) if !markup.trim().is_empty() => body.opinions.push(NewOpinion {
+            kind: "combined".into(),
+            author: None,
+            format: BodyFormat::Text,
+            text: markup_to_text(markup),
+            provenance: provenance(0),
+        }),
+        Value::Object(object) => {
+            body.head_matter = object
+                .get("head_matter")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            body.judges = object
+                .get("judges")
+                .and_then(Value::as_array)
+                .map(|judges| {
+                    judges
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                });
+            let opinions = object.get("opinions").and_then(Value::as_array);
+            for (n, opinion) in opinions.into_iter().flatten().enumerate() {
+                let Some(text) = opinion.get("text").and_then(Value::as_str) else {
+                    continue;
+                };
+                body.opinions.push(NewOpinion {
+                    kind: opinion
+                        .get("type")
+                        .and_then(Value::as_str)
+                        .unwrap_or("majority")
+                        .to_string(),
+                    author: opinion
+                        .get("author")
+                        .and_then(Value::as_str)
+                        .map(str::to_string),
+                    format: BodyFormat::Text,
+                    text: text.to_string(),
+                    provenance: provenance(n),
+                });
+            }
+        }
+        _ => {}
+    }
+    body
+}

@@ -1,0 +1,1163 @@
+//! The default library compiled into the binary (assets/library/): built on
+//! a fresh data directory at first start, with no network. Each source is
+//! imported through the same writer as the bulk importers, so rebuilding is
+//! idempotent.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::csv::{CsvReader, Dialect, Row};
+use super::{ImportError, ImportReport, Progress, parse_simple_cite, run_batches};
+use crate::library::model::{
+    Authority, BodyFormat, CaseCitation, CaseRecord, CiteKey, LawCoverage, NewCase, NewOpinion,
+    Provenance, codes,
+};
+use crate::library::store::{LibraryWriter, Overruling};
+use crate::library::text::markup_to_text;
+use crate::store::Store;
+
+/// Bumped whenever the embedded data or the way it is read changes, so an
+/// existing data directory picks the new default library up at start.
+pub const DEFAULT_LIBRARY_VERSION: u32 = 1;
+
+const SCOTUS_INDEX: &[u8] =
+    include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");
+const SCDB_CITATION: &[u8] =
+    include_bytes!("../../../assets/library/scotus/SCDB_2024_01_caseCentered_Citation.csv.gz");
+const OVERRULED: &[u8] =
+    include_bytes!("../../../assets/library/overruled/scotus_overruled_conan_pairs.csv");
+const JURISCRAPER: &[u8] =
+    include_bytes!("../../../assets/library/juriscraper/opinion_metadata_from_tests.jsonl.gz");
+const CAP_ILLINOIS: &[u8] =
+    include_bytes!("../../../assets/library/cap/illinois_bulk_sample_10.jsonl.gz");
+const FASTCASE: &[u8] =
+    include_bytes!("../../../assets/library/cap/fastcase_opinion_samples.tar.gz");
+const CL_CLUSTER: &[u8] =
+    include_bytes!("../../../assets/library/courtlistener/cluster_891689.json");
+const CL_OPINION: &[u8] =
+    include_bytes!("../../../assets/library/courtlistener/opinion_891689.json.gz");
+const CORPUS: &[u8] = include_bytes!("../../../assets/library/corpus/opinions.tar.gz");
+const CORPUS_CASES: &str = include_str!("../../../assets/library/corpus/cases.json");
+const RULE_SETS: &str = include_str!("../../../assets/library/rules/rule_sets.json");
+const RULES_INDEX: &[u8] = include_bytes!("../../../assets/library/rules/federal_rules_index.csv");
+const RULES_TEXT: &[u8] =
+    include_bytes!("../../../assets/library/rules/federal_rules_text.json.gz");
+const FRCP_PRINT: &[u8] =
+    include_bytes!("../../../assets/library/rules/frcp_2022-12-01_official_print.md.gz");
+const USC_LIVE: &[u8] =
+    include_bytes!("../../../assets/library/usc/usc_sections_live_rp119-100.csv.gz");
+const USC_STATUS: &[u8] =
+    include_bytes!("../../../assets/library/usc/usc_sections_with_status_19titles_rp119-36.csv.gz");
+const CFR_SECTIONS: &[u8] =
+    include_bytes!("../../../assets/library/cfr/cfr_sections_partial.csv.gz");
+
+/// CFR titles the partial index holds completely (SOURCES.md).
+const CFR_COMPLETE_TITLES: &[&str] = &["1", "2", "14", "22", "26", "29", "36", "38", "45"];
+
+/// The Supreme Court dates index lists every page of U.S. Reports volumes
+/// 1–546 where a decision or order begins.
+pub const SCOTUS_DATES: &str = "scotus_dates";
+
+/// Checkpoint keys carry the version, so a new default library is read again.
+fn checkpoint(part: &str) -> String {
+    format!("default-v{DEFAULT_LIBRARY_VERSION}:{part}")
+}
+
+fn gunzip(bytes: &'static [u8]) -> BufReader<flate2::bufread::MultiGzDecoder<&'static [u8]>> {
+    BufReader::new(flate2::bufread::MultiGzDecoder::new(bytes))
+}
+
+/// Builds (or brings up to date) the default library; returns one report
+/// per source.
+pub fn build(store: &Store) -> Result<Vec<ImportReport>, ImportError> {
+    let mut reports = vec![
+        scotus_dates(store)?,
+        scdb(store)?,
+        overruled(store)?,
+        juriscraper(store)?,
+    ];
+    let mut illinois = Progress::rows("cap sample", 10);
+    reports.push(super::cap::import_jsonl(
+        store,
+        Path::new("default/cap/illinois_bulk_sample_10.jsonl"),
+        gunzip(CAP_ILLINOIS),
+        CAP_ILLINOIS.len() as u64,
+        super::cap::Options {
+            mark_coverage: false,
+        },
+        &mut illinois,
+    )?);
+    reports.push(fastcase(store)?);
+    reports.push(courtlistener_sample(store)?);
+    reports.push(corpus(store)?);
+    reports.push(federal_rules(store)?);
+    reports.push(us_code(store)?);
+    reports.push(cfr(store)?);
+    Ok(reports)
+}
+
+fn field(row: &Row, index: Option<usize>) -> Option<&str> {
+    row.fields
+        .get(index?)?
+        .as_deref()
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+}
+
+/// The dates index rows not in SCDB: a U.S. cite and a date, no name.
+fn scotus_dates(store: &Store) -> Result<ImportReport, ImportError> {
+    let name = Path::new("default/scotus/scotus_citation_index.csv");
+    let csv = CsvReader::new(gunzip(SCOTUS_INDEX), Dialect::Rfc4180)
+        .map_err(|e| ImportError::format(name, e.to_string()))?;
+    let us = csv.column("us_cite");
+    let date = csv.column("date_decision");
+    let source = csv.column("source");
+    let mut report = ImportReport::new(SCOTUS_DATES);
+    let mut progress = Progress::rows("scotus dates", 33_377);
+    run_batches(
+        store,
+        &checkpoint("scotus_dates"),
+        name,
+        csv,
+        &mut progress,
+        &mut report,
+        |writer, row, report| {
+            let Some(cite) = field(&row, us) else {
+                return Ok(());
+            };
+            let citation = parse_simple_cite(cite);
+            let Some(key) = citation.key.clone() else {
+                return Ok(());
+            };
+            let from_dates = field(&row, source).is_some_and(|s| s.contains("scotus_dates"));
+            if from_dates && key.volume <= 546 {
+                writer.mark_volume_held("U.S.", key.volume, SCOTUS_DATES)?;
+            }
+            // SCDB rows come from the SCDB file itself, with their names.
+            if field(&row, source).is_some_and(|s| s.starts_with("scdb")) {
+                return Ok(());
+            }
+            let record = CaseRecord {
+                id: format!("us-{}-{}", key.volume, key.page),
+                court: Some("scotus".into()),
+                decision_date: field(&row, date).map(str::to_string),
+                citations: vec![citation],
+                provenance: vec![Provenance {
+                    source: SCOTUS_DATES.into(),
+                    id: key.to_string(),
+                }],
+                ..CaseRecord::default()
+            };
+            writer.put_case(NewCase {
+                record,
+                opinions: Vec::new(),
+            })?;
+            report.stored += 1;
+            Ok(())
+        },
+    )?;
+    Ok(report)
+}
+
+fn scdb(store: &Store) -> Result<ImportReport, ImportError> {
+    let name = Path::new("default/scdb/SCDB_2024_01_caseCentered_Citation.csv");
+    let held = super::scdb::held_volumes(name, gunzip(SCDB_CITATION))?;
+    let mut progress = Progress::rows("scdb", 9_277);
+    super::scdb::import_reader(
+        store,
+        name,
+        gunzip(SCDB_CITATION),
+        SCDB_CITATION.len() as u64,
+        &held,
+        &mut progress,
+    )
+}
+
+/// ConAn's table of overruled Supreme Court decisions.
+fn overruled(store: &Store) -> Result<ImportReport, ImportError> {
+    let name = Path::new("default/overruled/scotus_overruled_conan_pairs.csv");
+    let csv = CsvReader::new(OVERRULED, Dialect::Rfc4180)
+        .map_err(|e| ImportError::format(name, e.to_string()))?;
+    let col = |n: &str| csv.column(n);
+    let (overruled_cite, overruled_name) = (col("overruled_us_cite"), col("overruled_name"));
+    let (qualifier, by_name, by_us) = (
+        col("overruled_qualifier"),
+        col("overruling_name"),
+        col("overruling_us_cite"),
+    );
+    let (by_sct, by_year) = (col("overruling_sct_cite_from_scdb"), col("overruling_year"));
+    let mut report = ImportReport::new("conan_overruled");
+    let mut progress = Progress::rows("overruled", 288);
+    run_batches(
+        store,
+        &checkpoint("overruled"),
+        name,
+        csv,
+        &mut progress,
+        &mut report,
+        |writer, row, report| {
+            let Some(key) = field(&row, overruled_cite).and_then(|c| parse_simple_cite(c).key)
+            else {
+                report.skip(
+                    name,
+                    format!(
+                        "line {}: no U.S. cite for {:?}",
+                        row.line,
+                        field(&row, overruled_name)
+                    ),
+                );
+                return Ok(());
+            };
+            let by_citation = field(&row, by_us)
+                .or(field(&row, by_sct))
+                .unwrap_or_default()
+                .to_string();
+            let by_case_id = match parse_simple_cite(&by_citation).key {
+                Some(by_key) => single_case(writer, &by_key)?,
+                None => None,
+            };
+            let overruling = Overruling {
+                by_name: field(&row, by_name).unwrap_or_default().to_string(),
+                by_citation,
+                by_case_id,
+                year: field(&row, by_year).and_then(|y| y.parse().ok()),
+                qualifier: field(&row, qualifier).map(str::to_string),
+                source: "conan".into(),
+            };
+            for case_id in writer.cases_at(&key)? {
+                writer.put_overruling(&case_id, &overruling)?;
+                report.stored += 1;
+            }
+            Ok(())
+        },
+    )?;
+    Ok(report)
+}
+
+fn single_case(writer: &LibraryWriter<'_>, key: &CiteKey) -> Result<Option<String>, ImportError> {
+    let mut at = writer.cases_at(key)?;
+    Ok(if at.len() == 1 { at.pop() } else { None })
+}
+
+#[derive(Deserialize)]
+struct ScraperRecord {
+    case_names: Option<String>,
+    case_dates: Option<String>,
+    #[serde(default)]
+    docket_numbers: Option<String>,
+    #[serde(default)]
+    citations: Option<String>,
+    #[serde(default)]
+    parallel_citations: Option<String>,
+    #[serde(default)]
+    precedential_statuses: Option<String>,
+    #[serde(default)]
+    judges: Option<String>,
+    #[serde(default)]
+    summaries: Option<String>,
+    #[serde(default)]
+    download_urls: Option<String>,
+    #[serde(rename = "_scraper")]
+    scraper: String,
+}
+
+/// Court ids never contain `_`; juriscraper names its test scrapers
+/// `<court>[_<variant>]_example[_n]`.
+fn scraper_court(scraper: &str) -> &str {
+    let base = scraper.split("_example").next().unwrap_or(scraper);
+    base.split('_').next().unwrap_or(base)
+}
+
+/// Opinion metadata from juriscraper's test fixtures: names, dates,
+/// dockets and citations, no text.
+fn juriscraper(store: &Store) -> Result<ImportReport, ImportError> {
+    let name = Path::new("default/juriscraper/opinion_metadata_from_tests.jsonl");
+    let mut seen: HashMap<String, u32> = HashMap::new();
+    let lines = gunzip(JURISCRAPER)
+        .lines()
+        .enumerate()
+        .map(move |(n, line)| {
+            let line = line.map_err(|e| format!("line {}: {e}", n + 1))?;
+            let record: ScraperRecord = serde_json::from_str(&line)
+                .map_err(|e| format!("line {} column {}: {e}", n + 1, e.column()))?;
+            let count = seen.entry(record.scraper.clone()).or_insert(0);
+            *count += 1;
+            Ok::<_, String>((record, *count))
+        });
+    let mut report = ImportReport::new("juriscraper");
+    let mut progress = Progress::rows("juriscraper", 11_409);
+    run_batches(
+        store,
+        &checkpoint("juriscraper"),
+        name,
+        lines,
+        &mut progress,
+        &mut report,
+        |writer, (record, n), report| {
+            let court = scraper_court(&record.scraper).to_string();
+            let id = format!("{}-{n}", record.scraper);
+            let citations = [
+                record.citations.as_deref(),
+                record.parallel_citations.as_deref(),
+            ]
+            .into_iter()
+            .flatten()
+            .flat_map(|list| list.split(';'))
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(parse_simple_cite)
+            .collect();
+            let docket = record
+                .docket_numbers
+                .clone()
+                .filter(|d| !d.trim().is_empty());
+            let case = CaseRecord {
+                id: format!("jur-{id}"),
+                name: record.case_names.unwrap_or_default(),
+                court: Some(court.clone()),
+                decision_date: record.case_dates,
+                docket_numbers: docket.iter().cloned().collect(),
+                citations,
+                precedential_status: record.precedential_statuses,
+                judges: record.judges,
+                summary: record.summaries,
+                source_url: record.download_urls,
+                provenance: vec![Provenance {
+                    source: "juriscraper".into(),
+                    id,
+                }],
+                ..CaseRecord::default()
+            };
+            let stored = writer.put_case(NewCase {
+                record: case,
+                opinions: Vec::new(),
+            })?;
+            if let Some(docket) = docket {
+                writer.add_alias(
+                    &docket_namespace(&court),
+                    &normalize_docket(&docket),
+                    &stored.id,
+                )?;
+            }
+            report.stored += 1;
+            Ok(())
+        },
+    )?;
+    Ok(report)
+}
+
+/// The alias namespace of a court's docket numbers.
+fn docket_namespace(court: &str) -> String {
+    format!("docket:{court}")
+}
+
+/// Docket numbers as printed vary in dashes and prefixes ("No. 11–345").
+fn normalize_docket(docket: &str) -> String {
+    docket
+        .trim()
+        .trim_start_matches("No.")
+        .trim_start_matches("NO.")
+        .trim()
+        .replace(['–', '—', '‑'], "-")
+        .to_uppercase()
+}
+
+/// The Fastcase opinions CAP published as test data: XML with the opinion
+/// as escaped HTML, and an HTML rendering giving the page range.
+fn fastcase(store: &Store) -> Result<ImportReport, ImportError> {
+    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(FASTCASE));
+    let mut xml: BTreeMap<String, String> = BTreeMap::new();
+    let mut html: BTreeMap<String, String> = BTreeMap::new();
+    let name = Path::new("default/cap/fastcase_opinion_samples.tar.gz");
+    let entries = archive.entries().map_err(|e| ImportError::io(name, e))?;
+    for entry in entries {
+        let mut entry = entry.map_err(|e| ImportError::io(name, e))?;
+        let path = entry
+            .path()
+            .map_err(|e| ImportError::io(name, e))?
+            .to_string_lossy()
+            .into_owned();
+        let mut text = String::new();
+        if entry.read_to_string(&mut text).is_err() {
+            continue;
+        }
+        if let Some(stem) = path.strip_suffix(".xml") {
+            xml.insert(stem.to_string(), text);
+        } else if let Some(stem) = path.strip_suffix(".html") {
+            html.insert(stem.to_string(), text);
+        }
+    }
+    let mut report = ImportReport::new("fastcase");
+    let mut progress = Progress::rows("fastcase", xml.len() as u64);
+    let rows = xml.into_iter().map(|(stem, text)| {
+        let pages = html.get(&stem).and_then(|h| page_range(h));
+        parse_fastcase(&stem, &text, pages).ok_or_else(|| format!("{stem}: not a Fastcase case"))
+    });
+    run_batches(
+        store,
+        &checkpoint("fastcase"),
+        name,
+        rows,
+        &mut progress,
+        &mut report,
+        |writer, case, report| {
+            writer.put_case(case)?;
+            report.stored += 1;
+            Ok(())
+        },
+    )?;
+    Ok(report)
+}
+
+/// `data-firstpage` and `data-lastpage` of CAP's HTML rendering.
+fn page_range(html: &str) -> Option<(u32, u32)> {
+    let attribute = |name: &str| -> Option<u32> {
+        let start = html.find(name)? + name.len();
+        let rest = html[start..].trim_start_matches(['=', '"']);
+        rest.split('"').next()?.parse().ok()
+    };
+    Some((attribute("data-firstpage")?, attribute("data-lastpage")?))
+}
+
+fn parse_fastcase(stem: &str, xml: &str, pages: Option<(u32, u32)>) -> Option<NewCase> {
+    let element = |name: &str| -> Option<String> {
+        let open = format!("<{name}>");
+        let close = format!("</{name}>");
+        let start = xml.find(&open)? + open.len();
+        let end = start + xml[start..].find(&close)?;
+        Some(markup_to_text(&xml[start..end]).trim().to_string())
+    };
+    let all = |name: &str| -> Vec<String> {
+        let open = format!("<{name}>");
+        let close = format!("</{name}>");
+        xml.match_indices(&open)
+            .filter_map(|(at, _)| {
+                let start = at + open.len();
+                let end = start + xml[start..].find(&close)?;
+                Some(xml[start..end].to_string())
+            })
+            .collect()
+    };
+    let name = element("ShortName")?;
+    let citations: Vec<CaseCitation> = all("Citation")
+        .iter()
+        .filter_map(|block| {
+            let part = |tag: &str| -> Option<String> {
+                let open = format!("<{tag}>");
+                let start = block.find(&open)? + open.len();
+                let end = start + block[start..].find(&format!("</{tag}>"))?;
+                Some(block[start..end].trim().to_string())
+            };
+            let mut citation = parse_simple_cite(&format!(
+                "{} {} {}",
+                part("Volume")?,
+                part("Reporter")?,
+                part("Page")?
+            ));
+            if let (Some(key), Some((first, last))) = (&citation.key, pages)
+                && key.page == first
+            {
+                citation.last_page = Some(last);
+            }
+            Some(citation)
+        })
+        .collect();
+    let date = element("DecisionDate").and_then(|d| {
+        let mut parts = d.split('-');
+        let (month, day, year) = (parts.next()?, parts.next()?, parts.next()?);
+        Some(format!("{year}-{month}-{day}"))
+    });
+    let body = {
+        let open = "<CaseHtml>";
+        let start = xml.find(open)? + open.len();
+        let end = start + xml[start..].find("</CaseHtml>")?;
+        unescape_xml(&xml[start..end])
+    };
+    let provenance = Provenance {
+        source: "fastcase".into(),
+        id: stem.rsplit('/').next().unwrap_or(stem).to_string(),
+    };
+    Some(NewCase {
+        record: CaseRecord {
+            id: format!("fc-{}", provenance.id.replace(' ', "")),
+            name,
+            court: element("CourtAbbreviation")
+                .as_deref()
+                .and_then(crate::library::court_id),
+            decision_date: date,
+            docket_numbers: all("DocketNumber")
+                .iter()
+                .map(|d| markup_to_text(d).trim().to_string())
+                .collect(),
+            citations,
+            judges: element("Author"),
+            provenance: vec![provenance.clone()],
+            ..CaseRecord::default()
+        },
+        opinions: vec![NewOpinion {
+            kind: "combined".into(),
+            author: element("Author"),
+            format: BodyFormat::Html,
+            text: body,
+            provenance,
+        }],
+    })
+}
+
+/// The escaped HTML inside an XML element, unescaped once.
+fn unescape_xml(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&amp;", "&")
+}
+
+/// CourtListener's API sample: one cluster with its opinion.
+fn courtlistener_sample(store: &Store) -> Result<ImportReport, ImportError> {
+    let name = Path::new("default/courtlistener/api_v3_sample");
+    let cluster: Value =
+        serde_json::from_slice(CL_CLUSTER).map_err(|e| ImportError::format(name, e.to_string()))?;
+    let mut opinion_json = String::new();
+    flate2::read::GzDecoder::new(CL_OPINION)
+        .read_to_string(&mut opinion_json)
+        .map_err(|e| ImportError::io(name, e))?;
+    let opinion: Value = serde_json::from_str(&opinion_json)
+        .map_err(|e| ImportError::format(name, e.to_string()))?;
+    let text = |value: &Value, key: &str| {
+        value
+            .get(key)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
+    let id = cluster
+        .get("id")
+        .and_then(Value::as_u64)
+        .unwrap_or_default();
+    let citations = cluster
+        .get("citations")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|c| {
+            let volume = c.get("volume")?.to_string();
+            let page = c.get("page")?.as_str()?.to_string();
+            Some(parse_simple_cite(&format!(
+                "{volume} {} {page}",
+                c.get("reporter")?.as_str()?
+            )))
+        })
+        .collect();
+    let body = text(&opinion, "html_with_citations")
+        .map(|h| (BodyFormat::Html, h))
+        .or_else(|| text(&opinion, "plain_text").map(|t| (BodyFormat::Text, t)));
+    let record = CaseRecord {
+        id: format!("cl-{id}"),
+        name: text(&cluster, "case_name").unwrap_or_default(),
+        name_short: text(&cluster, "case_name_short"),
+        court: Some("nm".into()),
+        decision_date: text(&cluster, "date_filed"),
+        citations,
+        precedential_status: text(&cluster, "precedential_status"),
+        judges: text(&cluster, "judges"),
+        source_url: text(&cluster, "absolute_url")
+            .map(|u| format!("https://www.courtlistener.com{u}")),
+        provenance: vec![Provenance {
+            source: super::courtlistener::SOURCE.into(),
+            id: id.to_string(),
+        }],
+        ..CaseRecord::default()
+    };
+    let opinion_number = opinion
+        .get("id")
+        .and_then(Value::as_u64)
+        .unwrap_or_default();
+    let opinion_id = opinion_number.to_string();
+    let opinions = body
+        .map(|(format, text)| NewOpinion {
+            kind: "combined".into(),
+            author: None,
+            format,
+            text,
+            provenance: Provenance {
+                source: super::courtlistener::SOURCE.into(),
+                id: opinion_id.clone(),
+            },
+        })
+        .into_iter()
+        .collect();
+    let mut report = ImportReport::new("courtlistener sample");
+    store.write(|txn| -> Result<(), ImportError> {
+        let mut writer = LibraryWriter::new(txn)?;
+        let stored = writer.put_case(NewCase { record, opinions })?;
+        writer.set_courtlistener_opinion(opinion_number, &stored.id)?;
+        writer.finish()?;
+        Ok(())
+    })?;
+    report.rows = 1;
+    report.stored = 1;
+    Ok(report)
+}
+
+#[derive(Deserialize)]
+struct CorpusManifest {
+    texts: Vec<CorpusText>,
+}
+
+#[derive(Deserialize)]
+struct CorpusText {
+    file: String,
+    #[serde(default)]
+    split: Option<String>,
+    #[serde(default)]
+    court: Option<String>,
+    #[serde(default)]
+    citation: Option<String>,
+    #[serde(default)]
+    docket: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    date: Option<String>,
+}
+
+/// Real opinion texts: U.S. Reports vol. 557 split into its cases, and
+/// single opinions joined to the cases they belong to.
+fn corpus(store: &Store) -> Result<ImportReport, ImportError> {
+    let name = Path::new("default/corpus/opinions.tar.gz");
+    let manifest: CorpusManifest =
+        serde_json::from_str(CORPUS_CASES).map_err(|e| ImportError::format(name, e.to_string()))?;
+    let mut files: HashMap<String, String> = HashMap::new();
+    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(CORPUS));
+    for entry in archive.entries().map_err(|e| ImportError::io(name, e))? {
+        let mut entry = entry.map_err(|e| ImportError::io(name, e))?;
+        let path = entry
+            .path()
+            .map_err(|e| ImportError::io(name, e))?
+            .to_string_lossy()
+            .into_owned();
+        let mut bytes = Vec::new();
+        entry
+            .read_to_end(&mut bytes)
+            .map_err(|e| ImportError::io(name, e))?;
+        files.insert(path, String::from_utf8_lossy(&bytes).into_owned());
+    }
+    let mut cases = Vec::new();
+    for text in &manifest.texts {
+        let Some(body) = files.get(&text.file) else {
+            return Err(ImportError::format(
+                name,
+                format!("{} is missing", text.file),
+            ));
+        };
+        if text.split.as_deref() == Some("us_bound_volume") {
+            cases.extend(split_bound_volume(&text.file, body));
+            continue;
+        }
+        let stem = text.file.trim_end_matches(".txt").to_string();
+        let provenance = Provenance {
+            source: "corpus".into(),
+            id: stem.clone(),
+        };
+        cases.push(CorpusCase {
+            record: CaseRecord {
+                id: format!("corpus-{stem}"),
+                name: text.name.clone().unwrap_or_default(),
+                court: text.court.clone(),
+                decision_date: text.date.clone(),
+                docket_numbers: text.docket.iter().cloned().collect(),
+                citations: text.citation.iter().map(|c| parse_simple_cite(c)).collect(),
+                provenance: vec![provenance.clone()],
+                ..CaseRecord::default()
+            },
+            text: body.clone(),
+            docket: text.docket.clone().zip(text.court.clone()),
+            provenance,
+        });
+    }
+    let mut report = ImportReport::new("corpus");
+    let mut progress = Progress::rows("opinions", cases.len() as u64);
+    let rows = cases.into_iter().map(Ok::<_, String>);
+    run_batches(
+        store,
+        &checkpoint("corpus"),
+        name,
+        rows,
+        &mut progress,
+        &mut report,
+        |writer, case, report| {
+            let opinion = NewOpinion {
+                kind: "combined".into(),
+                author: None,
+                format: BodyFormat::Text,
+                text: case.text,
+                provenance: case.provenance,
+            };
+            let joined = match &case.docket {
+                Some((docket, court)) => {
+                    let namespace = if court == "scotus" {
+                        "scotus-docket".to_string()
+                    } else {
+                        docket_namespace(court)
+                    };
+                    let key = if court == "scotus" {
+                        docket.clone()
+                    } else {
+                        normalize_docket(docket)
+                    };
+                    writer.external_case(&namespace, &key)?
+                }
+                None => None,
+            };
+            match joined {
+                Some(case_id) => {
+                    writer.add_opinion(&case_id, opinion)?;
+                }
+                None => {
+                    writer.put_case(NewCase {
+                        record: case.record,
+                        opinions: vec![opinion],
+                    })?;
+                }
+            }
+            report.stored += 1;
+            Ok(())
+        },
+    )?;
+    Ok(report)
+}
+
+struct CorpusCase {
+    record: CaseRecord,
+    text: String,
+    docket: Option<(String, String)>,
+    provenance: Provenance,
+}
+
+/// Splits a U.S. Reports bound volume printed from PDF into its cases: the
+/// printer's marker line `557US1 Unit: $U70 …` starts each page and names
+/// the unit (one unit per case), and the unit's pages carry the running
+/// head `Cite as: 557 U. S. 29 (2009)`.
+fn split_bound_volume(file: &str, text: &str) -> Vec<CorpusCase> {
+    let mut units: Vec<(String, String)> = Vec::new();
+    for line in text.lines() {
+        if let Some(unit) = unit_code(line) {
+            if units.last().is_none_or(|(last, _)| *last != unit) {
+                units.push((unit, String::new()));
+            }
+            continue;
+        }
+        if let Some((_, body)) = units.last_mut() {
+            body.push_str(line);
+            body.push('\n');
+        }
+    }
+    let mut cases = Vec::new();
+    for (unit, body) in units {
+        let Some((volume, page)) = cite_as(&body) else {
+            continue;
+        };
+        let cite = format!("{volume} U.S. {page}");
+        let provenance = Provenance {
+            source: "corpus".into(),
+            id: format!("{file}#{unit}"),
+        };
+        cases.push(CorpusCase {
+            record: CaseRecord {
+                id: format!("us-{volume}-{page}"),
+                court: Some("scotus".into()),
+                citations: vec![parse_simple_cite(&cite)],
+                provenance: vec![provenance.clone()],
+                ..CaseRecord::default()
+            },
+            text: body,
+            docket: None,
+            provenance,
+        });
+    }
+    cases
+}
+
+/// The unit code of a printer's marker line (`557US1 Unit: $U70 [...]`).
+fn unit_code(line: &str) -> Option<String> {
+    let (head, rest) = line.split_once(" Unit: ")?;
+    let digits = head.split("US").next()?;
+    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    rest.split_whitespace().next().map(str::to_string)
+}
+
+/// The volume and first page named by `Cite as: 557 U. S. 29 (2009)`.
+fn cite_as(text: &str) -> Option<(u32, u32)> {
+    let at = text.find("Cite as: ")? + "Cite as: ".len();
+    let mut words = text[at..].split_whitespace();
+    let volume = words.next()?.parse().ok()?;
+    let (first, second) = (words.next()?, words.next()?);
+    let page = if first == "U." && second == "S." {
+        words.next()?
+    } else {
+        return None;
+    };
+    Some((volume, page.parse().ok()?))
+}
+
+#[derive(Deserialize)]
+struct RuleSets {
+    sets: Vec<RuleSet>,
+}
+
+#[derive(Deserialize)]
+struct RuleSet {
+    source: String,
+    code: String,
+    highest: u32,
+}
+
+#[derive(Deserialize)]
+struct RuleText {
+    set: String,
+    rule: String,
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    text: String,
+}
+
+/// The five federal rule sets: every rule number that exists, with its
+/// title and text where the transcription has it; rules above a set's
+/// last rule are dropped (see rule_sets.json).
+fn federal_rules(store: &Store) -> Result<ImportReport, ImportError> {
+    let name = Path::new("default/rules/federal_rules_index.csv");
+    let sets: RuleSets =
+        serde_json::from_str(RULE_SETS).map_err(|e| ImportError::format(name, e.to_string()))?;
+    let mut texts_json = String::new();
+    flate2::read::GzDecoder::new(RULES_TEXT)
+        .read_to_string(&mut texts_json)
+        .map_err(|e| ImportError::io(name, e))?;
+    let texts: Vec<RuleText> =
+        serde_json::from_str(&texts_json).map_err(|e| ImportError::format(name, e.to_string()))?;
+    let texts: HashMap<(String, String), RuleText> = texts
+        .into_iter()
+        .map(|t| ((t.set.clone(), t.rule.clone()), t))
+        .collect();
+    let official_frcp = frcp_print_texts();
+    let csv = CsvReader::new(RULES_INDEX, Dialect::Rfc4180)
+        .map_err(|e| ImportError::format(name, e.to_string()))?;
+    let (set_col, rule_col, title_col) =
+        (csv.column("set"), csv.column("rule"), csv.column("title"));
+    let mut report = ImportReport::new("federal_rules");
+    let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+    let rows: Vec<Row> = csv.filter_map(Result::ok).collect();
+    store.write(|txn| -> Result<(), ImportError> {
+        let mut writer = LibraryWriter::new(txn)?;
+        for row in &rows {
+            report.rows += 1;
+            let (Some(set_name), Some(rule)) = (field(row, set_col), field(row, rule_col)) else {
+                continue;
+            };
+            let Some(set) = sets.sets.iter().find(|s| s.source == set_name) else {
+                continue;
+            };
+            let number: u32 = rule
+                .split('.')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(u32::MAX);
+            if number > set.highest {
+                report.skip(
+                    name,
+                    format!(
+                        "{set_name} {rule}: above the set's last rule {} (not a real rule)",
+                        set.highest
+                    ),
+                );
+                continue;
+            }
+            let transcribed = texts.get(&(set_name.to_string(), rule.to_string()));
+            let text = transcribed
+                .map(|t| t.text.clone())
+                .filter(|t| !t.trim().is_empty())
+                .or_else(|| {
+                    (set.code == codes::FRCP)
+                        .then(|| official_frcp.get(rule).cloned())
+                        .flatten()
+                });
+            let heading = field(row, title_col)
+                .map(str::to_string)
+                .or_else(|| transcribed.map(|t| t.title.clone()))
+                .unwrap_or_default();
+            writer.put_authority(&Authority {
+                code: set.code.clone(),
+                title: String::new(),
+                section: rule.to_string(),
+                heading,
+                text,
+                status: "live".into(),
+                source: "usarscotus/legal-directory".into(),
+            })?;
+            *counts.entry(set.code.clone()).or_default() += 1;
+            report.stored += 1;
+        }
+        for set in &sets.sets {
+            let coverage = LawCoverage {
+                live_complete: false,
+                history_complete: false,
+                highest: Some(set.highest),
+                sections: counts.get(&set.code).copied().unwrap_or(0),
+                source: "federal rules".into(),
+            };
+            writer.put_law_coverage(&set.code, "", &coverage)?;
+        }
+        writer.finish()?;
+        Ok(())
+    })?;
+    Ok(report)
+}
+
+/// Rule texts of the official FRCP print, by rule number ("# Rule 12. …").
+fn frcp_print_texts() -> HashMap<String, String> {
+    let mut markdown = String::new();
+    if flate2::read::GzDecoder::new(FRCP_PRINT)
+        .read_to_string(&mut markdown)
+        .is_err()
+    {
+        return HashMap::new();
+    }
+    let mut texts: HashMap<String, String> = HashMap::new();
+    let mut current: Option<String> = None;
+    for line in markdown.lines() {
+        if let Some(rest) = line.strip_prefix("# Rule ")
+            && let Some((number, _)) = rest.split_once(". ")
+            && number.chars().all(|c| c.is_ascii_digit() || c == '.')
+        {
+            current = Some(number.to_string());
+            continue;
+        }
+        if let Some(rule) = &current {
+            let entry = texts.entry(rule.clone()).or_default();
+            entry.push_str(line.trim_start_matches("# "));
+            entry.push('\n');
+        }
+    }
+    texts
+}
+
+/// Every live U.S. Code section, and the repealed, transferred and omitted
+/// sections of the 19 titles whose full history is held.
+fn us_code(store: &Store) -> Result<ImportReport, ImportError> {
+    let mut report = ImportReport::new("usc");
+    let live_titles = title_counts(USC_LIVE)?;
+    let history_titles = title_counts(USC_STATUS)?;
+    let name = Path::new("default/usc/usc_sections_live_rp119-100.csv");
+    let csv = CsvReader::new(gunzip(USC_LIVE), Dialect::Rfc4180)
+        .map_err(|e| ImportError::format(name, e.to_string()))?;
+    let (title, section, heading) = (
+        csv.column("title"),
+        csv.column("section"),
+        csv.column("heading"),
+    );
+    let mut progress = Progress::rows("u.s. code", 50_936);
+    run_batches(
+        store,
+        &checkpoint("usc_live"),
+        name,
+        csv,
+        &mut progress,
+        &mut report,
+        |writer, row, report| {
+            let (Some(t), Some(s)) = (field(&row, title), field(&row, section)) else {
+                return Ok(());
+            };
+            writer.put_authority(&Authority {
+                code: codes::USC.into(),
+                title: t.to_string(),
+                section: s.to_string(),
+                heading: field(&row, heading).unwrap_or_default().to_string(),
+                text: None,
+                status: "live".into(),
+                source: "OLRC release point 119-100".into(),
+            })?;
+            report.stored += 1;
+            Ok(())
+        },
+    )?;
+    let name = Path::new("default/usc/usc_sections_with_status_19titles_rp119-36.csv");
+    let csv = CsvReader::new(gunzip(USC_STATUS), Dialect::Rfc4180)
+        .map_err(|e| ImportError::format(name, e.to_string()))?;
+    let (title, section, heading, status) = (
+        csv.column("title"),
+        csv.column("section"),
+        csv.column("heading"),
+        csv.column("status"),
+    );
+    let mut progress = Progress::rows("u.s. code history", 3_372);
+    run_batches(
+        store,
+        &checkpoint("usc_history"),
+        name,
+        csv,
+        &mut progress,
+        &mut report,
+        |writer, row, report| {
+            let (Some(t), Some(s)) = (field(&row, title), field(&row, section)) else {
+                return Ok(());
+            };
+            let Some(dead) = field(&row, status) else {
+                return Ok(());
+            };
+            // Range rows ("202...204") stand for each section in the range.
+            for number in expand_range(s) {
+                writer.put_authority(&Authority {
+                    code: codes::USC.into(),
+                    title: t.to_string(),
+                    section: number,
+                    heading: field(&row, heading).unwrap_or_default().to_string(),
+                    text: None,
+                    status: dead.to_string(),
+                    source: "OLRC release point 119-36".into(),
+                })?;
+                report.stored += 1;
+            }
+            Ok(())
+        },
+    )?;
+    store.write(|txn| -> Result<(), ImportError> {
+        let mut writer = LibraryWriter::new(txn)?;
+        for (t, sections) in &live_titles {
+            let coverage = LawCoverage {
+                live_complete: true,
+                history_complete: history_titles.contains_key(t),
+                highest: None,
+                sections: *sections,
+                source: "U.S. Code".into(),
+            };
+            writer.put_law_coverage(codes::USC, t, &coverage)?;
+        }
+        writer.finish()?;
+        Ok(())
+    })?;
+    Ok(report)
+}
+
+/// Rows per `title` of an embedded CSV (coverage is written from these, so
+/// a resumed build that skips finished rows still writes it).
+fn title_counts(bytes: &'static [u8]) -> Result<BTreeMap<String, u64>, ImportError> {
+    let name = Path::new("default/title counts");
+    let csv = CsvReader::new(gunzip(bytes), Dialect::Rfc4180)
+        .map_err(|e| ImportError::format(name, e.to_string()))?;
+    let title = csv.column("title");
+    let mut counts = BTreeMap::new();
+    for row in csv.flatten() {
+        if let Some(t) = field(&row, title) {
+            *counts.entry(t.to_string()).or_default() += 1;
+        }
+    }
+    Ok(counts)
+}
+
+/// "202...204" → 202, 203, 204; anything else stands for itself.
+fn expand_range(section: &str) -> Vec<String> {
+    if let Some((from, to)) = section.split_once("...")
+        && let (Ok(from), Ok(to)) = (from.parse::<u32>(), to.parse::<u32>())
+        && from <= to
+        && to - from < 1000
+    {
+        return (from..=to).map(|n| n.to_string()).collect();
+    }
+    vec![section.to_string()]
+}
+
+/// The partial CFR index: sections and appendices of 21 titles.
+fn cfr(store: &Store) -> Result<ImportReport, ImportError> {
+    let name = Path::new("default/cfr/cfr_sections_partial.csv");
+    let csv = CsvReader::new(gunzip(CFR_SECTIONS), Dialect::Rfc4180)
+        .map_err(|e| ImportError::format(name, e.to_string()))?;
+    let (title, section, heading, reserved) = (
+        csv.column("title"),
+        csv.column("section"),
+        csv.column("heading"),
+        csv.column("reserved"),
+    );
+    let mut report = ImportReport::new("cfr");
+    let titles = title_counts(CFR_SECTIONS)?;
+    let mut progress = Progress::rows("cfr", 46_828);
+    run_batches(
+        store,
+        &checkpoint("cfr"),
+        name,
+        csv,
+        &mut progress,
+        &mut report,
+        |writer, row, report| {
+            let (Some(t), Some(s)) = (field(&row, title), field(&row, section)) else {
+                return Ok(());
+            };
+            let status = if field(&row, reserved) == Some("1") {
+                "reserved"
+            } else {
+                "live"
+            };
+            writer.put_authority(&Authority {
+                code: codes::CFR.into(),
+                title: t.to_string(),
+                section: s.to_string(),
+                heading: field(&row, heading).unwrap_or_default().to_string(),
+                text: None,
+                status: status.into(),
+                source: "eCFR structure".into(),
+            })?;
+            report.stored += 1;
+            Ok(())
+        },
+    )?;
+    store.write(|txn| -> Result<(), ImportError> {
+        let mut writer = LibraryWriter::new(txn)?;
+        for (t, sections) in &titles {
+            let coverage = LawCoverage {
+                live_complete: CFR_COMPLETE_TITLES.contains(&t.as_str()),
+                history_complete: false,
+                highest: None,
+                sections: *sections,
+                source: "eCFR".into(),
+            };
+            writer.put_law_coverage(codes::CFR, t, &coverage)?;
+        }
+        writer.finish()?;
+        Ok(())
+    })?;
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scraper_names_give_court_ids() {
+        assert_eq!(scraper_court("illappct_example"), "illappct");
+        assert_eq!(scraper_court("ohioctapp_3_example"), "ohioctapp");
+        assert_eq!(scraper_court("nyappdiv_2nd_example_2"), "nyappdiv");
+        assert_eq!(scraper_court("scotus_slip_example"), "scotus");
+    }
+
+    #[test]
+    fn bound_volume_pages_name_their_case() {
+        assert_eq!(
+            cite_as("31 Cite as: 557 U. S. 29 (2009)\nSyllabus"),
+            Some((557, 29))
+        );
+        assert_eq!(
+            unit_code("557US1 Unit: $U70 [06-10-14 18:12:34] PAGES PGT: OPIN").as_deref(),
+            Some("$U70")
+        );
+        assert_eq!(unit_code("Justice Breyer delivered the opinion"), None);
+        assert_eq!(expand_range("202...204"), ["202", "203", "204"]);
+        assert_eq!(normalize_docket("No. 11–345"), "11-345");
+    }
+}

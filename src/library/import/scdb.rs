@@ -1,0 +1,239 @@
+//! The Supreme Court Database (SCDB) case-centred CSV: one row per case,
+//! with its U.S., S. Ct., L. Ed. and LEXIS citations.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::BufRead;
+use std::path::Path;
+
+use super::csv::{CsvReader, Dialect, Row};
+use super::{
+    ImportError, ImportReport, Progress, checkpoint_key, open_input, parse_simple_cite, run_batches,
+};
+use crate::library::model::{CaseCitation, CaseRecord, NewCase, Provenance};
+use crate::library::store::LibraryWriter;
+use crate::store::Store;
+
+/// SCDB publishes every decision of a term, so a U.S. Reports volume whose
+/// terms SCDB has fully paginated is held (up to the last case page of the
+/// volume; the order pages after it are not in SCDB).
+pub const SOURCE: &str = "scdb";
+
+pub fn import_file(store: &Store, path: &Path) -> Result<ImportReport, ImportError> {
+    let held = held_volumes(path, open_input(path)?.reader)?;
+    let input = open_input(path)?;
+    let mut progress = Progress::new("scdb", input.bytes_read.clone(), input.size);
+    import_reader(store, path, input.reader, input.size, &held, &mut progress)
+}
+
+/// The U.S. volumes SCDB holds completely: every case of every term in the
+/// volume has its U.S. cite, and SCDB has cases in the next volume too (the
+/// newest paginated volume may still be missing cases of the next term).
+pub fn held_volumes(name: &Path, reader: impl BufRead) -> Result<BTreeSet<u32>, ImportError> {
+    let csv = CsvReader::new(reader, Dialect::Rfc4180)
+        .map_err(|e| ImportError::format(name, e.to_string()))?;
+    let (Some(us), Some(term)) = (csv.column("usCite"), csv.column("term")) else {
+        return Err(ImportError::format(
+            name,
+            "not an SCDB case-centred file (usCite, term missing)",
+        ));
+    };
+    let mut unpaginated_terms = BTreeSet::new();
+    let mut volume_terms: BTreeMap<u32, BTreeSet<String>> = BTreeMap::new();
+    for row in csv.flatten() {
+        let term_value = row.fields.get(term).cloned().flatten().unwrap_or_default();
+        let volume = row
+            .fields
+            .get(us)
+            .and_then(|v| v.as_deref())
+            .and_then(|cite| parse_simple_cite(cite).key)
+            .filter(|key| key.reporter == "U.S.")
+            .map(|key| key.volume);
+        match volume {
+            Some(volume) => {
+                volume_terms.entry(volume).or_default().insert(term_value);
+            }
+            None => {
+                unpaginated_terms.insert(term_value);
+            }
+        }
+    }
+    Ok(volume_terms
+        .iter()
+        .filter(|(volume, terms)| {
+            terms.iter().all(|t| !unpaginated_terms.contains(t))
+                && volume_terms.contains_key(&(**volume + 1))
+        })
+        .map(|(volume, _)| *volume)
+        .collect())
+}
+
+/// Imports SCDB rows from any reader (the embedded copy or a file),
+/// counting the `held` volumes as held completely.
+pub fn import_reader(
+    store: &Store,
+    name: &Path,
+    reader: impl BufRead,
+    size: u64,
+    held: &BTreeSet<u32>,
+    progress: &mut Progress,
+) -> Result<ImportReport, ImportError> {
+    let mut report = ImportReport::new(SOURCE);
+    let csv = CsvReader::new(reader, Dialect::Rfc4180)
+        .map_err(|e| ImportError::format(name, e.to_string()))?;
+    let columns = Columns::find(&csv).ok_or_else(|| {
+        ImportError::format(
+            name,
+            "not an SCDB case-centred file (caseId, usCite, caseName… missing)",
+        )
+    })?;
+    let key = checkpoint_key(SOURCE, name, size);
+    run_batches(
+        store,
+        &key,
+        name,
+        csv,
+        progress,
+        &mut report,
+        |writer, row, report| {
+            match columns.case(&row) {
+                Some(case) => {
+                    store_case(writer, case, held)?;
+                    report.stored += 1;
+                }
+                None => report.skip(name, format!("line {}: no caseId", row.line)),
+            }
+            Ok(())
+        },
+    )?;
+    Ok(report)
+}
+
+struct Columns {
+    case_id: usize,
+    date: usize,
+    us: usize,
+    sct: usize,
+    led: usize,
+    lexis: usize,
+    docket: usize,
+    name: usize,
+}
+
+struct ScdbCase {
+    record: CaseRecord,
+    docket: Option<String>,
+}
+
+impl Columns {
+    fn find<R: BufRead>(csv: &CsvReader<R>) -> Option<Self> {
+        Some(Self {
+            case_id: csv.column("caseId")?,
+            date: csv.column("dateDecision")?,
+            us: csv.column("usCite")?,
+            sct: csv.column("sctCite")?,
+            led: csv.column("ledCite")?,
+            lexis: csv.column("lexisCite")?,
+            docket: csv.column("docket")?,
+            name: csv.column("caseName")?,
+        })
+    }
+
+    fn case(&self, row: &Row) -> Option<ScdbCase> {
+        let field = |i: usize| {
+            row.fields
+                .get(i)
+                .and_then(|v| v.as_deref())
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+        };
+        let case_id = field(self.case_id)?;
+        let us = field(self.us).map(parse_simple_cite);
+        let mut citations: Vec<CaseCitation> = us.iter().cloned().collect();
+        citations.extend(field(self.sct).map(parse_simple_cite));
+        if let Some(led) = field(self.led) {
+            citations.push(fix_led_series(parse_simple_cite(led), us.as_ref()));
+        }
+        citations.extend(field(self.lexis).map(parse_simple_cite));
+        let docket = field(self.docket).map(str::to_string);
+        let record = CaseRecord {
+            id: format!("scdb-{case_id}"),
+            name: field(self.name).unwrap_or_default().to_string(),
+            court: Some("scotus".into()),
+            decision_date: field(self.date).and_then(us_date_to_iso),
+            docket_numbers: docket.iter().cloned().collect(),
+            citations,
+            precedential_status: Some("Published".into()),
+            provenance: vec![Provenance {
+                source: SOURCE.into(),
+                id: case_id.to_string(),
+            }],
+            ..CaseRecord::default()
+        };
+        Some(ScdbCase { record, docket })
+    }
+}
+
+fn store_case(
+    writer: &mut LibraryWriter<'_>,
+    case: ScdbCase,
+    held: &BTreeSet<u32>,
+) -> Result<(), ImportError> {
+    let volume = case
+        .record
+        .citations
+        .iter()
+        .filter_map(|c| c.key.as_ref())
+        .find(|k| k.reporter == "U.S.")
+        .map(|k| k.volume);
+    let stored = writer.put_case(NewCase {
+        record: case.record,
+        opinions: Vec::new(),
+    })?;
+    if let Some(docket) = case.docket {
+        writer.add_alias("scotus-docket", &docket, &stored.id)?;
+    }
+    if let Some(volume) = volume.filter(|v| held.contains(v)) {
+        writer.mark_volume_held("U.S.", volume, SOURCE)?;
+    }
+    Ok(())
+}
+
+/// SCDB labels first-series L. Ed. cites of U.S. volumes 332–351 "L. Ed. 2d";
+/// the second series starts at 352 U.S.
+fn fix_led_series(mut led: CaseCitation, us: Option<&CaseCitation>) -> CaseCitation {
+    let us_volume = us.and_then(|c| c.key.as_ref()).map(|k| k.volume);
+    if let (Some(key), Some(volume)) = (led.key.as_mut(), us_volume)
+        && key.reporter == "L. Ed. 2d"
+        && volume < 352
+    {
+        key.reporter = "L. Ed.".into();
+        led.cite = key.to_string();
+    }
+    led
+}
+
+/// "5/17/1954" → "1954-05-17".
+pub fn us_date_to_iso(date: &str) -> Option<String> {
+    let mut parts = date.trim().split('/');
+    let month: u32 = parts.next()?.parse().ok()?;
+    let day: u32 = parts.next()?.parse().ok()?;
+    let year: i32 = parts.next()?.parse().ok()?;
+    chrono::NaiveDate::from_ymd_opt(year, month, day).map(|d| d.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_and_led_series() {
+        assert_eq!(us_date_to_iso("5/17/1954").as_deref(), Some("1954-05-17"));
+        assert_eq!(us_date_to_iso("13/1/1954"), None);
+        let us = parse_simple_cite("347 U.S. 483");
+        let fixed = fix_led_series(parse_simple_cite("98 L. Ed. 2d 873"), Some(&us));
+        assert_eq!(fixed.cite, "98 L. Ed. 873");
+        let later = parse_simple_cite("352 U.S. 1");
+        let kept = fix_led_series(parse_simple_cite("1 L. Ed. 2d 1"), Some(&later));
+        assert_eq!(kept.cite, "1 L. Ed. 2d 1");
+    }
+}

@@ -1,0 +1,338 @@
+//! The tantivy index of the library: case names, citations, opinion text
+//! and authorities. One writer thread owns the `IndexWriter`; readers are
+//! reloaded after each commit.
+
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread::JoinHandle;
+
+use serde::Serialize;
+use tantivy::collector::TopDocs;
+use tantivy::query::QueryParser;
+use tantivy::schema::{
+    Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
+};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+
+/// Where the index lives inside the data directory.
+pub const INDEX_DIR: &str = "index";
+
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("search index: {0}")]
+    Tantivy(#[from] tantivy::TantivyError),
+    #[error("search index directory {0}")]
+    Directory(String),
+    #[error("the search index writer has stopped")]
+    WriterGone,
+    #[error("the search index was opened read-only")]
+    ReadOnly,
+}
+
+/// A document to index: a case or an authority.
+#[derive(Debug, Clone, Default)]
+pub struct IndexDoc {
+    pub id: String,
+    /// `case`, or the authority's code (`usc`, `cfr`, `frcp`, …).
+    pub kind: String,
+    pub name: String,
+    pub citations: Vec<String>,
+    pub court: Option<String>,
+    pub date: Option<String>,
+    pub text: String,
+}
+
+/// One search result.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchHit {
+    pub id: String,
+    pub kind: String,
+    pub name: String,
+    pub citations: Vec<String>,
+    pub court: Option<String>,
+    pub date: Option<String>,
+    pub score: f32,
+}
+
+#[derive(Clone, Copy)]
+struct Fields {
+    id: Field,
+    kind: Field,
+    name: Field,
+    citations: Field,
+    court: Field,
+    date: Field,
+    text: Field,
+}
+
+enum WriterOp {
+    Add(Box<IndexDoc>),
+    Delete(String),
+    Commit(SyncSender<Result<(), String>>),
+}
+
+pub struct LibraryIndex {
+    index: Index,
+    reader: IndexReader,
+    fields: Fields,
+    writer: Option<Mutex<WriterHandle>>,
+}
+
+struct WriterHandle {
+    sender: Option<SyncSender<WriterOp>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+fn schema() -> (Schema, Fields) {
+    let mut builder = Schema::builder();
+    // Opinion text is the bulk of an import: words and frequencies only
+    // (no stemming, no positions) keep bulk indexing within budget; names
+    // and citations keep positions for phrase queries.
+    let body = TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer("default")
+            .set_index_option(IndexRecordOption::WithFreqs),
+    );
+    let plain = TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer("default")
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+    );
+    let fields = Fields {
+        id: builder.add_text_field("id", STRING | STORED),
+        kind: builder.add_text_field("kind", STRING | STORED),
+        name: builder.add_text_field("name", plain.clone() | STORED),
+        citations: builder.add_text_field("citations", plain | STORED),
+        court: builder.add_text_field("court", STRING | STORED),
+        date: builder.add_text_field("date", STRING | STORED),
+        text: builder.add_text_field("text", body),
+    };
+    (builder.build(), fields)
+}
+
+impl LibraryIndex {
+    /// Opens (creating when absent) the index for reading and writing, with
+    /// a writer of `memory_bytes` budget.
+    pub fn open(data_dir: &Path, memory_bytes: usize) -> Result<Self, IndexError> {
+        let dir = data_dir.join(INDEX_DIR);
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| IndexError::Directory(format!("{}: {e}", dir.display())))?;
+        let (schema, fields) = schema();
+        let directory = tantivy::directory::MmapDirectory::open(&dir)
+            .map_err(|e| IndexError::Directory(format!("{}: {e}", dir.display())))?;
+        let index = Index::open_or_create(directory, schema)?;
+        let writer: IndexWriter = index.writer(memory_bytes.max(15_000_000))?;
+        let (sender, receiver) = sync_channel(1024);
+        let thread = std::thread::Builder::new()
+            .name("index-writer".into())
+            .spawn(move || run_writer(writer, fields, receiver))
+            .map_err(|e| IndexError::Directory(format!("writer thread: {e}")))?;
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        Ok(Self {
+            index,
+            reader,
+            fields,
+            writer: Some(Mutex::new(WriterHandle {
+                sender: Some(sender),
+                thread: Some(thread),
+            })),
+        })
+    }
+
+    /// Opens an existing index for searching only (another process may be
+    /// writing it).
+    pub fn open_read_only(data_dir: &Path) -> Result<Self, IndexError> {
+        let dir = data_dir.join(INDEX_DIR);
+        let index = Index::open_in_dir(&dir)?;
+        let (_, fields) = schema();
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        Ok(Self {
+            index,
+            reader,
+            fields,
+            writer: None,
+        })
+    }
+
+    fn send(&self, op: WriterOp) -> Result<(), IndexError> {
+        let handle = self.writer.as_ref().ok_or(IndexError::ReadOnly)?;
+        let guard = handle.lock().unwrap_or_else(|e| e.into_inner());
+        let sender = guard.sender.as_ref().ok_or(IndexError::WriterGone)?;
+        sender.send(op).map_err(|_| IndexError::WriterGone)
+    }
+
+    /// Queues a document, replacing any earlier one with the same id once
+    /// committed.
+    pub fn add(&self, doc: IndexDoc) -> Result<(), IndexError> {
+        self.send(WriterOp::Add(Box::new(doc)))
+    }
+
+    pub fn delete(&self, id: &str) -> Result<(), IndexError> {
+        self.send(WriterOp::Delete(id.to_string()))
+    }
+
+    /// Commits what was queued and makes it visible to searches.
+    pub fn commit(&self) -> Result<(), IndexError> {
+        let (reply, answer) = sync_channel(1);
+        self.send(WriterOp::Commit(reply))?;
+        answer
+            .recv()
+            .map_err(|_| IndexError::WriterGone)?
+            .map_err(|e| IndexError::Directory(format!("commit: {e}")))?;
+        self.reader.reload()?;
+        Ok(())
+    }
+
+    /// Picks up commits made by another process (read-only handles).
+    pub fn refresh(&self) -> Result<(), IndexError> {
+        Ok(self.reader.reload()?)
+    }
+
+    pub fn num_docs(&self) -> u64 {
+        self.reader.searcher().num_docs()
+    }
+
+    /// Best matches for free text over names, citations and text. Syntax
+    /// errors in the query are forgiven, never an error.
+    pub fn search(
+        &self,
+        query: &str,
+        kind: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<SearchHit>, IndexError> {
+        let f = self.fields;
+        let mut parser = QueryParser::for_index(&self.index, vec![f.name, f.citations, f.text]);
+        parser.set_field_boost(f.name, 4.0);
+        parser.set_field_boost(f.citations, 2.0);
+        let text = match kind {
+            Some(kind) if kind.chars().all(|c| c.is_ascii_alphanumeric()) => {
+                format!("+kind:{kind} +({})", sanitize(query))
+            }
+            _ => sanitize(query),
+        };
+        let (parsed, _errors) = parser.parse_query_lenient(&text);
+        let searcher = self.reader.searcher();
+        let top = searcher.search(&parsed, &TopDocs::with_limit(limit.max(1)).order_by_score())?;
+        let mut hits = Vec::with_capacity(top.len());
+        for (score, address) in top {
+            let doc: TantivyDocument = searcher.doc(address)?;
+            let first = |field: Field| {
+                doc.get_first(field)
+                    .and_then(|v| v.as_str().map(str::to_string))
+            };
+            hits.push(SearchHit {
+                id: first(f.id).unwrap_or_default(),
+                kind: first(f.kind).unwrap_or_default(),
+                name: first(f.name).unwrap_or_default(),
+                citations: doc
+                    .get_all(f.citations)
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect(),
+                court: first(f.court),
+                date: first(f.date),
+                score,
+            });
+        }
+        Ok(hits)
+    }
+
+    /// Bytes the index takes on disk.
+    pub fn size_bytes(data_dir: &Path) -> u64 {
+        std::fs::read_dir(data_dir.join(INDEX_DIR))
+            .map(|entries| {
+                entries
+                    .filter_map(|entry| entry.ok()?.metadata().ok())
+                    .filter(|meta| meta.is_file())
+                    .map(|meta| meta.len())
+                    .sum()
+            })
+            .unwrap_or(0)
+    }
+
+    /// Lets queued documents commit, then stops the writer thread.
+    pub fn close(&self) {
+        if let Some(handle) = &self.writer {
+            let mut guard = handle.lock().unwrap_or_else(|e| e.into_inner());
+            guard.sender.take();
+            if let Some(thread) = guard.thread.take() {
+                let _ = thread.join();
+            }
+        }
+    }
+}
+
+impl Drop for LibraryIndex {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+/// Keeps the query language's operators from failing on legal text such as
+/// "42 U.S.C. § 1983" or "Brown v. Board (1954)": only words reach the parser.
+fn sanitize(query: &str) -> String {
+    query
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '"' {
+                c
+            } else {
+                ' '
+            }
+        })
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn run_writer(mut writer: IndexWriter, fields: Fields, receiver: Receiver<WriterOp>) {
+    for op in receiver {
+        match op {
+            WriterOp::Add(doc) => {
+                writer.delete_term(Term::from_field_text(fields.id, &doc.id));
+                if let Err(err) = writer.add_document(to_document(&doc, fields)) {
+                    tracing::error!(error = %err, id = doc.id, "indexing failed");
+                }
+            }
+            WriterOp::Delete(id) => {
+                writer.delete_term(Term::from_field_text(fields.id, &id));
+            }
+            WriterOp::Commit(reply) => {
+                let result = writer.commit().map(|_| ()).map_err(|e| e.to_string());
+                let _ = reply.send(result);
+            }
+        }
+    }
+    if let Err(err) = writer.commit() {
+        tracing::error!(error = %err, "final index commit failed");
+    }
+    let _ = writer.wait_merging_threads();
+}
+
+fn to_document(doc: &IndexDoc, f: Fields) -> TantivyDocument {
+    let mut out = TantivyDocument::default();
+    out.add_text(f.id, &doc.id);
+    out.add_text(f.kind, &doc.kind);
+    out.add_text(f.name, &doc.name);
+    for citation in &doc.citations {
+        out.add_text(f.citations, citation);
+    }
+    if let Some(court) = &doc.court {
+        out.add_text(f.court, court);
+    }
+    if let Some(date) = &doc.date {
+        out.add_text(f.date, date);
+    }
+    if !doc.text.is_empty() {
+        out.add_text(f.text, &doc.text);
+    }
+    out
+}

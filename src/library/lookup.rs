@@ -1,0 +1,280 @@
+//! What the library can say about a citation: the case(s) or authority it
+//! names, or — when it names nothing held — whether that is because the
+//! library holds the whole volume (or code title) and nothing is there, or
+//! because the library cannot tell.
+
+use redb::ReadTransaction;
+use serde::Serialize;
+
+use super::model::{Authority, CiteKey, codes};
+use super::store;
+use crate::store::StoreError;
+
+/// The answer for a reporter citation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase", tag = "verdict")]
+pub enum CaseLookup {
+    /// Cases that start at the page, or (`byPageRange`) the case whose pages
+    /// run over it. Several ids: the citation is ambiguous.
+    Found {
+        cases: Vec<String>,
+        by_page_range: bool,
+    },
+    /// The library holds this volume completely and no case starts or runs
+    /// at this page (it comes before the volume's first case).
+    Absent { source: String },
+    /// The library does not hold this volume completely: it cannot tell.
+    NotHeld,
+}
+
+/// The answer for a statute, regulation or rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase", tag = "verdict")]
+pub enum AuthorityLookup {
+    Found {
+        authority: Authority,
+    },
+    /// It cannot exist: past the last rule of a set, or missing from a code
+    /// title held with its history.
+    Absent {
+        reason: String,
+    },
+    /// The library cannot tell (title not held, or held only for live
+    /// sections while this one may be repealed or moved).
+    NotHeld,
+}
+
+/// Looks up a reporter citation: its first page, or the case that holds
+/// `page` when no case starts there.
+pub fn find_case(txn: &ReadTransaction, key: &CiteKey) -> Result<CaseLookup, StoreError> {
+    let at = store::cases_at(txn, key)?;
+    if !at.is_empty() {
+        return Ok(CaseLookup::Found {
+            cases: at,
+            by_page_range: false,
+        });
+    }
+    let held = store::volume_coverage(txn, &key.reporter, key.volume)?;
+    let before = store::case_starting_before(txn, &key.reporter, key.volume, key.page)?;
+    if let Some((first_page, ids)) = &before {
+        let mut holding = Vec::new();
+        for id in ids {
+            let Some(case) = store::case(txn, id)? else {
+                continue;
+            };
+            let last = case
+                .citations
+                .iter()
+                .filter(|c| {
+                    c.key.as_ref().is_some_and(|k| {
+                        k.reporter == key.reporter
+                            && k.volume == key.volume
+                            && k.page == *first_page
+                    })
+                })
+                .find_map(|c| c.last_page);
+            if last.is_some_and(|last| key.page <= last) {
+                holding.push(id.clone());
+            }
+        }
+        if !holding.is_empty() {
+            return Ok(CaseLookup::Found {
+                cases: holding,
+                by_page_range: true,
+            });
+        }
+    }
+    let Some(source) = held else {
+        return Ok(CaseLookup::NotHeld);
+    };
+    if let Some((first_page, ids)) = before {
+        // In a volume held completely, the pages up to the next case belong
+        // to the case before them. Past the last case the library does not
+        // know where the volume ends (order pages may follow): it cannot tell.
+        return Ok(
+            match store::next_case_page(txn, &key.reporter, key.volume, first_page)? {
+                Some(next) if key.page < next => CaseLookup::Found {
+                    cases: ids,
+                    by_page_range: true,
+                },
+                _ => CaseLookup::NotHeld,
+            },
+        );
+    }
+    Ok(CaseLookup::Absent { source })
+}
+
+/// Looks up a code section, regulation or rule.
+pub fn find_authority(
+    txn: &ReadTransaction,
+    code: &str,
+    title: &str,
+    section: &str,
+) -> Result<AuthorityLookup, StoreError> {
+    if let Some(authority) = store::authority(txn, code, title, section)? {
+        return Ok(AuthorityLookup::Found { authority });
+    }
+    let Some(coverage) = store::law_coverage(txn, code, title)? else {
+        return Ok(AuthorityLookup::NotHeld);
+    };
+    if let (Some(highest), Some(number)) = (coverage.highest, leading_number(section))
+        && number > highest
+    {
+        return Ok(AuthorityLookup::Absent {
+            reason: format!("the last rule of this set is {highest}"),
+        });
+    }
+    if coverage.live_complete && coverage.history_complete {
+        return Ok(AuthorityLookup::Absent {
+            reason: format!(
+                "not in {} (held with repealed and moved sections)",
+                coverage.source
+            ),
+        });
+    }
+    Ok(AuthorityLookup::NotHeld)
+}
+
+fn leading_number(section: &str) -> Option<u32> {
+    let digits: String = section.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
+/// The Bluebook form of an authority's citation.
+pub fn authority_citation(authority: &Authority) -> String {
+    let section = &authority.section;
+    match authority.code.as_str() {
+        codes::USC => format!("{} U.S.C. § {section}", authority.title),
+        codes::CFR => format!("{} C.F.R. § {section}", authority.title),
+        codes::FRCP => format!("Fed. R. Civ. P. {section}"),
+        codes::FRCRP => format!("Fed. R. Crim. P. {section}"),
+        codes::FRE => format!("Fed. R. Evid. {section}"),
+        codes::FRAP => format!("Fed. R. App. P. {section}"),
+        codes::SUP_CT_R => format!("Sup. Ct. R. {section}"),
+        other => format!("{other} {} {section}", authority.title),
+    }
+}
+
+/// What a citation string was read as.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum CitationQuery {
+    Case {
+        key: CiteKey,
+    },
+    Authority {
+        code: String,
+        title: String,
+        section: String,
+    },
+}
+
+/// A case in a lookup or search answer.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CaseSummary {
+    pub case_id: String,
+    pub name: String,
+    pub court: Option<String>,
+    pub decision_date: Option<String>,
+    pub citations: Vec<String>,
+    pub source_url: Option<String>,
+    pub has_text: bool,
+}
+
+impl From<&super::model::CaseRecord> for CaseSummary {
+    fn from(case: &super::model::CaseRecord) -> Self {
+        Self {
+            case_id: case.id.clone(),
+            name: case.name.clone(),
+            court: case.court.clone(),
+            decision_date: case.decision_date.clone(),
+            citations: case.citations.iter().map(|c| c.cite.clone()).collect(),
+            source_url: case.source_url.clone(),
+            has_text: case.has_text(),
+        }
+    }
+}
+
+/// The answer of `lexstack library lookup`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LookupReport {
+    pub query: String,
+    pub read_as: Option<CitationQuery>,
+    pub verdict: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cases: Vec<CaseSummary>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub authority: Option<Authority>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+/// Answers a parsed citation from the library.
+pub fn report(
+    txn: &ReadTransaction,
+    text: &str,
+    query: Option<CitationQuery>,
+) -> Result<LookupReport, StoreError> {
+    let mut report = LookupReport {
+        query: text.to_string(),
+        read_as: query.clone(),
+        verdict: "unparsed".into(),
+        cases: Vec::new(),
+        authority: None,
+        detail: None,
+    };
+    match query {
+        None => {}
+        Some(CitationQuery::Case { key }) => match find_case(txn, &key)? {
+            CaseLookup::Found {
+                cases,
+                by_page_range,
+            } => {
+                report.verdict = if by_page_range {
+                    "found_by_page_range"
+                } else {
+                    "found"
+                }
+                .into();
+                for id in cases {
+                    if let Some(case) = store::case(txn, &id)? {
+                        report.cases.push(CaseSummary::from(&case));
+                    }
+                }
+            }
+            CaseLookup::Absent { source } => {
+                report.verdict = "not_in_held_volume".into();
+                report.detail = Some(format!(
+                    "the library holds this volume completely ({source}); no case starts or runs at this page"
+                ));
+            }
+            CaseLookup::NotHeld => {
+                report.verdict = "volume_not_held".into();
+                report.detail = Some("the library does not hold this volume completely".into());
+            }
+        },
+        Some(CitationQuery::Authority {
+            code,
+            title,
+            section,
+        }) => match find_authority(txn, &code, &title, &section)? {
+            AuthorityLookup::Found { authority } => {
+                report.verdict = "found".into();
+                report.authority = Some(authority);
+            }
+            AuthorityLookup::Absent { reason } => {
+                report.verdict = "cannot_exist".into();
+                report.detail = Some(reason);
+            }
+            AuthorityLookup::NotHeld => {
+                report.verdict = "not_held".into();
+                report.detail = Some(
+                    "the library cannot tell: this code title is not held with its history".into(),
+                );
+            }
+        },
+    }
+    Ok(report)
+}

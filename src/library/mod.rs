@@ -1,0 +1,434 @@
+//! The case-law library: cases, authorities, the citation index, the
+//! coverage map and the citation graph in redb (`library.redb`), names and
+//! text in a tantivy index. No HTTP here.
+
+pub mod graph;
+pub mod import;
+pub mod index;
+pub mod lookup;
+pub mod model;
+pub mod names;
+pub mod store;
+pub mod synthetic;
+pub mod text;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use redb::{ReadableTable, ReadableTableMetadata};
+use serde::Serialize;
+
+use crate::store::tables::{AUTHORITIES, COVERAGE, INDEX_PENDING, LAW_COVERAGE};
+use crate::store::{Layout, Store, StoreError};
+use import::{ImportError, Progress};
+pub use index::LibraryIndex;
+use index::{IndexDoc, IndexError, SearchHit};
+use model::{Authority, CaseRecord, LawCoverage};
+
+/// Memory budget of the index writer.
+pub const INDEX_MEMORY_BYTES: usize = 128 * 1024 * 1024;
+/// Text beyond this is not indexed (the stored opinion keeps all of it).
+const MAX_INDEXED_TEXT_BYTES: usize = 2 * 1024 * 1024;
+/// Search documents built per index commit.
+const INDEX_CHUNK: usize = 2_000;
+
+#[derive(Debug, thiserror::Error)]
+pub enum LibraryError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Index(#[from] IndexError),
+    #[error(transparent)]
+    Import(#[from] ImportError),
+}
+
+/// The open library: its store and its search index.
+pub struct Library {
+    pub store: Store,
+    pub index: LibraryIndex,
+    data_dir: PathBuf,
+}
+
+impl Library {
+    /// Opens (creating when absent) the library in `data_dir` for writing.
+    pub fn open(data_dir: &Path) -> Result<Self, LibraryError> {
+        Ok(Self {
+            store: Store::open_library(data_dir)?,
+            index: LibraryIndex::open(data_dir, INDEX_MEMORY_BYTES)?,
+            data_dir: data_dir.to_path_buf(),
+        })
+    }
+
+    /// Opens an existing library for reading only, while a server may hold
+    /// it for writing.
+    pub fn open_read_only(data_dir: &Path) -> Result<Self, LibraryError> {
+        Ok(Self {
+            store: Store::open_read_only(data_dir, Layout::Library)?,
+            index: LibraryIndex::open_read_only(data_dir)?,
+            data_dir: data_dir.to_path_buf(),
+        })
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        &self.data_dir
+    }
+
+    pub fn case(&self, id: &str) -> Result<Option<CaseRecord>, StoreError> {
+        self.store.read(|txn| store::case(txn, id))
+    }
+
+    pub fn search(
+        &self,
+        query: &str,
+        kind: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<SearchHit>, IndexError> {
+        self.index.search(query, kind, limit)
+    }
+
+    /// Builds the search documents of every record an import touched and
+    /// commits them; returns how many. Resumable: ids leave the pending
+    /// table only after their documents are committed.
+    pub fn index_pending(&self) -> Result<u64, LibraryError> {
+        let total = self
+            .store
+            .read(|txn| -> Result<u64, StoreError> { Ok(txn.open_table(INDEX_PENDING)?.len()?) })?;
+        if total == 0 {
+            return Ok(0);
+        }
+        let mut progress = Progress::rows("index", total);
+        let mut done = 0u64;
+        loop {
+            let chunk: Vec<String> = self.store.read(|txn| -> Result<Vec<String>, StoreError> {
+                let table = txn.open_table(INDEX_PENDING)?;
+                let mut ids = Vec::with_capacity(INDEX_CHUNK);
+                for row in table.iter()?.take(INDEX_CHUNK) {
+                    ids.push(row?.0.value().to_string());
+                }
+                Ok(ids)
+            })?;
+            if chunk.is_empty() {
+                break;
+            }
+            let docs = self
+                .store
+                .read(|txn| -> Result<Vec<Option<IndexDoc>>, StoreError> {
+                    chunk.iter().map(|id| search_document(txn, id)).collect()
+                })?;
+            for (id, doc) in chunk.iter().zip(docs) {
+                match doc {
+                    Some(doc) => self.index.add(doc)?,
+                    None => self.index.delete(id)?,
+                }
+            }
+            self.index.commit()?;
+            self.store.write(|txn| -> Result<(), StoreError> {
+                let mut table = txn.open_table(INDEX_PENDING)?;
+                for id in &chunk {
+                    table.remove(id.as_str())?;
+                }
+                Ok(())
+            })?;
+            done += chunk.len() as u64;
+            progress.update(done);
+        }
+        progress.finish(done);
+        Ok(done)
+    }
+
+    /// Counts per source, reporter coverage, authorities and sizes.
+    pub fn status(&self) -> Result<LibraryStatus, LibraryError> {
+        let (counts, coverage, law) = self.store.read(|txn| -> Result<_, StoreError> {
+            let counts = store::counts(txn)?;
+            let mut volumes: BTreeMap<String, Vec<(u32, String)>> = BTreeMap::new();
+            for row in txn.open_table(COVERAGE)?.iter()? {
+                let (key, source) = row?;
+                let (reporter, volume) = key.value();
+                volumes
+                    .entry(reporter.to_string())
+                    .or_default()
+                    .push((volume, source.value().to_string()));
+            }
+            let mut law = Vec::new();
+            for row in txn.open_table(LAW_COVERAGE)?.iter()? {
+                let (key, value) = row?;
+                let (code, title) = key.value();
+                let coverage: LawCoverage = serde_json::from_slice(value.value())?;
+                law.push(LawTitleStatus {
+                    code: code.to_string(),
+                    title: title.to_string(),
+                    coverage,
+                });
+            }
+            Ok((counts, volumes, law))
+        })?;
+        let reporters = coverage
+            .into_iter()
+            .map(|(reporter, volumes)| ReporterCoverage::new(reporter, volumes))
+            .collect();
+        let file_size = |name: &str| {
+            std::fs::metadata(self.data_dir.join(name))
+                .map(|m| m.len())
+                .unwrap_or(0)
+        };
+        Ok(LibraryStatus {
+            counts,
+            reporters,
+            law,
+            index_documents: self.index.num_docs(),
+            index_bytes: LibraryIndex::size_bytes(&self.data_dir),
+            store_bytes: file_size(crate::store::LIBRARY_FILE),
+        })
+    }
+
+    /// Every authority of a code title (for tests and status tools).
+    pub fn authorities(&self, code: &str, title: &str) -> Result<Vec<Authority>, StoreError> {
+        self.store.read(|txn| {
+            let table = txn.open_table(AUTHORITIES)?;
+            let mut found = Vec::new();
+            for row in table.range((code, title, "")..)? {
+                let (key, value) = row?;
+                let (c, t, _) = key.value();
+                if c != code || t != title {
+                    break;
+                }
+                found.push(serde_json::from_slice(value.value())?);
+            }
+            Ok(found)
+        })
+    }
+}
+
+/// The search document of a pending id: a case, or `authority:<id>`.
+fn search_document(txn: &redb::ReadTransaction, id: &str) -> Result<Option<IndexDoc>, StoreError> {
+    if let Some(authority_id) = id.strip_prefix("authority:") {
+        let mut parts = authority_id.splitn(3, '/');
+        let code = parts.next().unwrap_or_default();
+        let (title, section) = match (parts.next(), parts.next()) {
+            (Some(title), Some(section)) => (title, section),
+            (Some(section), None) => ("", section),
+            _ => return Ok(None),
+        };
+        let Some(authority) = store::authority(txn, code, title, section)? else {
+            return Ok(None);
+        };
+        return Ok(Some(IndexDoc {
+            id: authority.id(),
+            kind: authority.code.clone(),
+            name: authority.heading.clone(),
+            citations: vec![lookup::authority_citation(&authority)],
+            court: None,
+            date: None,
+            text: authority.text.clone().unwrap_or_default(),
+        }));
+    }
+    let Some(case) = store::case(txn, id)? else {
+        return Ok(None);
+    };
+    let mut text = String::new();
+    for opinion in &case.opinions {
+        if text.len() >= MAX_INDEXED_TEXT_BYTES {
+            break;
+        }
+        if let Some(body) = store::opinion_text(txn, &case.id, opinion.number)? {
+            let plain = match opinion.format {
+                model::BodyFormat::Html => text::markup_to_text(&body),
+                model::BodyFormat::Markdown | model::BodyFormat::Text => body,
+            };
+            text.push_str(&plain);
+            text.push('\n');
+        }
+    }
+    if text.len() > MAX_INDEXED_TEXT_BYTES {
+        let mut cut = MAX_INDEXED_TEXT_BYTES;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        text.truncate(cut);
+    }
+    Ok(Some(IndexDoc {
+        id: case.id.clone(),
+        kind: "case".into(),
+        name: case.name.clone(),
+        citations: case.citations.iter().map(|c| c.cite.clone()).collect(),
+        court: case.court.clone(),
+        date: case.decision_date.clone(),
+        text,
+    }))
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LibraryStatus {
+    /// cases, opinions, citations, edges, and per source/code counts.
+    pub counts: store::Counts,
+    pub reporters: Vec<ReporterCoverage>,
+    pub law: Vec<LawTitleStatus>,
+    pub index_documents: u64,
+    pub index_bytes: u64,
+    pub store_bytes: u64,
+}
+
+/// The volumes of one reporter held completely, as ranges.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReporterCoverage {
+    pub reporter: String,
+    pub volumes_held: usize,
+    /// "1-546, 547-590" style ranges with the source of each.
+    pub ranges: Vec<String>,
+}
+
+impl ReporterCoverage {
+    fn new(reporter: String, mut volumes: Vec<(u32, String)>) -> Self {
+        volumes.sort();
+        let mut ranges: Vec<(u32, u32, String)> = Vec::new();
+        for (volume, source) in &volumes {
+            match ranges.last_mut() {
+                Some((_, end, last_source)) if *end + 1 == *volume && last_source == source => {
+                    *end = *volume;
+                }
+                _ => ranges.push((*volume, *volume, source.clone())),
+            }
+        }
+        Self {
+            reporter,
+            volumes_held: volumes.len(),
+            ranges: ranges
+                .into_iter()
+                .map(|(start, end, source)| {
+                    if start == end {
+                        format!("{start} ({source})")
+                    } else {
+                        format!("{start}-{end} ({source})")
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LawTitleStatus {
+    pub code: String,
+    pub title: String,
+    pub coverage: LawCoverage,
+}
+
+/// The canonical form of a reporter abbreviation (reporters-db), or the
+/// abbreviation with its spacing tidied when reporters-db does not know it
+/// (vendor series such as "U.S. LEXIS").
+pub fn canonical_reporter(reporter: &str) -> String {
+    crate::citations::canonical_reporter(reporter)
+        .map(str::to_string)
+        .unwrap_or_else(|| reporter.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// The courts-db id of a court named by its abbreviation ("Ill. App. Ct.").
+pub fn court_id(abbreviation: &str) -> Option<String> {
+    crate::citations::court_by_abbreviation(abbreviation).map(|court| court.id.to_string())
+}
+
+impl Library {
+    /// Reads a citation string and answers it from the library.
+    pub fn lookup(&self, text: &str) -> Result<lookup::LookupReport, StoreError> {
+        let query = parse_citation(text);
+        self.store.read(|txn| lookup::report(txn, text, query))
+    }
+}
+
+/// Reads a citation string with the citation engine: its first case or
+/// law citation, as a library query.
+pub fn parse_citation(text: &str) -> Option<lookup::CitationQuery> {
+    let citations = crate::citations::Extractor::shared().extract(text);
+    citations.iter().find_map(query_of)
+}
+
+/// The library query a citation names, when the library keeps that kind.
+pub fn query_of(citation: &crate::citations::Citation) -> Option<lookup::CitationQuery> {
+    use crate::citations::CitationKind;
+    match citation.kind {
+        CitationKind::FullCase | CitationKind::ShortCase => {
+            let key = model::CiteKey {
+                volume: citation.volume.as_deref()?.parse().ok()?,
+                reporter: citation.reporter?.to_string(),
+                page: citation.page.as_deref()?.parse().ok()?,
+            };
+            Some(lookup::CitationQuery::Case { key })
+        }
+        CitationKind::Law => {
+            let law = citation.law.as_deref()?;
+            let code = law_code(&law.code)?;
+            if law.appendix {
+                return None;
+            }
+            Some(lookup::CitationQuery::Authority {
+                code: code.to_string(),
+                title: law.title.clone().unwrap_or_default(),
+                section: law.section.clone()?,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The library code of a law collection the engine names.
+pub fn law_code(collection: &str) -> Option<&'static str> {
+    Some(match collection {
+        "U.S.C." => model::codes::USC,
+        "C.F.R." => model::codes::CFR,
+        "Fed. R. Civ. P." => model::codes::FRCP,
+        "Fed. R. Crim. P." => model::codes::FRCRP,
+        "Fed. R. Evid." => model::codes::FRE,
+        "Fed. R. App. P." => model::codes::FRAP,
+        "Sup. Ct. R." => model::codes::SUP_CT_R,
+        _ => return None,
+    })
+}
+
+/// The version of the embedded default library a data directory holds.
+pub fn default_version(store: &Store) -> Result<Option<u32>, StoreError> {
+    store.read(|txn| store::meta_value(txn, "default_library_version"))
+}
+
+impl Library {
+    /// Opens the library for writing, building the embedded default library
+    /// first when the data directory lacks it (then compacting the file the
+    /// build rewrote).
+    pub fn open_with_default(
+        data_dir: &Path,
+    ) -> Result<(Self, Option<Vec<import::ImportReport>>), LibraryError> {
+        let library = Self::open(data_dir)?;
+        let Some(reports) = library.ensure_default()? else {
+            return Ok((library, None));
+        };
+        drop(library);
+        Store::compact_file(data_dir, Layout::Library)?;
+        Ok((Self::open(data_dir)?, Some(reports)))
+    }
+
+    /// Builds the embedded default library when this data directory lacks
+    /// it (or holds an older one); returns the reports when it built.
+    pub fn ensure_default(&self) -> Result<Option<Vec<import::ImportReport>>, LibraryError> {
+        if default_version(&self.store)? == Some(import::default::DEFAULT_LIBRARY_VERSION) {
+            return Ok(None);
+        }
+        let started = std::time::Instant::now();
+        let reports = import::default::build(&self.store)?;
+        self.index_pending()?;
+        self.store.write(|txn| -> Result<(), StoreError> {
+            let mut writer = store::LibraryWriter::new(txn)?;
+            writer.set_meta(
+                "default_library_version",
+                &import::default::DEFAULT_LIBRARY_VERSION,
+            )?;
+            writer.finish()
+        })?;
+        tracing::info!(
+            seconds = started.elapsed().as_secs_f64(),
+            "default library built"
+        );
+        Ok(Some(reports))
+    }
+}

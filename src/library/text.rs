@@ -1,0 +1,137 @@
+//! Plain text out of the HTML and XML that opinions come in, for indexing
+//! and citation extraction (the stored body keeps the source's markup).
+
+/// Strips tags, turns block ends into line breaks and decodes entities.
+/// Linear in the input; never fails on broken markup.
+pub fn markup_to_text(markup: &str) -> String {
+    let mut out = String::with_capacity(markup.len());
+    let mut rest = markup;
+    while let Some(open) = rest.find('<') {
+        push_decoded(&mut out, &rest[..open]);
+        let after = &rest[open..];
+        let Some(close) = after.find('>') else {
+            push_decoded(&mut out, after);
+            rest = "";
+            break;
+        };
+        let tag = &after[1..close];
+        if breaks_line(tag) && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        rest = &after[close + 1..];
+    }
+    push_decoded(&mut out, rest);
+    out
+}
+
+fn breaks_line(tag: &str) -> bool {
+    let name: String = tag
+        .trim_start_matches('/')
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    matches!(
+        name.as_str(),
+        "p" | "br"
+            | "div"
+            | "li"
+            | "tr"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "blockquote"
+            | "section"
+            | "article"
+            | "center"
+            | "opinion"
+            | "headnotes"
+            | "summary"
+            | "parties"
+            | "docketnumber"
+            | "court"
+            | "decisiondate"
+            | "author"
+            | "attorneys"
+            | "footnote"
+            | "casebody"
+    )
+}
+
+/// Appends `text` with HTML/XML entities decoded (named, decimal, hex).
+fn push_decoded(out: &mut String, text: &str) {
+    let mut rest = text;
+    while let Some(amp) = rest.find('&') {
+        out.push_str(&rest[..amp]);
+        let after = &rest[amp..];
+        let end = after
+            .char_indices()
+            .take(12)
+            .find(|(_, c)| *c == ';')
+            .map(|(i, _)| i);
+        match end.and_then(|end| decode_entity(&after[1..end]).map(|c| (c, end))) {
+            Some((decoded, end)) => {
+                out.push(decoded);
+                rest = &after[end + 1..];
+            }
+            None => {
+                out.push('&');
+                rest = &after[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+}
+
+fn decode_entity(name: &str) -> Option<char> {
+    if let Some(number) = name.strip_prefix('#') {
+        let code = match number.strip_prefix(['x', 'X']) {
+            Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+            None => number.parse().ok()?,
+        };
+        return char::from_u32(code);
+    }
+    Some(match name {
+        "amp" => '&',
+        "lt" => '<',
+        "gt" => '>',
+        "quot" => '"',
+        "apos" => '\'',
+        "nbsp" => ' ',
+        "sect" => '§',
+        "para" => '¶',
+        "mdash" => '—',
+        "ndash" => '–',
+        "lsquo" => '‘',
+        "rsquo" => '’',
+        "ldquo" => '“',
+        "rdquo" => '”',
+        "hellip" => '…',
+        "copy" => '©',
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::markup_to_text;
+
+    #[test]
+    fn strips_tags_and_decodes_entities() {
+        let html =
+            "<p>Brown v. Board, 347 U.S. 483 &amp; <i>id.</i> &#167; 1983&#x2014;ok</p><p>next</p>";
+        assert_eq!(
+            markup_to_text(html),
+            "\nBrown v. Board, 347 U.S. 483 & id. § 1983—ok\nnext\n"
+        );
+    }
+
+    #[test]
+    fn broken_markup_is_kept_as_text() {
+        assert_eq!(markup_to_text("a < b & c"), "a < b & c");
+        assert_eq!(markup_to_text("x &bogus; y"), "x &bogus; y");
+    }
+}

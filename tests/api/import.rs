@@ -1,0 +1,376 @@
+//! The bulk importers, through the real CLI, on the project's own fixtures
+//! in the exact bulk formats.
+
+use std::path::{Path, PathBuf};
+use std::process::{Output, Stdio};
+use std::time::{Duration, Instant};
+
+use lexstack::library::Library;
+use lexstack::store::{Layout, Store};
+
+use crate::helpers::{copy_library, lexstack};
+
+fn fixtures(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+fn data_with_library() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_library(dir.path());
+    dir
+}
+
+fn import(data: &Path, args: &[&str]) -> Output {
+    let output = lexstack()
+        .arg("--data")
+        .arg(data)
+        .arg("import")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "import {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+fn counts(data: &Path) -> std::collections::BTreeMap<String, i64> {
+    Library::open_read_only(data)
+        .unwrap()
+        .status()
+        .unwrap()
+        .counts
+}
+
+#[test]
+fn courtlistener_bulk_files_with_every_quirk() {
+    let dir = data_with_library();
+    let fixtures = fixtures("courtlistener");
+    let output = import(dir.path(), &["courtlistener", fixtures.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("skipped      3"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "citations-2024-05-06.csv.bz2 line 6 column 22: unexpected 'x' after a closing quote"
+        ),
+        "malformed rows name file, line and column: {stdout}"
+    );
+    assert!(
+        stdout.contains("cluster 999 is not in the library"),
+        "{stdout}"
+    );
+
+    let library = Library::open_read_only(dir.path()).unwrap();
+    let smith = library.case("cl-101").unwrap().unwrap();
+    assert_eq!(smith.name, "Smith v. Jones");
+    assert_eq!(smith.court.as_deref(), Some("ca9"), "court from the docket");
+    assert_eq!(smith.docket_numbers, ["99-55555"]);
+    assert_eq!(smith.opinions.len(), 2, "lead opinion and dissent");
+    let text = library
+        .store
+        .read(|txn| lexstack::library::store::opinion_text(txn, "cl-101", smith.opinions[0].number))
+        .unwrap()
+        .unwrap();
+    assert!(
+        text.contains("called it \"a \\\"plain\\\" case\" at C:\\docs.\n"),
+        "escapes and newlines: {text:?}"
+    );
+
+    let quoted = library.case("cl-102").unwrap().unwrap();
+    assert_eq!(quoted.name, "In re \"Quoted\" Name, Inc.");
+    assert_eq!(quoted.precedential_status.as_deref(), Some("Unpublished"));
+    assert_eq!(
+        quoted.syllabus.as_deref(),
+        Some("A syllabus\nover two lines, with a backslash \\ in it.")
+    );
+    assert_eq!(quoted.citations.len(), 2);
+    let unnamed = library.case("cl-104").unwrap().unwrap();
+    assert!(
+        unnamed.name.starts_with("Doe, an individual"),
+        "NULL case_name falls back: {}",
+        unnamed.name
+    );
+
+    let brown = library.case("scdb-1953-069").unwrap().unwrap();
+    assert!(
+        brown
+            .provenance
+            .iter()
+            .any(|p| p.source == "courtlistener" && p.id == "103"),
+        "joined by scdb_id"
+    );
+    assert!(brown.has_text());
+    assert!(library.case("cl-103").unwrap().is_none());
+
+    let edges = library
+        .store
+        .read(|txn| lexstack::library::store::cited_by_case(txn, "cl-101"))
+        .unwrap();
+    let to_quoted = edges.iter().find(|(to, _)| to == "cl-102").unwrap();
+    assert_eq!(to_quoted.1.count, 2);
+    assert_eq!(
+        to_quoted.1.parentheticals,
+        ["holding that a \"quoted\" name is a name"]
+    );
+    assert!(edges.iter().any(|(to, _)| to == "scdb-1953-069"));
+
+    let found = library.lookup("245 F.3d 100").unwrap();
+    assert_eq!(found.cases[0].case_id, "cl-101");
+    let held = library.lookup("245 F.3d 1").unwrap();
+    assert_eq!(
+        held.verdict, "not_in_held_volume",
+        "a full dump holds the volumes it has"
+    );
+    let hits = library.search("Quoted Name", Some("case"), 3).unwrap();
+    assert_eq!(hits[0].id, "cl-102");
+}
+
+#[test]
+fn re_running_an_import_changes_nothing() {
+    let dir = data_with_library();
+    let fixtures = fixtures("courtlistener");
+    import(dir.path(), &["courtlistener", fixtures.to_str().unwrap()]);
+    let before = counts(dir.path());
+    let again = import(dir.path(), &["courtlistener", fixtures.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&again.stdout).contains("already done"));
+    assert_eq!(counts(dir.path()), before);
+
+    // The same rows under new file names are read again, and still change nothing.
+    let renamed = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(&fixtures).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry
+            .file_name()
+            .to_string_lossy()
+            .replace("2024-05-06", "2024-06-01");
+        std::fs::copy(entry.path(), renamed.path().join(name)).unwrap();
+    }
+    import(
+        dir.path(),
+        &["courtlistener", renamed.path().to_str().unwrap()],
+    );
+    assert_eq!(counts(dir.path()), before);
+}
+
+#[test]
+fn partial_imports_do_not_claim_whole_volumes() {
+    let dir = data_with_library();
+    let fixtures = fixtures("courtlistener");
+    import(
+        dir.path(),
+        &["courtlistener", "--partial", fixtures.to_str().unwrap()],
+    );
+    let library = Library::open_read_only(dir.path()).unwrap();
+    assert_eq!(
+        library.lookup("245 F.3d 1").unwrap().verdict,
+        "volume_not_held"
+    );
+}
+
+#[test]
+fn a_killed_import_resumes_where_it_stopped() {
+    let bulk = tempfile::tempdir().unwrap();
+    let generated = lexstack()
+        .args([
+            "dev",
+            "gen-courtlistener",
+            "--clusters",
+            "1500",
+            "--opinion-bytes",
+            "300",
+        ])
+        .arg(bulk.path())
+        .output()
+        .unwrap();
+    assert!(generated.status.success());
+
+    let clean = data_with_library();
+    import(
+        clean.path(),
+        &[
+            "courtlistener",
+            "--batch-rows",
+            "100",
+            bulk.path().to_str().unwrap(),
+        ],
+    );
+    let expected = counts(clean.path());
+
+    let killed = data_with_library();
+    let mut child = lexstack()
+        .arg("--data")
+        .arg(killed.path())
+        .args(["import", "courtlistener", "--batch-rows", "100"])
+        .arg(bulk.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let progress = Store::open_read_only(killed.path(), Layout::Library)
+            .ok()
+            .and_then(|store| {
+                store
+                    .read(|txn| -> Result<u64, lexstack::store::StoreError> {
+                        let table = txn.open_table(lexstack::store::tables::IMPORT_PROGRESS)?;
+                        let mut rows = 0;
+                        for row in redb::ReadableTable::iter(&table)? {
+                            let (key, value) = row?;
+                            if key.value().starts_with("courtlistener-opinion-clusters") {
+                                let checkpoint: serde_json::Value =
+                                    serde_json::from_slice(value.value())?;
+                                rows = checkpoint["rowsCommitted"].as_u64().unwrap_or(0);
+                            }
+                        }
+                        Ok(rows)
+                    })
+                    .ok()
+            });
+        if progress.is_some_and(|rows| rows > 0) {
+            break;
+        }
+        if Instant::now() > deadline || child.try_wait().unwrap().is_some() {
+            let _ = child.kill();
+            panic!("the import never reached the clusters table");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // A store killed mid-write is repaired by the next writable open.
+    let partial = Library::open(killed.path())
+        .unwrap()
+        .status()
+        .unwrap()
+        .counts;
+    assert!(
+        partial.get("source:courtlistener").copied().unwrap_or(0) < 1500,
+        "killed mid-way"
+    );
+
+    let resumed = import(
+        killed.path(),
+        &[
+            "courtlistener",
+            "--batch-rows",
+            "100",
+            bulk.path().to_str().unwrap(),
+        ],
+    );
+    assert!(String::from_utf8_lossy(&resumed.stdout).contains("already done"));
+    assert_eq!(counts(killed.path()), expected);
+}
+
+#[test]
+fn cap_legacy_jsonl_and_static_layout() {
+    let dir = data_with_library();
+    let output = import(
+        dir.path(),
+        &[
+            "cap",
+            "--partial",
+            fixtures("cap/legacy.jsonl").to_str().unwrap(),
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("legacy.jsonl line 3 column"), "{stdout}");
+    let library = Library::open_read_only(dir.path()).unwrap();
+    let alpha = library.case("cap-9001").unwrap().unwrap();
+    assert_eq!(
+        alpha.name_abbreviation.as_deref(),
+        Some("Alpha Corp. v. Beta Quote LLC")
+    );
+    assert_eq!(alpha.citations[0].last_page, Some(108));
+    let text = library
+        .store
+        .read(|txn| lexstack::library::store::opinion_text(txn, "cap-9001", 0))
+        .unwrap()
+        .unwrap();
+    assert!(
+        text.contains("We affirm & remand."),
+        "XML casebody as text: {text:?}"
+    );
+    let gamma = library.case("cap-9002").unwrap().unwrap();
+    assert_eq!(gamma.opinions.len(), 2);
+    assert_eq!(gamma.judges.as_deref(), Some("Smith; Jones"));
+    let edges = library
+        .store
+        .read(|txn| lexstack::library::store::cited_by_case(txn, "cap-9001"))
+        .unwrap();
+    let (_, to_gamma) = edges
+        .iter()
+        .find(|(to, _)| to == "cap-9002")
+        .expect("the citation read from the text waited for its case");
+    assert!(
+        to_gamma
+            .passage
+            .as_deref()
+            .unwrap_or("")
+            .contains("See Gamma v. Delta, 359 Ill. App. 3d 120"),
+        "{to_gamma:?}"
+    );
+    assert_eq!(
+        library.lookup("359 Ill. App. 3d 104").unwrap().verdict,
+        "found_by_page_range"
+    );
+    drop(library);
+
+    let fresh = data_with_library();
+    import(
+        fresh.path(),
+        &["cap", fixtures("cap/static").to_str().unwrap()],
+    );
+    let library = Library::open_read_only(fresh.path()).unwrap();
+    let foo = library.search("Foo0 Bar0", Some("case"), 3).unwrap();
+    assert!(!foo.is_empty(), "static cases are searchable");
+    let case = library.case(&foo[0].id).unwrap().unwrap();
+    assert!(case.has_text(), "casebody read from cases/*.json");
+}
+
+#[test]
+fn scdb_csv_with_the_series_fix_and_a_broken_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_library(dir.path()).unwrap();
+    let report = lexstack::library::import::scdb::import_file(
+        &store,
+        &fixtures("scdb/SCDB_fixture_caseCentered_Citation.csv.gz"),
+    )
+    .unwrap();
+    assert_eq!(report.stored, 3);
+    assert_eq!(report.skipped, 1, "{report:?}");
+    let brown = store
+        .read(|txn| lexstack::library::store::case(txn, "scdb-1953-069"))
+        .unwrap()
+        .unwrap();
+    assert!(brown.citations.iter().any(|c| c.cite == "98 L. Ed. 873"));
+    assert_eq!(brown.decision_date.as_deref(), Some("1954-05-17"));
+    let gibson = store
+        .read(|txn| lexstack::library::store::case(txn, "scdb-1957-001"))
+        .unwrap()
+        .unwrap();
+    assert!(
+        gibson.citations.iter().any(|c| c.cite == "2 L. Ed. 2d 1"),
+        "the second series stays"
+    );
+}
+
+#[test]
+fn imports_refuse_while_the_server_holds_the_library() {
+    let dir = data_with_library();
+    let _library = Library::open(dir.path()).unwrap();
+    let output = lexstack()
+        .arg("--data")
+        .arg(dir.path())
+        .args(["import", "scdb"])
+        .arg(fixtures("scdb/SCDB_fixture_caseCentered_Citation.csv"))
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("stop the server to import"), "{stderr}");
+}

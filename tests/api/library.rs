@@ -1,0 +1,235 @@
+//! The embedded default library: what it holds and how lookups answer.
+
+use lexstack::library::Library;
+use serde_json::Value;
+
+use crate::helpers::copy_library;
+
+fn library() -> (tempfile::TempDir, Library) {
+    let dir = tempfile::tempdir().unwrap();
+    copy_library(dir.path());
+    let library = Library::open_read_only(dir.path()).unwrap();
+    (dir, library)
+}
+
+fn lookup(library: &Library, citation: &str) -> Value {
+    serde_json::to_value(library.lookup(citation).unwrap()).unwrap()
+}
+
+fn case_ids(answer: &Value) -> Vec<String> {
+    answer["cases"]
+        .as_array()
+        .map(|cases| {
+            cases
+                .iter()
+                .map(|c| c["caseId"].as_str().unwrap().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn supreme_court_citations_of_every_series_find_their_case() {
+    let (_dir, library) = library();
+    for citation in [
+        "347 U.S. 483",
+        "74 S. Ct. 686",
+        "98 L. Ed. 873",
+        "1954 U.S. LEXIS 2094",
+    ] {
+        let answer = lookup(&library, citation);
+        assert_eq!(answer["verdict"], "found", "{citation}: {answer}");
+        assert_eq!(case_ids(&answer), ["scdb-1953-069"], "{citation}");
+    }
+    let answer = lookup(&library, "98 L. Ed. 2d 873");
+    assert_ne!(
+        case_ids(&answer),
+        ["scdb-1953-069"],
+        "SCDB's mislabelled series is corrected"
+    );
+    let marbury = lookup(&library, "5 U.S. 137");
+    assert_eq!(marbury["verdict"], "found");
+    assert_eq!(marbury["cases"][0]["decisionDate"], "1803-02-24");
+    let recent = lookup(&library, "2 L. Ed. 2d 1");
+    assert_eq!(recent["cases"][0]["name"], "GIBSON v. THOMPSON, TRUSTEE");
+}
+
+#[test]
+fn a_pin_page_finds_the_case_that_holds_it() {
+    let (_dir, library) = library();
+    let answer = lookup(&library, "347 U.S. 490");
+    assert_eq!(answer["verdict"], "found_by_page_range");
+    assert_eq!(case_ids(&answer), ["scdb-1953-069"]);
+    let nijhawan = lookup(&library, "557 U.S. 40");
+    assert_eq!(nijhawan["verdict"], "found_by_page_range");
+    assert!(
+        nijhawan["cases"][0]["name"]
+            .as_str()
+            .unwrap()
+            .contains("NIJHAWAN")
+    );
+}
+
+#[test]
+fn coverage_tells_held_volumes_from_unheld_ones() {
+    let (_dir, library) = library();
+    assert_eq!(lookup(&library, "999 F.3d 1")["verdict"], "volume_not_held");
+    assert_eq!(
+        lookup(&library, "585 U.S. 1")["verdict"],
+        "volume_not_held",
+        "SCDB has not paginated it"
+    );
+    assert_eq!(
+        lookup(&library, "347 U.S. 99999")["verdict"],
+        "volume_not_held",
+        "past the last known page"
+    );
+    let status = library.status().unwrap();
+    let us = status
+        .reporters
+        .iter()
+        .find(|r| r.reporter == "U.S.")
+        .unwrap();
+    assert!(us.volumes_held >= 570, "{us:?}");
+}
+
+#[test]
+fn the_volume_557_opinions_are_split_into_their_cases() {
+    let (_dir, library) = library();
+    for (citation, name) in [
+        ("557 U.S. 1", "POLAR TANKERS"),
+        ("557 U.S. 29", "NIJHAWAN"),
+        ("557 U.S. 557", "RICCI"),
+    ] {
+        let answer = lookup(&library, citation);
+        assert!(
+            answer["cases"][0]["name"].as_str().unwrap().contains(name),
+            "{answer}"
+        );
+        assert_eq!(answer["cases"][0]["hasText"], true, "{citation}");
+    }
+    let ricci = library.case("scdb-2008-083").unwrap().unwrap();
+    assert!(ricci.opinions.iter().any(|o| o.chars > 10_000));
+}
+
+#[test]
+fn rules_statutes_and_regulations_resolve() {
+    let (_dir, library) = library();
+    let rule = lookup(&library, "Fed. R. Civ. P. 12");
+    assert_eq!(rule["verdict"], "found");
+    assert!(
+        rule["authority"]["heading"]
+            .as_str()
+            .unwrap()
+            .starts_with("Defenses and Objections")
+    );
+    assert!(
+        rule["authority"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("21 days")
+    );
+    assert_eq!(
+        lookup(&library, "Fed. R. Civ. P. 99")["verdict"],
+        "cannot_exist"
+    );
+    assert_eq!(
+        lookup(&library, "Fed. R. Civ. P. 89")["verdict"],
+        "cannot_exist",
+        "not a real rule"
+    );
+    assert_eq!(
+        lookup(&library, "Sup. Ct. R. 53")["verdict"],
+        "cannot_exist",
+        "not a real rule"
+    );
+    assert_eq!(
+        lookup(&library, "Fed. R. Civ. P. 84")["verdict"],
+        "not_held",
+        "abrogated, not in the data"
+    );
+    assert_eq!(
+        lookup(&library, "42 U.S.C. § 1983")["authority"]["heading"],
+        "Civil action for deprivation of rights"
+    );
+    assert_eq!(
+        lookup(&library, "42 U.S.C. § 1971")["verdict"],
+        "not_held",
+        "transferred: not live, history not held"
+    );
+    assert_eq!(
+        lookup(&library, "3 U.S.C. § 203")["authority"]["status"],
+        "repealed"
+    );
+    assert_eq!(
+        lookup(&library, "3 U.S.C. § 999")["verdict"],
+        "cannot_exist"
+    );
+    assert_eq!(
+        lookup(&library, "29 C.F.R. § 1910.1200")["authority"]["heading"],
+        "Hazard communication."
+    );
+    assert_eq!(lookup(&library, "40 C.F.R. § 1.1")["verdict"], "not_held");
+}
+
+#[test]
+fn metadata_and_sample_opinions_are_held() {
+    let (_dir, library) = library();
+    let status = library.status().unwrap();
+    let count = |name: &str| status.counts.get(name).copied().unwrap_or(0);
+    assert_eq!(count("source:scdb"), 9277);
+    assert_eq!(count("source:juriscraper"), 11409);
+    assert_eq!(count("source:cap"), 10);
+    assert_eq!(count("source:fastcase"), 33);
+    assert!(count("authority:usc") > 50_000);
+    assert!(count("authority:cfr") > 46_000);
+    let ramirez = lookup(&library, "254 P.3d 649");
+    assert_eq!(ramirez["cases"][0]["name"], "State v. Ramirez");
+    assert_eq!(ramirez["cases"][0]["hasText"], true);
+    let fastcase = lookup(&library, "100 A.3d 1004");
+    assert_eq!(fastcase["cases"][0]["name"], "State v. Dyous");
+    assert_eq!(
+        lookup(&library, "100 A.3d 1010")["verdict"],
+        "found_by_page_range"
+    );
+    let glebe = library.case("scdb-2014-019").unwrap().map(|c| c.has_text());
+    assert!(glebe.is_some(), "Glebe v. Frost is in SCDB");
+}
+
+#[test]
+fn search_finds_cases_and_rules_by_name_and_text() {
+    let (_dir, library) = library();
+    let hits = library
+        .search("Brown Board of Education", Some("case"), 5)
+        .unwrap();
+    assert!(hits.iter().any(|h| h.id == "scdb-1953-069"), "{hits:?}");
+    let hits = library
+        .search(
+            "separate educational facilities inherently unequal",
+            None,
+            5,
+        )
+        .unwrap();
+    assert!(!hits.is_empty());
+    let rules = library.search("summary judgment", Some("frcp"), 3).unwrap();
+    assert_eq!(rules[0].id, "frcp/56");
+    assert!(
+        library.search("§§ (( \"unbalanced", None, 5).is_ok(),
+        "hostile queries are not errors"
+    );
+}
+
+#[test]
+fn overruled_decisions_are_recorded() {
+    let (_dir, library) = library();
+    let bowers = lookup(&library, "478 U.S. 186");
+    let id = bowers["cases"][0]["caseId"].as_str().unwrap().to_string();
+    let overrulings = library
+        .store
+        .read(|txn| lexstack::library::store::overrulings(txn, &id))
+        .unwrap();
+    assert!(
+        overrulings.iter().any(|o| o.by_name.contains("Lawrence")),
+        "{overrulings:?}"
+    );
+}
