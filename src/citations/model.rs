@@ -69,7 +69,13 @@ pub struct Citation {
     pub court_found: Option<String>,
     /// The first explanatory parenthetical, without its parentheses.
     pub parenthetical: Option<String>,
+    /// The first party as written ("Brown"). For a short form, the
+    /// parties of the full citation it resolves to; for a reference, the
+    /// party name it repeats.
     pub plaintiff: Option<String>,
+    /// The second party as written ("Board of Educ."). A name without
+    /// "v." is reported whole as the defendant ("In re Smith" gives
+    /// "Smith"; "See Smith, 1 F.3d 2" gives "Smith"), as eyecite does.
     pub defendant: Option<String>,
     /// The case name as written before the citation ("Brown v. Board of
     /// Educ."); for short forms and supra, the name they refer back with.
