@@ -5,6 +5,7 @@ use redb::ReadTransaction;
 use super::case_status::CaseStatus;
 use super::urls;
 use super::{CheckedCitation, ContentType, Status};
+use crate::citations::names::distinctive_tokens;
 use crate::citations::{Citation, CitationKind, bluebook, case_names_match};
 use crate::library::lookup::{AuthorityLookup, CaseLookup, find_authority, find_case};
 use crate::library::model::{CaseRecord, CiteKey, codes};
@@ -158,6 +159,24 @@ fn check_case(
     if let Some(record) = chosen {
         return verified_case(txn, public_url, citation, written, record);
     }
+    if let Some(name) = &name
+        && let Some(near) = records.iter().find(|r| shares_a_party_word(name, r))
+    {
+        // Some of the name is right: a misspelling, an acronym, a line
+        // break in the middle of a word. Calling it fabricated could wrong
+        // a lawyer; calling it verified could pass a fabrication.
+        return Ok(CheckedCitation {
+            title: Some(near.name.clone()),
+            ..unavailable(
+                written,
+                case,
+                &format!(
+                    "the name only partly matches the case at this page ({}): check it",
+                    near.name
+                ),
+            )
+        });
+    }
     if records.iter().any(|r| r.name.is_empty()) {
         return Ok(unavailable(
             written,
@@ -173,7 +192,27 @@ fn check_case(
         title: Some(first.name.clone()),
         case_status: None,
         source_url: None,
-        reason: format!("the case at this page is {}, not the one named", first.name),
+        reason: format!(
+            "the case at this page is {}, a different case from the one named",
+            first.name
+        ),
+    })
+}
+
+/// Whether the cited name and the case's name share a word that
+/// identifies a party (not "Inc.", "United States", "v.").
+fn shares_a_party_word(cited: &str, record: &CaseRecord) -> bool {
+    let cited = distinctive_tokens(cited);
+    [
+        Some(record.name.as_str()),
+        record.name_abbreviation.as_deref(),
+        record.name_short.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .any(|actual| {
+        let actual = distinctive_tokens(actual);
+        cited.iter().any(|token| actual.contains(token))
     })
 }
 

@@ -96,6 +96,15 @@ impl Verifier<'_> {
     /// Finds every citation in `text` and checks the distinct ones (at
     /// most [`MAX_CHECKED`]).
     pub fn verify_text(&self, text: &str) -> Result<VerifyReport, StoreError> {
+        self.verify_up_to(text, MAX_CHECKED)
+    }
+
+    /// Checks every distinct citation (for the operator's own tools).
+    pub fn verify_all(&self, text: &str) -> Result<VerifyReport, StoreError> {
+        self.verify_up_to(text, usize::MAX)
+    }
+
+    fn verify_up_to(&self, text: &str, limit: usize) -> Result<VerifyReport, StoreError> {
         let found = Extractor::shared().extract(text);
         let full: Vec<usize> = (0..found.len()).filter(|&i| found[i].is_full()).collect();
         let mut seen = HashSet::new();
@@ -104,14 +113,14 @@ impl Verifier<'_> {
             .copied()
             .filter(|&i| seen.insert(identity(&found[i], text)))
             .collect();
-        let truncated = distinct.len() > MAX_CHECKED;
+        let truncated = distinct.len() > limit;
         let citations = self
             .library
             .store
             .read(|txn| -> Result<Vec<_>, StoreError> {
                 distinct
                     .iter()
-                    .take(MAX_CHECKED)
+                    .take(limit)
                     .map(|&i| checks::check(txn, self.public_url, &found, i, text))
                     .collect()
             })?;
