@@ -99,7 +99,8 @@ impl Jobs {
 
     /// Deletes finished jobs older than the retention.
     pub fn sweep(&self) -> Result<usize, StoreError> {
-        let retention = i64::try_from(self.settings.retention_hours.saturating_mul(3_600_000)).unwrap_or(i64::MAX);
+        let retention = i64::try_from(self.settings.retention_hours.saturating_mul(3_600_000))
+            .unwrap_or(i64::MAX);
         queue::sweep_finished(&self.store, now_millis().saturating_sub(retention))
     }
 
@@ -117,5 +118,9 @@ impl Jobs {
 /// How often a client should poll (public-api.md §8): every 2 s for the
 /// first 30 s of a job, then every 10 s.
 pub fn poll_advice_secs(created_at: i64, now: i64) -> u64 {
-    if now.saturating_sub(created_at) < 30_000 { 2 } else { 10 }
+    if now.saturating_sub(created_at) < 30_000 {
+        2
+    } else {
+        10
+    }
 }

@@ -37,7 +37,10 @@ pub struct JobError {
 pub enum JobWork {
     /// Verify the citations of a document: the text kept in `JOB_INPUTS`,
     /// or the document at `url`.
-    Verify { url: Option<String>, country: String },
+    Verify {
+        url: Option<String>,
+        country: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -103,7 +106,11 @@ pub fn input(store: &Store, id: &str) -> Result<Option<String>, StoreError> {
 }
 
 /// Whether a request id already started a job for this key.
-pub fn request_taken(txn: &ReadTransaction, key_id: &str, request_id: &str) -> Result<bool, StoreError> {
+pub fn request_taken(
+    txn: &ReadTransaction,
+    key_id: &str,
+    request_id: &str,
+) -> Result<bool, StoreError> {
     Ok(txn
         .open_table(JOB_REQUESTS)?
         .get((key_id, request_id))?
@@ -177,7 +184,13 @@ pub fn finish(
 }
 
 /// Puts a job back in the queue to run again at `due`.
-pub fn retry_at(store: &Store, id: &str, now: i64, due: i64, reason: &str) -> Result<(), StoreError> {
+pub fn retry_at(
+    store: &Store,
+    id: &str,
+    now: i64,
+    due: i64,
+    reason: &str,
+) -> Result<(), StoreError> {
     store.write(|txn| {
         let Some(mut job) = load(txn, id)? else {
             return Ok(());

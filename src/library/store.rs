@@ -531,6 +531,19 @@ impl<'txn> LibraryWriter<'txn> {
         Ok(true)
     }
 
+    /// Gives a case the name a later source knows, when it has none.
+    pub fn fill_missing_name(&mut self, case_id: &str, name: &str) -> Result<(), StoreError> {
+        let Some(mut record) = self.case(case_id)? else {
+            return Ok(());
+        };
+        if record.name.is_empty() && !name.trim().is_empty() {
+            record.name = name.trim().to_string();
+            self.cases.insert(case_id, encode(&record)?.as_slice())?;
+            self.pending.insert(case_id, ())?;
+        }
+        Ok(())
+    }
+
     pub fn add_alias(&mut self, source: &str, id: &str, case_id: &str) -> Result<(), StoreError> {
         self.external.insert((source, id), case_id)?;
         Ok(())
