@@ -1,0 +1,103 @@
+//! Documents given by URL: from an untrusted link to plain text, safely.
+//!
+//! A client's URL makes this appliance open a connection, so the URL is
+//! hostile until checked ([`UrlPolicy`]):
+//!
+//! - only `https` (plain `http` only to loopback, and only when a test turns
+//!   on [`UrlPolicy::allow_loopback_http`]), with a host, without a user name
+//!   or password, at most [`MAX_URL_LEN`] characters;
+//! - the host is resolved, and the URL refused when any address it resolves
+//!   to is not public: loopback, private, link-local (with the cloud metadata
+//!   services at 169.254.169.254 and fd00:ec2::254), carrier-grade NAT,
+//!   multicast, broadcast, unspecified, documentation, benchmarking, reserved,
+//!   unique-local IPv6, and the IPv6 forms that carry such an IPv4 address
+//!   (mapped, compatible, NAT64); `localhost` names are refused by name.
+//!   Anything else would let a client read the appliance's own admin
+//!   endpoints or its cloud credentials, or scan the network it sits in.
+//!
+//! This module knows nothing of HTTP endpoints, jobs or billing; errors say
+//! which API error they become and whether trying again can help.
+
+mod address;
+mod policy;
+
+pub use address::{AddressClass, classify};
+pub use policy::{CheckedTarget, MAX_URL_LEN, UrlPolicy};
+
+use crate::error::{ApiError, ErrorCode};
+
+/// Why a document given by URL yields no text. Each message is safe to show
+/// the client.
+///
+/// | variant | error code | HTTP | what the job does |
+/// |---|---|---|---|
+/// | `InvalidUrl` | `invalid_document_url` | 400 | fails at once (the endpoint refuses it before queuing when it can) |
+/// | `Unreachable` | `document_service_unavailable` | 503 | retries with backoff, then fails with this code |
+/// | `Unreadable` | `document_unreadable` | 400 | fails at once |
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DocumentError {
+    /// Not https, malformed, or pointing at a non-public address, on the
+    /// first hop or any redirect.
+    #[error("invalid document url: {0}")]
+    InvalidUrl(String),
+    /// DNS failure, connection refused or reset, TLS failure, timeout, a
+    /// 5xx, 408, 425 or 429 answer: the server may answer later.
+    #[error("document service unreachable: {0}")]
+    Unreachable(String),
+    /// The server answered for good, but not with a readable PDF or DOCX: a
+    /// 4xx, too large, a redirect loop or chain, a web page, a scan without
+    /// text, a malformed file, a zip bomb.
+    #[error("document unreadable: {0}")]
+    Unreadable(String),
+}
+
+impl DocumentError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            DocumentError::InvalidUrl(_) => ErrorCode::InvalidDocumentUrl,
+            DocumentError::Unreachable(_) => ErrorCode::DocumentServiceUnavailable,
+            DocumentError::Unreadable(_) => ErrorCode::DocumentUnreadable,
+        }
+    }
+
+    /// Whether the same fetch may succeed later.
+    pub fn is_retryable(&self) -> bool {
+        matches!(self, DocumentError::Unreachable(_))
+    }
+}
+
+impl From<DocumentError> for ApiError {
+    fn from(err: DocumentError) -> Self {
+        ApiError::new(err.code(), err.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_map_to_their_wire_codes() {
+        let cases = [
+            (
+                DocumentError::InvalidUrl("x".into()),
+                ErrorCode::InvalidDocumentUrl,
+                400,
+            ),
+            (
+                DocumentError::Unreadable("x".into()),
+                ErrorCode::DocumentUnreadable,
+                400,
+            ),
+            (
+                DocumentError::Unreachable("x".into()),
+                ErrorCode::DocumentServiceUnavailable,
+                503,
+            ),
+        ];
+        for (err, code, status) in cases {
+            assert_eq!(err.code(), code);
+            assert_eq!(err.code().http_status().as_u16(), status);
+        }
+    }
+}
