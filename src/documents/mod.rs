@@ -15,14 +15,26 @@
 //!   Anything else would let a client read the appliance's own admin
 //!   endpoints or its cloud credentials, or scan the network it sits in.
 //!
+//! The bytes are hostile too ([`extract_text`]): the type is sniffed, not
+//! taken from Content-Type; a web page or any other format is refused; PDF
+//! and DOCX readers run under page, size, ratio and time bounds, and a
+//! reader that panics refuses the document instead of failing the worker.
+//!
 //! This module knows nothing of HTTP endpoints, jobs or billing; errors say
 //! which API error they become and whether trying again can help.
 
 mod address;
+mod docx;
+mod pdf;
 mod policy;
+mod read;
+#[cfg(test)]
+mod testing;
 
 pub use address::{AddressClass, classify};
+pub use pdf::MAX_PAGES;
 pub use policy::{CheckedTarget, MAX_URL_LEN, UrlPolicy};
+pub use read::{Document, DocumentKind, MAX_TEXT_BYTES, Unreadable, extract_text};
 
 use crate::error::{ApiError, ErrorCode};
 
@@ -63,6 +75,12 @@ impl DocumentError {
     /// Whether the same fetch may succeed later.
     pub fn is_retryable(&self) -> bool {
         matches!(self, DocumentError::Unreachable(_))
+    }
+}
+
+impl From<Unreadable> for DocumentError {
+    fn from(err: Unreadable) -> Self {
+        DocumentError::Unreadable(err.0)
     }
 }
 
