@@ -13,7 +13,12 @@
 //!   unique-local IPv6, and the IPv6 forms that carry such an IPv4 address
 //!   (mapped, compatible, NAT64); `localhost` names are refused by name.
 //!   Anything else would let a client read the appliance's own admin
-//!   endpoints or its cloud credentials, or scan the network it sits in.
+//!   endpoints or its cloud credentials, or scan the network it sits in;
+//! - the connection ([`Fetcher`]) goes only to the addresses that were
+//!   checked, so a DNS answer that changes in between (rebinding) cannot
+//!   move it, and no proxy is used;
+//! - redirects are followed by hand, at most five, each hop checked again;
+//! - the body is bounded in size while it streams, the whole fetch in time.
 //!
 //! The bytes are hostile too ([`extract_text`]): the type is sniffed, not
 //! taken from Content-Type; a web page or any other format is refused; PDF
@@ -25,6 +30,7 @@
 
 mod address;
 mod docx;
+mod fetch;
 mod pdf;
 mod policy;
 mod read;
@@ -32,6 +38,7 @@ mod read;
 mod testing;
 
 pub use address::{AddressClass, classify};
+pub use fetch::{FetchLimits, FetchedDocument, Fetcher};
 pub use pdf::MAX_PAGES;
 pub use policy::{CheckedTarget, MAX_URL_LEN, UrlPolicy};
 pub use read::{Document, DocumentKind, MAX_TEXT_BYTES, Unreadable, extract_text};
@@ -87,6 +94,28 @@ impl From<Unreadable> for DocumentError {
 impl From<DocumentError> for ApiError {
     fn from(err: DocumentError) -> Self {
         ApiError::new(err.code(), err.to_string())
+    }
+}
+
+/// Fetches a document and reads its text, the parsing on a blocking thread.
+pub async fn read_document(fetcher: &Fetcher, url: &str) -> Result<Document, DocumentError> {
+    let fetched = fetcher.fetch(url).await?;
+    let read = tokio::task::spawn_blocking(move || {
+        extract_text(
+            &fetched.bytes,
+            fetched.content_type.as_deref(),
+            fetched.url.path(),
+        )
+    });
+    match read.await {
+        Ok(result) => Ok(result?),
+        // Cancelled because the runtime shuts down: the job resumes later.
+        Err(err) if err.is_cancelled() => Err(DocumentError::Unreachable(
+            "the reader was stopped by a shutdown".into(),
+        )),
+        Err(_) => Err(DocumentError::Unreadable(
+            "the file is malformed: its reader gave up on it".into(),
+        )),
     }
 }
 

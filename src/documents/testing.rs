@@ -1,9 +1,15 @@
-//! Test material: real PDFs and DOCX files built on the spot.
+//! Test material: real PDFs and DOCX files built on the spot, and a small
+//! HTTP/1.1 server on loopback that serves them and misbehaves on request.
 
 use std::io::{Cursor, Write};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
 
 use lopdf::content::{Content, Operation};
 use lopdf::{Object, Stream, dictionary};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
@@ -144,4 +150,95 @@ pub fn zip_with(entries: &[(&str, &[u8])], method: CompressionMethod) -> Vec<u8>
 
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;")
+}
+
+/// What the test server answers for a path.
+#[derive(Clone)]
+pub enum Reply {
+    Document {
+        content_type: &'static str,
+        body: Vec<u8>,
+    },
+    Redirect(String),
+    Status(u16),
+    /// A body without Content-Length, ended by closing the connection.
+    Unsized(Vec<u8>),
+    /// A Content-Length far beyond the body that follows.
+    Declared(u64),
+    /// Headers, then one byte a second, for ever.
+    Trickle,
+    /// Accepts the request and never answers.
+    Silent,
+}
+
+type Routes = Arc<dyn Fn(&str) -> Reply + Send + Sync>;
+
+/// Serves `routes` on 127.0.0.1 until the test's runtime stops.
+pub async fn serve(routes: impl Fn(&str) -> Reply + Send + Sync + 'static) -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let routes: Routes = Arc::new(routes);
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            tokio::spawn(answer(stream, routes.clone()));
+        }
+    });
+    addr
+}
+
+async fn answer(mut stream: TcpStream, routes: Routes) {
+    let mut request = Vec::new();
+    let mut buffer = [0u8; 1024];
+    while !request.windows(4).any(|w| w == b"\r\n\r\n") && request.len() < 16 * 1024 {
+        match stream.read(&mut buffer).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => request.extend_from_slice(&buffer[..n]),
+        }
+    }
+    let request = String::from_utf8_lossy(&request);
+    let path = request.split(' ').nth(1).unwrap_or("/").to_owned();
+    let head = |status: &str, headers: &str| {
+        format!("HTTP/1.1 {status}\r\nConnection: close\r\n{headers}\r\n").into_bytes()
+    };
+    let response = match routes(&path) {
+        Reply::Document { content_type, body } => {
+            let mut response = head(
+                "200 OK",
+                &format!(
+                    "Content-Type: {content_type}\r\nContent-Length: {}\r\n",
+                    body.len()
+                ),
+            );
+            response.extend_from_slice(&body);
+            response
+        }
+        Reply::Redirect(location) => head(
+            "302 Found",
+            &format!("Location: {location}\r\nContent-Length: 0\r\n"),
+        ),
+        Reply::Status(code) => head(&format!("{code} Status"), "Content-Length: 0\r\n"),
+        Reply::Unsized(body) => {
+            let mut response = head("200 OK", "Content-Type: application/pdf\r\n");
+            response.extend_from_slice(&body);
+            response
+        }
+        Reply::Declared(length) => head("200 OK", &format!("Content-Length: {length}\r\n")),
+        Reply::Trickle => {
+            let _ = stream
+                .write_all(&head("200 OK", "Content-Type: application/pdf\r\n"))
+                .await;
+            loop {
+                if stream.write_all(b"%").await.is_err() {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        }
+        Reply::Silent => {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+            return;
+        }
+    };
+    let _ = stream.write_all(&response).await;
+    let _ = stream.shutdown().await;
 }
