@@ -13,6 +13,7 @@ use crate::config::Config;
 use crate::context::{AppContext, Ctx};
 use crate::cron::Cron;
 use crate::ids::{random_hex, secret_hash};
+use crate::jobs::worker::Workers;
 use crate::library::Library;
 use crate::store::{Store, StoreError, now_millis, rfc3339};
 
@@ -115,12 +116,14 @@ impl App {
     ) -> Result<(), StartError> {
         let data_dir = self.ctx.config.data_dir.clone();
         let cron = Cron::start(self.ctx.clone()).await?;
+        let workers = Workers::start(self.ctx.clone())?;
         warp::serve(crate::http::router(self.ctx.clone()))
             .incoming(self.listener)
             .graceful(shutdown)
             .run()
             .await;
         tracing::info!("stopped accepting requests; finishing background work");
+        workers.stop().await;
         cron.stop().await;
         self.ctx.billing.shutdown();
         // Connection tasks and blocking work may still hold the context for a

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::jobs::JobSettings;
 use crate::ratelimit::RateLimits;
 
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -33,6 +34,10 @@ pub struct Config {
     pub sessions: SessionSettings,
     pub passwords: PasswordSettings,
     pub sweeps: SweepSettings,
+    pub jobs: JobSettings,
+    /// How clients reach this server (links to its own case pages);
+    /// `http://<addr>` unless set.
+    pub public_url: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -79,6 +84,8 @@ impl Default for PasswordSettings {
 pub struct SweepSettings {
     pub expired_sessions: String,
     pub rate_limit_buckets: String,
+    /// Deletes finished jobs older than `jobs.retention_hours`.
+    pub finished_jobs: String,
 }
 
 impl Default for SweepSettings {
@@ -86,6 +93,7 @@ impl Default for SweepSettings {
         Self {
             expired_sessions: "0 17 * * * *".into(),
             rate_limit_buckets: "0 */5 * * * *".into(),
+            finished_jobs: "0 41 * * * *".into(),
         }
     }
 }
@@ -106,6 +114,9 @@ struct FileConfig {
     passwords: PasswordSettings,
     #[serde(default)]
     sweeps: SweepSettings,
+    #[serde(default)]
+    jobs: JobSettings,
+    public_url: Option<String>,
 }
 
 /// What flags and environment variables said (clap merges the two).
@@ -150,7 +161,16 @@ impl Config {
             sessions: SessionSettings::default(),
             passwords: PasswordSettings::default(),
             sweeps: SweepSettings::default(),
+            jobs: JobSettings::default(),
+            public_url: None,
         }
+    }
+
+    /// The base URL of this server for links it hands out.
+    pub fn public_url(&self) -> String {
+        self.public_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{}", self.addr))
     }
 
     /// File < environment < flags.
@@ -188,6 +208,8 @@ impl Config {
             sessions: file.sessions,
             passwords: file.passwords,
             sweeps: file.sweeps,
+            jobs: file.jobs,
+            public_url: file.public_url,
         };
         config.validate()?;
         Ok(config)
@@ -203,6 +225,11 @@ impl Config {
         argon2::Params::new(p.memory_kib, p.iterations, p.parallelism, None)
             .map_err(|err| ConfigError::Invalid(format!("passwords: {err}")))?;
         self.rate_limits.validate().map_err(ConfigError::Invalid)?;
+        if self.jobs.workers == 0 || self.jobs.max_attempts == 0 {
+            return Err(ConfigError::Invalid(
+                "jobs.workers and jobs.max_attempts must be at least 1".into(),
+            ));
+        }
         Ok(())
     }
 }

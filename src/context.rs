@@ -7,6 +7,7 @@ use crate::accounts::Accounts;
 use crate::billing::Billing;
 use crate::config::Config;
 use crate::error::ApiError;
+use crate::jobs::Jobs;
 use crate::library::Library;
 use crate::ratelimit::RateLimiter;
 use crate::store::Store;
@@ -18,6 +19,7 @@ pub struct AppContext {
     pub billing: Billing,
     pub limiter: RateLimiter,
     pub accounts: Accounts,
+    pub jobs: Jobs,
     /// Hash of the token in `DATA/admin.token` that the CLI presents.
     pub admin_token_hash: [u8; 32],
 }
@@ -36,6 +38,7 @@ impl AppContext {
             billing: Billing::start(store.clone()),
             limiter: RateLimiter::new(config.rate_limits.clone()),
             accounts: Accounts::new(store.clone(), &config.passwords, session_ttl),
+            jobs: Jobs::new(store.clone(), config.jobs.clone()),
             config,
             store,
             library,

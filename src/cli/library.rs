@@ -11,6 +11,7 @@ use crate::config::Config;
 use crate::library::import::{self, ImportReport};
 use crate::library::{Library, LibraryStatus};
 use crate::store::{LIBRARY_FILE, StoreError};
+use crate::verification::Verifier;
 
 #[derive(Debug, Subcommand)]
 pub enum LibraryCommand {
@@ -36,6 +37,15 @@ pub enum LibraryCommand {
     },
     /// Build the embedded default library now (serve does it on first start).
     Build,
+    /// Check every citation in a document (stdin, or FILE) as the verify
+    /// endpoint does, and print its answer; nothing is billed.
+    Verify {
+        #[arg(value_name = "FILE")]
+        file: Option<PathBuf>,
+        /// Check every distinct citation, not only the first 50.
+        #[arg(long)]
+        all: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -107,6 +117,26 @@ fn library_command(data: &Path, command: LibraryCommand) -> anyhow::Result<()> {
         LibraryCommand::Search { query, limit, kind } => {
             let hits = library.search(&query, kind.as_deref(), limit)?;
             out(format_args!("{}", serde_json::to_string_pretty(&hits)?));
+        }
+        LibraryCommand::Verify { file, all } => {
+            let text = match file {
+                Some(path) => std::fs::read_to_string(&path)
+                    .with_context(|| format!("cannot read {}", path.display()))?,
+                None => std::io::read_to_string(std::io::stdin())?,
+            };
+            let public_url = Config::load(&Default::default())
+                .map(|c| c.public_url())
+                .unwrap_or_default();
+            let verifier = Verifier {
+                library: &library,
+                public_url: &public_url,
+            };
+            let report = if all {
+                verifier.verify_all(&text)?
+            } else {
+                verifier.verify_text(&text)?
+            };
+            out(serde_json::to_string_pretty(&report)?);
         }
         LibraryCommand::Build => {}
     }

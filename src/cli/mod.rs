@@ -2,6 +2,7 @@
 //! developer tools. Logs go to stderr so stdout carries only results.
 
 mod bench;
+mod cite;
 mod dev;
 mod keys;
 mod library;
@@ -66,6 +67,9 @@ pub enum Command {
     /// Import bulk case-law data (CourtListener, CAP, SCDB).
     #[command(subcommand)]
     Import(library::ImportCommand),
+    /// Find legal citations in text.
+    #[command(subcommand)]
+    Cite(cite::CiteCommand),
     /// Developer tools (stress tests, generators).
     #[command(subcommand, hide = true)]
     Dev(dev::DevCommand),
@@ -91,6 +95,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Wallet(command) => keys::run_wallet(&cli.global, command).await,
         Command::Library(command) => library::run_library(&cli.global, command).await,
         Command::Import(command) => library::run_import(&cli.global, command).await,
+        Command::Cite(command) => cite::run(command),
         Command::Dev(command) => dev::run(&cli.global, command).await,
     }
 }

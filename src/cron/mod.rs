@@ -18,12 +18,15 @@ pub struct Cron {
 impl Cron {
     pub async fn start(ctx: Ctx) -> Result<Self, JobSchedulerError> {
         let sweeps = &ctx.config.sweeps;
-        let table: [(&str, &str, Sweep); 2] = [
+        let table: [(&str, &str, Sweep); 3] = [
             ("expired_sessions", &sweeps.expired_sessions, |ctx| {
                 Box::pin(expired_sessions(ctx))
             }),
             ("rate_limit_buckets", &sweeps.rate_limit_buckets, |ctx| {
                 Box::pin(rate_limit_buckets(ctx))
+            }),
+            ("finished_jobs", &sweeps.finished_jobs, |ctx| {
+                Box::pin(finished_jobs(ctx))
             }),
         ];
         let scheduler = JobScheduler::new().await?;
@@ -64,4 +67,12 @@ async fn expired_sessions(ctx: Ctx) {
 async fn rate_limit_buckets(ctx: Ctx) {
     let removed = ctx.limiter.sweep();
     tracing::debug!(removed, "swept idle rate-limit buckets");
+}
+
+async fn finished_jobs(ctx: Ctx) {
+    match tokio::task::spawn_blocking(move || ctx.jobs.sweep()).await {
+        Ok(Ok(removed)) => tracing::info!(removed, "swept finished jobs"),
+        Ok(Err(err)) => tracing::error!(error = %err, "job sweep failed"),
+        Err(err) => tracing::error!(error = %err, "job sweep panicked"),
+    }
 }

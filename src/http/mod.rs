@@ -4,6 +4,7 @@
 mod admin;
 mod api;
 pub mod filters;
+mod pages;
 pub mod reply;
 mod v1;
 
@@ -43,6 +44,11 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/v1/health/ready"),
     ("GET", "/v1/openapi.yaml"),
     ("GET", "/v1/wallet"),
+    ("POST", "/v1/citations/resolve"),
+    ("POST", "/v1/citations/verify"),
+    ("GET", "/v1/jobs/{jobId}"),
+    ("POST", "/v1/cases/lookup"),
+    ("GET", "/library/cases/{caseId}"),
     ("GET", "/admin/keys"),
     ("POST", "/admin/keys"),
     ("POST", "/admin/keys/{keyId}/revoke"),
@@ -55,7 +61,8 @@ pub fn router(ctx: Ctx) -> BoxedFilter<(Response,)> {
     one_of(vec![
         v1::handlers(ctx.clone()),
         api::handlers(ctx.clone()),
-        admin::handlers(ctx),
+        admin::handlers(ctx.clone()),
+        pages::handlers(ctx),
         fallback,
     ])
     .recover(last_resort)

@@ -2,6 +2,7 @@
 //! coverage map and the citation graph in redb (`library.redb`), names and
 //! text in a tantivy index. No HTTP here.
 
+pub mod graph;
 pub mod import;
 pub mod index;
 pub mod lookup;
@@ -315,16 +316,18 @@ pub struct LawTitleStatus {
     pub coverage: LawCoverage,
 }
 
-/// The canonical form of a reporter abbreviation.
-// Interim: whitespace only, until the citation engine's vocabulary lands.
+/// The canonical form of a reporter abbreviation (reporters-db), or the
+/// abbreviation with its spacing tidied when reporters-db does not know it
+/// (vendor series such as "U.S. LEXIS").
 pub fn canonical_reporter(reporter: &str) -> String {
-    reporter.split_whitespace().collect::<Vec<_>>().join(" ")
+    crate::citations::canonical_reporter(reporter)
+        .map(str::to_string)
+        .unwrap_or_else(|| reporter.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// The courts-db id of a court named by its abbreviation ("Ill. App. Ct.").
-// Interim: unknown until the citation engine's courts-db lookup lands.
-pub fn court_id(_abbreviation: &str) -> Option<String> {
-    None
+pub fn court_id(abbreviation: &str) -> Option<String> {
+    crate::citations::court_by_abbreviation(abbreviation).map(|court| court.id.to_string())
 }
 
 impl Library {
@@ -335,45 +338,53 @@ impl Library {
     }
 }
 
-/// Reads "347 U.S. 483", "42 U.S.C. § 1983", "29 C.F.R. 1910.1200" or
-/// "Fed. R. Civ. P. 12" into a query.
-// Interim: a plain reader, until the citation engine lands.
+/// Reads a citation string with the citation engine: its first case or
+/// law citation, as a library query.
 pub fn parse_citation(text: &str) -> Option<lookup::CitationQuery> {
-    let text = text.trim();
-    let rules = [
-        ("Fed. R. Civ. P.", model::codes::FRCP),
-        ("Fed. R. Crim. P.", model::codes::FRCRP),
-        ("Fed. R. Evid.", model::codes::FRE),
-        ("Fed. R. App. P.", model::codes::FRAP),
-        ("Sup. Ct. R.", model::codes::SUP_CT_R),
-    ];
-    for (prefix, code) in rules {
-        if let Some(rest) = text.strip_prefix(prefix) {
-            let section: String = rest
-                .trim()
-                .chars()
-                .take_while(|c| c.is_ascii_digit() || *c == '.')
-                .collect();
-            return (!section.is_empty()).then(|| lookup::CitationQuery::Authority {
-                code: code.into(),
-                title: String::new(),
-                section: section.trim_end_matches('.').to_string(),
-            });
+    let citations = crate::citations::Extractor::shared().extract(text);
+    citations.iter().find_map(query_of)
+}
+
+/// The library query a citation names, when the library keeps that kind.
+pub fn query_of(citation: &crate::citations::Citation) -> Option<lookup::CitationQuery> {
+    use crate::citations::CitationKind;
+    match citation.kind {
+        CitationKind::FullCase | CitationKind::ShortCase => {
+            let key = model::CiteKey {
+                volume: citation.volume.as_deref()?.parse().ok()?,
+                reporter: citation.reporter?.to_string(),
+                page: citation.page.as_deref()?.parse().ok()?,
+            };
+            Some(lookup::CitationQuery::Case { key })
         }
-    }
-    for (marker, code) in [("U.S.C.", model::codes::USC), ("C.F.R.", model::codes::CFR)] {
-        if let Some((title, rest)) = text.split_once(marker) {
-            let section = rest.trim().trim_start_matches('§').trim();
-            let section: String = section.split_whitespace().next().unwrap_or("").to_string();
-            return (!section.is_empty()).then(|| lookup::CitationQuery::Authority {
-                code: code.into(),
-                title: title.trim().to_string(),
-                section,
-            });
+        CitationKind::Law => {
+            let law = citation.law.as_deref()?;
+            let code = law_code(&law.code)?;
+            if law.appendix {
+                return None;
+            }
+            Some(lookup::CitationQuery::Authority {
+                code: code.to_string(),
+                title: law.title.clone().unwrap_or_default(),
+                section: law.section.clone()?,
+            })
         }
+        _ => None,
     }
-    let key = import::parse_simple_cite(text.split(',').next().unwrap_or(text)).key?;
-    Some(lookup::CitationQuery::Case { key })
+}
+
+/// The library code of a law collection the engine names.
+pub fn law_code(collection: &str) -> Option<&'static str> {
+    Some(match collection {
+        "U.S.C." => model::codes::USC,
+        "C.F.R." => model::codes::CFR,
+        "Fed. R. Civ. P." => model::codes::FRCP,
+        "Fed. R. Crim. P." => model::codes::FRCRP,
+        "Fed. R. Evid." => model::codes::FRE,
+        "Fed. R. App. P." => model::codes::FRAP,
+        "Sup. Ct. R." => model::codes::SUP_CT_R,
+        _ => return None,
+    })
 }
 
 /// The version of the embedded default library a data directory holds.

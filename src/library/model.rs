@@ -57,6 +57,10 @@ pub struct OpinionMeta {
     /// Where the text came from (source name, and its id there).
     pub provenance: Provenance,
     pub chars: u64,
+    /// Hash of the text, so that re-importing an unchanged opinion changes
+    /// nothing (and is not read into the citation graph twice).
+    #[serde(default)]
+    pub text_hash: u64,
 }
 
 /// A source and the id of the record there.

@@ -5,9 +5,11 @@ use redb::{ReadTransaction, ReadableTable, Table, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
 use super::model::{
-    Authority, CaseCitation, CaseRecord, CiteKey, LawCoverage, NewCase, NewOpinion, OpinionMeta,
+    Authority, BodyFormat, CaseCitation, CaseRecord, CiteKey, LawCoverage, NewCase, NewOpinion,
+    OpinionMeta,
 };
 use super::names::names_compatible;
+use super::text::markup_to_text;
 use std::collections::BTreeMap;
 
 use crate::store::tables::{
@@ -529,6 +531,19 @@ impl<'txn> LibraryWriter<'txn> {
         Ok(true)
     }
 
+    /// Gives a case the name a later source knows, when it has none.
+    pub fn fill_missing_name(&mut self, case_id: &str, name: &str) -> Result<(), StoreError> {
+        let Some(mut record) = self.case(case_id)? else {
+            return Ok(());
+        };
+        if record.name.is_empty() && !name.trim().is_empty() {
+            record.name = name.trim().to_string();
+            self.cases.insert(case_id, encode(&record)?.as_slice())?;
+            self.pending.insert(case_id, ())?;
+        }
+        Ok(())
+    }
+
     pub fn add_alias(&mut self, source: &str, id: &str, case_id: &str) -> Result<(), StoreError> {
         self.external.insert((source, id), case_id)?;
         Ok(())
@@ -691,11 +706,15 @@ impl<'txn> LibraryWriter<'txn> {
         record: &mut CaseRecord,
         opinion: NewOpinion,
     ) -> Result<(), StoreError> {
-        let number = match record
+        let text_hash = text_hash(&opinion.text);
+        let existing = record
             .opinions
             .iter()
-            .find(|o| o.provenance == opinion.provenance)
-        {
+            .find(|o| o.provenance == opinion.provenance);
+        if existing.is_some_and(|o| o.text_hash == text_hash) {
+            return Ok(());
+        }
+        let number = match existing {
             Some(existing) => existing.number,
             None => record
                 .opinions
@@ -711,6 +730,7 @@ impl<'txn> LibraryWriter<'txn> {
             format: opinion.format,
             provenance: opinion.provenance,
             chars: opinion.text.chars().count() as u64,
+            text_hash,
         };
         match record.opinions.iter_mut().find(|o| o.number == number) {
             Some(slot) => *slot = meta,
@@ -723,6 +743,11 @@ impl<'txn> LibraryWriter<'txn> {
             (record.id.as_str(), number),
             compress(&opinion.text).as_slice(),
         )?;
+        let plain = match opinion.format {
+            BodyFormat::Html => markup_to_text(&opinion.text),
+            BodyFormat::Markdown | BodyFormat::Text => opinion.text,
+        };
+        super::graph::link_text(self, &record.id, &plain)?;
         Ok(())
     }
 
@@ -781,6 +806,13 @@ fn split_ids(joined: &str) -> Vec<String> {
         .filter(|s| !s.is_empty())
         .map(str::to_string)
         .collect()
+}
+
+/// FNV-1a: a stable hash (std's is seeded per process).
+fn text_hash(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 fn compress(text: &str) -> Vec<u8> {

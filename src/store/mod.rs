@@ -64,6 +64,10 @@ impl Layout {
                 txn.open_table(USERS)?;
                 txn.open_table(USER_EMAILS)?;
                 txn.open_table(SESSIONS)?;
+                txn.open_table(JOBS)?;
+                txn.open_table(JOB_INPUTS)?;
+                txn.open_table(JOB_QUEUE)?;
+                txn.open_table(JOB_REQUESTS)?;
             }
             Layout::Library => {
                 txn.open_table(LIBRARY_META)?;
@@ -232,8 +236,9 @@ impl Store {
                     });
                 }
                 Some(version) if version == supported => return Ok(()),
-                // Migrations from `version` to `supported` run here in order,
-                // once a second version exists. Version 1 is the first layout.
+                // Every step so far only adds tables (1 → 2: jobs), which
+                // `create_tables` below opens; a step that rewrites records
+                // goes here, in version order.
                 _ => {}
             }
             meta.insert("schema_version", supported)?;

@@ -7,7 +7,8 @@
 use redb::TableDefinition;
 
 /// The layout of `lexstack.redb` this build reads and writes.
-pub const SCHEMA_VERSION: u64 = 1;
+/// 1: accounts, keys, wallets, ledger. 2: + asynchronous jobs.
+pub const SCHEMA_VERSION: u64 = 2;
 /// The layout of `library.redb` this build reads and writes.
 pub const LIBRARY_SCHEMA_VERSION: u64 = 1;
 
@@ -36,6 +37,16 @@ pub const USERS: TableDefinition<&str, &[u8]> = TableDefinition::new("users");
 pub const USER_EMAILS: TableDefinition<&str, &str> = TableDefinition::new("user_emails");
 /// SHA-256 of a session token → session record (JSON).
 pub const SESSIONS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("sessions");
+
+/// Job id → job record (JSON), without its input text.
+pub const JOBS: TableDefinition<&str, &[u8]> = TableDefinition::new("jobs");
+/// Job id → the document text a job was given (up to 500,000 characters).
+pub const JOB_INPUTS: TableDefinition<&str, &str> = TableDefinition::new("job_inputs");
+/// (due time in ms, job id): the queue, in the order jobs may run.
+pub const JOB_QUEUE: TableDefinition<(i64, &str), ()> = TableDefinition::new("job_queue");
+/// (key id, request id) → job id: a request id that started a job is
+/// taken on its endpoint before the job is billed.
+pub const JOB_REQUESTS: TableDefinition<(&str, &str), &str> = TableDefinition::new("job_requests");
 
 // ---- library.redb: the case-law library (rebuildable, kept apart from accounts and money) ----
 

@@ -4,12 +4,14 @@
 mod accounts;
 mod api_keys;
 mod billing;
+mod citations;
 mod cli;
 mod crash;
 mod envelope;
 mod health;
 mod helpers;
 mod import;
+mod jobs;
 mod library;
 mod openapi;
 mod rate_limits;

@@ -1,7 +1,10 @@
 //! The public API under `/v1`: API-key authentication, rate limits and
 //! billing, applied the same way to every endpoint by [`run`].
 
+mod cases;
+mod citations;
 pub mod health;
+mod jobs;
 mod wallet;
 
 use std::future::Future;
@@ -11,7 +14,7 @@ use warp::filters::BoxedFilter;
 use warp::http::StatusCode;
 use warp::reply::Response;
 
-use super::filters::{RequestMeta, meta, with_ctx};
+use super::filters::{RequestMeta, body, meta, with_ctx};
 use super::{one_of, reply};
 use crate::accounts::keys;
 use crate::billing::{BilledItem, BillingError, Charge};
@@ -38,11 +41,40 @@ pub fn handlers(ctx: Ctx) -> BoxedFilter<(Response,)> {
         .boxed();
     let wallet = warp::path!("v1" / "wallet")
         .and(warp::get())
-        .and(with_ctx(ctx))
+        .and(with_ctx(ctx.clone()))
         .and(meta())
         .then(wallet::show)
         .boxed();
-    one_of(vec![health, ready, openapi, wallet])
+    let resolve = warp::path!("v1" / "citations" / "resolve")
+        .and(warp::post())
+        .and(with_ctx(ctx.clone()))
+        .and(meta())
+        .and(body())
+        .then(citations::resolve)
+        .boxed();
+    let verify = warp::path!("v1" / "citations" / "verify")
+        .and(warp::post())
+        .and(with_ctx(ctx.clone()))
+        .and(meta())
+        .and(body())
+        .then(citations::verify)
+        .boxed();
+    let job = warp::path!("v1" / "jobs" / String)
+        .and(warp::get())
+        .and(with_ctx(ctx.clone()))
+        .and(meta())
+        .then(jobs::show)
+        .boxed();
+    let lookup = warp::path!("v1" / "cases" / "lookup")
+        .and(warp::post())
+        .and(with_ctx(ctx))
+        .and(meta())
+        .and(body())
+        .then(cases::lookup)
+        .boxed();
+    one_of(vec![
+        health, ready, openapi, wallet, resolve, verify, job, lookup,
+    ])
 }
 
 /// How an endpoint is metered: its rate-limit bucket and, when billed, its
@@ -58,6 +90,7 @@ pub struct Endpoint {
 #[derive(Debug, Clone)]
 pub struct Caller {
     pub key: ApiKeyRecord,
+    pub request_id: String,
 }
 
 /// What an endpoint's work produced: the payload, its status, and how many
@@ -66,6 +99,8 @@ pub struct Outcome<T> {
     pub status: StatusCode,
     pub data: T,
     pub units: u64,
+    /// `Retry-After` advice on a successful answer (job polling).
+    pub retry_after_secs: Option<u64>,
 }
 
 impl<T> Outcome<T> {
@@ -74,6 +109,15 @@ impl<T> Outcome<T> {
             status: StatusCode::OK,
             data,
             units: 0,
+            retry_after_secs: None,
+        }
+    }
+
+    /// A 200 that bills `units` of the endpoint's item.
+    pub fn billed(data: T, units: u64) -> Self {
+        Self {
+            units,
+            ..Self::ok(data)
         }
     }
 }
@@ -95,7 +139,15 @@ where
         Err((id, err)) => return reply::error(&err, &id),
     };
     match run_inner(&ctx, &meta, endpoint, &request_id, work).await {
-        Ok(outcome) => reply::envelope(outcome.status, &outcome.data, &request_id),
+        Ok(outcome) => {
+            let mut response = reply::envelope(outcome.status, &outcome.data, &request_id);
+            if let Some(secs) = outcome.retry_after_secs {
+                response
+                    .headers_mut()
+                    .insert(warp::http::header::RETRY_AFTER, secs.into());
+            }
+            response
+        }
         Err(err) => reply::error(&err, &request_id),
     }
 }
@@ -125,7 +177,11 @@ where
         .await?;
     }
     let key_id = key.id.clone();
-    let outcome = work(Caller { key }).await?;
+    let outcome = work(Caller {
+        key,
+        request_id: request_id.to_string(),
+    })
+    .await?;
     if let Some(item) = endpoint.billed
         && outcome.units > 0
     {

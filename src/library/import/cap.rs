@@ -308,6 +308,13 @@ fn store_case(
         .first()
         .and_then(|c| c.key.clone())
         .filter(|_| options.mark_coverage);
+    // With the opinion text at hand the citation engine reads the links
+    // (with their passages); CAP's own `cites_to` serves when there is none.
+    let cites_to = if opinions.opinions.is_empty() {
+        case.cites_to
+    } else {
+        Vec::new()
+    };
     let stored = writer.put_case(NewCase {
         record,
         opinions: opinions.opinions,
@@ -315,7 +322,7 @@ fn store_case(
     if let Some(key) = held_volume {
         writer.mark_volume_held(&key.reporter, key.volume, SOURCE)?;
     }
-    for cited in case.cites_to {
+    for cited in cites_to {
         let by_cap_id = cited
             .case_ids
             .iter()

@@ -228,7 +228,15 @@ fn overruled(store: &Store) -> Result<ImportReport, ImportError> {
                 qualifier: field(&row, qualifier).map(str::to_string),
                 source: "conan".into(),
             };
-            for case_id in writer.cases_at(&key)? {
+            let overruled_cases = writer.cases_at(&key)?;
+            if let [only] = overruled_cases.as_slice() {
+                // The dates index gives pre-1946 decisions no names; ConAn does.
+                writer.fill_missing_name(only, field(&row, overruled_name).unwrap_or_default())?;
+            }
+            if let (Some(by_id), Some(name)) = (&overruling.by_case_id, field(&row, by_name)) {
+                writer.fill_missing_name(by_id, name)?;
+            }
+            for case_id in overruled_cases {
                 writer.put_overruling(&case_id, &overruling)?;
                 report.stored += 1;
             }

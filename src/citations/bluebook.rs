@@ -1,0 +1,213 @@
+//! Citations in Bluebook form (public-api.md §2.2 `bluebookCitation`).
+//!
+//! Only what the citation itself establishes is written. When a required
+//! piece is unknown — the case name, page, year, or a court the reporter
+//! does not imply — the answer is `None`: a wrong court or year in a
+//! citation a lawyer files is worse than none.
+
+use super::courts;
+use super::model::{Citation, CitationKind};
+use super::names;
+use super::reporters;
+
+/// The citation in Bluebook form, or `None` if that would take guessing.
+pub fn bluebook(citation: &Citation) -> Option<String> {
+    match citation.kind {
+        CitationKind::FullCase => full_case(citation),
+        CitationKind::ShortCase => short_case(citation),
+        CitationKind::Id => Some(match &citation.pin_cite {
+            Some(pin) => format!("Id. {}", at_pin(pin)),
+            None => "Id.".to_string(),
+        }),
+        CitationKind::Law => law(citation),
+        CitationKind::Journal
+        | CitationKind::Supra
+        | CitationKind::Reference
+        | CitationKind::Unknown => None,
+    }
+}
+
+fn full_case(c: &Citation) -> Option<String> {
+    let name = case_name(
+        c.plaintiff.as_deref(),
+        c.defendant.as_deref(),
+        c.case_name.as_deref(),
+    )?;
+    let volume = c.volume.as_deref()?;
+    let reporter = c.reporter?;
+    let page = c.page.as_deref()?;
+    let year = c.year?;
+    let court = court_part(c, reporter)?;
+    let mut out = format!("{name}, {volume} {reporter} {page}");
+    if let Some(pin) = &c.pin_cite {
+        out.push_str(", ");
+        out.push_str(pin.trim_start_matches("at ").trim());
+    }
+    match court {
+        Some(court) => out.push_str(&format!(" ({court} {year})")),
+        None => out.push_str(&format!(" ({year})")),
+    }
+    Some(out)
+}
+
+/// The court abbreviation the parenthetical needs: `Some(None)` when the
+/// reporter already says which court, `None` when unknown.
+fn court_part(c: &Citation, reporter: &str) -> Option<Option<String>> {
+    let editions = reporters::editions_for(reporter);
+    let implied = !editions.is_empty()
+        && editions.iter().all(|e| {
+            let r = reporters::reporter_of(e);
+            r.is_scotus() || r.mlz_jurisdiction.len() == 1 && r.cite_type == "state"
+        });
+    match c.court {
+        Some(_) if implied => Some(None),
+        Some(id) => {
+            let court = courts::court_by_id(id)?;
+            let abbreviation = courts::bluebook_ordinals(court.citation_string.trim());
+            (!abbreviation.is_empty() && abbreviation != "SCOTUS").then_some(Some(abbreviation))
+        }
+        None if implied => Some(None),
+        None => None,
+    }
+}
+
+/// "A v. B" with T6 abbreviations and without "et al."
+fn case_name(
+    plaintiff: Option<&str>,
+    defendant: Option<&str>,
+    written: Option<&str>,
+) -> Option<String> {
+    let name = match (plaintiff, defendant) {
+        (Some(p), Some(d)) => format!("{} v. {}", abbreviate(p), abbreviate(d)),
+        _ => abbreviate(written?),
+    };
+    (!name.trim().is_empty()).then_some(name)
+}
+
+/// A party with T6 words abbreviated (R. 10.2.2), "et al." and a leading
+/// "The" dropped. A one-word party ("Commonwealth") stays whole.
+fn abbreviate(party: &str) -> String {
+    let party = party.replace(", et al.", "").replace(" et al.", "");
+    let party = party.strip_prefix("The ").unwrap_or(&party);
+    let words: Vec<&str> = party.split(' ').collect();
+    if words.len() == 1 {
+        return party.to_string();
+    }
+    words
+        .iter()
+        .map(|word| {
+            let (bare, comma) = match word.strip_suffix(',') {
+                Some(b) => (b, ","),
+                None => (*word, ""),
+            };
+            match names::t6_abbreviation(bare) {
+                Some(abbr) => format!("{abbr}{comma}"),
+                None => word.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn at_pin(pin: &str) -> String {
+    let pin = pin.trim().trim_start_matches(',').trim();
+    if pin.starts_with("at ") {
+        pin.to_string()
+    } else {
+        format!("at {pin}")
+    }
+}
+
+fn short_case(c: &Citation) -> Option<String> {
+    let name = c.case_name.as_deref()?;
+    let volume = c.volume.as_deref()?;
+    let reporter = c.reporter?;
+    let pin = c.pin_cite.as_deref()?;
+    Some(format!(
+        "{}, {volume} {reporter} {}",
+        abbreviate(name),
+        at_pin(pin)
+    ))
+}
+
+fn law(c: &Citation) -> Option<String> {
+    let key = c.law.as_ref()?;
+    let section = key.section.as_deref();
+    let subsection = key.subsection.as_deref().unwrap_or("");
+    let year = c.year.map(|y| format!(" ({y})")).unwrap_or_default();
+    let code = key.code.as_str();
+    let text = match (code, &key.title, &key.chapter, section) {
+        ("U.S.C." | "C.F.R.", Some(title), _, Some(section)) => {
+            let app = if key.appendix { " app." } else { "" };
+            format!("{title} {code}{app} § {section}{subsection}{year}")
+        }
+        ("U.S. Const.", _, _, _) => return None,
+        (_, _, _, Some(rule)) if code.starts_with("Fed. R.") || code == "Sup. Ct. R." => {
+            format!("{code} {rule}{subsection}")
+        }
+        (_, _, Some(chapter), Some(section)) => {
+            format!("{code} ch. {chapter}, § {section}{subsection}{year}")
+        }
+        (_, None, None, Some(section)) if key.subject.is_none() => {
+            format!("{code} § {section}{subsection}{year}")
+        }
+        _ => return None,
+    };
+    Some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::citations::Extractor;
+
+    fn first(text: &str) -> Option<String> {
+        bluebook(&Extractor::shared().extract(text)[0])
+    }
+
+    #[test]
+    fn full_case_citations() {
+        assert_eq!(
+            first("Brown v. Board of Education, 347 U.S. 483, 495 (1954)").as_deref(),
+            Some("Brown v. Bd. of Educ., 347 U.S. 483, 495 (1954)")
+        );
+        assert_eq!(
+            first("Wilson v. Mar. Overseas Corp., 150 F.3d 1, 6-7 (1st Cir. 1998)").as_deref(),
+            Some("Wilson v. Mar. Overseas Corp., 150 F.3d 1, 6-7 (1st Cir. 1998)")
+        );
+    }
+
+    #[test]
+    fn refuses_to_guess() {
+        // No year.
+        assert_eq!(first("Brown v. Board of Education, 347 U.S. 483"), None);
+        // F.3d does not say which circuit.
+        assert_eq!(first("Foo v. Bar, 150 F.3d 1 (1998)"), None);
+        // A court the parenthetical names but courts-db does not know.
+        assert_eq!(first("Foo v. Bar, 150 F.3d 1 (Nowhere Ct. 1998)"), None);
+        // No name.
+        assert_eq!(first("347 U.S. 483 (1954)"), None);
+        // Blank page.
+        assert_eq!(first("Foo v. Bar, 576 U.S. ___ (2015)"), None);
+    }
+
+    #[test]
+    fn statutes_and_rules() {
+        assert_eq!(
+            first("42 U.S.C. § 1983").as_deref(),
+            Some("42 U.S.C. § 1983")
+        );
+        assert_eq!(
+            first("50 U.S.C. app. § 1989").as_deref(),
+            Some("50 U.S.C. app. § 1989")
+        );
+        assert_eq!(
+            first("Fed. R. Civ. P. 12(b)(6)").as_deref(),
+            Some("Fed. R. Civ. P. 12(b)(6)")
+        );
+        assert_eq!(
+            first("Fla. Stat. § 120.68 (2007)").as_deref(),
+            Some("Fla. Stat. § 120.68 (2007)")
+        );
+    }
+}

@@ -1,0 +1,229 @@
+//! courts-db: from the court abbreviation of a citation parenthetical
+//! ("9th Cir.", "S.D.N.Y.", "Pa.Super.") to a court id ("ca9", "nysd",
+//! "pasuperct").
+//!
+//! Abbreviations are compared without punctuation or spacing, because
+//! citations write them loosely ("D Kan", "Pa.Super.", "SC"). An exact match
+//! wins; otherwise the abbreviation must be the beginning of exactly one
+//! court's citation string ("2d Cir" for "2d Cir."). Anything else stays
+//! unknown rather than guessed.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+const COURTS_JSON: &[u8] = include_bytes!("../../assets/citations/courts_db/courts.json");
+
+type Text = Cow<'static, str>;
+
+#[derive(Deserialize)]
+struct RawCourt<'a> {
+    #[serde(borrow)]
+    id: Cow<'a, str>,
+    #[serde(default, borrow)]
+    name: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    citation_string: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    jurisdiction: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    system: Option<Cow<'a, str>>,
+    #[serde(default, rename = "type", borrow)]
+    court_type: Option<Cow<'a, str>>,
+}
+
+/// A court as courts-db describes it.
+#[derive(Debug)]
+pub struct Court {
+    /// CourtListener court id ("ca9").
+    pub id: Text,
+    pub name: Text,
+    /// Bluebook abbreviation ("9th Cir."); empty for courts without one.
+    pub citation_string: Text,
+    pub jurisdiction: Option<Text>,
+    /// `federal`, `state`, `tribal`, …
+    pub system: Text,
+    /// `appellate`, `trial`, `bankruptcy`, …
+    pub court_type: Text,
+}
+
+struct Courts {
+    courts: Vec<Court>,
+    by_key: HashMap<String, usize>,
+    /// Squashed citation strings, sorted, for prefix lookups.
+    sorted_keys: Vec<(String, usize)>,
+    by_id: HashMap<String, usize>,
+}
+
+fn courts() -> &'static Courts {
+    static COURTS: OnceLock<Courts> = OnceLock::new();
+    COURTS.get_or_init(|| {
+        let raw: Vec<RawCourt<'static>> =
+            serde_json::from_slice(COURTS_JSON).expect("embedded courts.json is valid");
+        let courts: Vec<Court> = raw
+            .into_iter()
+            .map(|c| Court {
+                id: c.id,
+                name: c.name.unwrap_or_default(),
+                citation_string: c.citation_string.unwrap_or_default(),
+                jurisdiction: c.jurisdiction,
+                system: c.system.unwrap_or_default(),
+                court_type: c.court_type.unwrap_or_default(),
+            })
+            .collect();
+        let mut by_key = HashMap::new();
+        let mut sorted_keys = Vec::new();
+        let mut by_id = HashMap::new();
+        for (index, court) in courts.iter().enumerate() {
+            by_id.entry(court.id.to_string()).or_insert(index);
+            let key = squash(&court.citation_string);
+            if key.is_empty() {
+                continue;
+            }
+            by_key.entry(key.clone()).or_insert(index);
+            sorted_keys.push((key, index));
+        }
+        sorted_keys.sort();
+        Courts {
+            courts,
+            by_key,
+            sorted_keys,
+            by_id,
+        }
+    })
+}
+
+/// Lowercase letters and digits only, with ordinals in Bluebook form
+/// ("3rd" and "3d" alike, as courts-db writes "3rd Cir.").
+fn squash(text: &str) -> String {
+    bluebook_ordinals(text)
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(|c| c.to_lowercase())
+        .collect()
+}
+
+/// "2nd" → "2d", "3rd" → "3d" (R. 6.2(b)).
+pub(crate) fn bluebook_ordinals(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let after_digit = i > 0 && bytes[i - 1].is_ascii_digit();
+        let ordinal = [&b"nd"[..], b"rd"]
+            .iter()
+            .any(|suffix| bytes[i..].starts_with(suffix));
+        let ends_word = bytes.get(i + 2).is_none_or(|b| !b.is_ascii_alphabetic());
+        if after_digit && ordinal && ends_word {
+            out.push('d');
+            i += 2;
+        } else {
+            let c = text[i..].chars().next().unwrap_or(' ');
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    out
+}
+
+/// The court an abbreviation names, e.g. `court_by_abbreviation("9th Cir.")`
+/// is the Ninth Circuit (`ca9`). `None` when nothing or several match.
+pub fn court_by_abbreviation(abbreviation: &str) -> Option<&'static Court> {
+    if let Some(court) = lookup(abbreviation) {
+        return Some(court);
+    }
+    // Texas writes the district after a dash: "Tex. App.—Houston [1st
+    // Dist.]" is the Texas Court of Appeals.
+    let main = abbreviation.split(['—', '–']).next().unwrap_or("");
+    if main.len() < abbreviation.len() {
+        return lookup(main);
+    }
+    None
+}
+
+fn lookup(abbreviation: &str) -> Option<&'static Court> {
+    let all = courts();
+    let key = squash(abbreviation);
+    if key.is_empty() {
+        return None;
+    }
+    if let Some(&index) = all.by_key.get(&key) {
+        return Some(&all.courts[index]);
+    }
+    // "Ky. App." and "Cal. App." are common for "Ky. Ct. App.", "Cal. Ct. App.".
+    if let Some(&index) = key
+        .strip_suffix("app")
+        .and_then(|state| all.by_key.get(&format!("{state}ctapp")))
+    {
+        return Some(&all.courts[index]);
+    }
+    // Florida's district courts of appeal cite as "Fla. 3d DCA".
+    if key.starts_with("fla") && key.ends_with("dca") {
+        return all
+            .by_key
+            .get("fladistctapp")
+            .map(|&index| &all.courts[index]);
+    }
+    let from = all
+        .sorted_keys
+        .partition_point(|(k, _)| k.as_str() < key.as_str());
+    let mut matches = all.sorted_keys[from..]
+        .iter()
+        .take_while(|(k, _)| k.starts_with(&key));
+    let first = matches.next()?;
+    if matches.next().is_some() {
+        return None;
+    }
+    Some(&all.courts[first.1])
+}
+
+/// The court with a courts-db id.
+pub fn court_by_id(id: &str) -> Option<&'static Court> {
+    let all = courts();
+    all.by_id.get(id).map(|&index| &all.courts[index])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(abbreviation: &str) -> Option<&'static str> {
+        court_by_abbreviation(abbreviation).map(|c| c.id.as_ref())
+    }
+
+    #[test]
+    fn maps_common_parenthetical_courts() {
+        assert_eq!(id("9th Cir."), Some("ca9"));
+        assert_eq!(id("2d Cir"), Some("ca2"));
+        assert_eq!(id("S.D.N.Y."), Some("nysd"));
+        assert_eq!(id("Cal. Ct. App."), Some("calctapp"));
+        assert_eq!(id("Pa.Super."), Some("pasuperct"));
+        assert_eq!(id("D Kan"), Some("ksd"));
+        assert_eq!(id("SC"), Some("sc"));
+        assert_eq!(id("D.C. Cir."), Some("cadc"));
+        assert_eq!(id("Fed. Cir."), Some("cafc"));
+        assert_eq!(id("3d Cir."), Some("ca3"));
+        assert_eq!(id("3rd Cir."), Some("ca3"));
+        assert_eq!(id("Ky. App."), Some("kyctapp"));
+        assert_eq!(id("Tex. App.—Houston [1st Dist.]"), Some("texapp"));
+        assert_eq!(id("Fla. 3d DCA"), Some("fladistctapp"));
+    }
+
+    #[test]
+    fn refuses_to_guess() {
+        assert_eq!(id(""), None);
+        assert_eq!(id("..."), None);
+        assert_eq!(id("Nowhere Ct."), None);
+        // "N." begins many abbreviations.
+        assert_eq!(id("N"), None);
+    }
+
+    #[test]
+    fn looks_up_by_id() {
+        let court = court_by_id("scotus").unwrap();
+        assert_eq!(court.citation_string, "SCOTUS");
+        assert!(court_by_id("no-such-court").is_none());
+    }
+}

@@ -1,0 +1,699 @@
+//! Reads the case name written before a citation, walking back word by
+//! word from the citation until a signal ("See", "cf."), a sentence end,
+//! a string-cite semicolon or an earlier citation.
+
+use std::ops::Range;
+
+use super::tail::{CourtYear, court_year, paren_before};
+use crate::citations::names;
+use crate::citations::text::char_before;
+
+/// Most words read back for one name.
+const MAX_WORDS: usize = 24;
+/// Farthest a name may start before its citation, in bytes.
+const MAX_REACH: usize = 400;
+
+/// What precedes a citation.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(crate) struct Before {
+    /// The name as written, whitespace normalised.
+    pub name: Option<String>,
+    pub name_span: Option<Range<usize>>,
+    pub plaintiff: Option<String>,
+    pub defendant: Option<String>,
+    /// A "(2009)" or "(S.D.N.Y. 1973)" between name and citation.
+    pub court_year: Option<CourtYear>,
+}
+
+/// Reads the name before `start`, never looking before `floor`.
+pub(crate) fn before(text: &str, start: usize, floor: usize, split_parties: bool) -> Before {
+    let floor = floor.max(start.saturating_sub(MAX_REACH));
+    let mut result = Before::default();
+    let name_end = skip_between(text, start, floor, &mut result);
+    let words = words_back(text, name_end, floor);
+    let Some(span) = name_span(text, &words) else {
+        return result;
+    };
+    let name = clean_name(&text[span.clone()]);
+    if split_parties {
+        let (plaintiff, defendant) = split(&name);
+        result.plaintiff = plaintiff;
+        result.defendant = defendant;
+    }
+    result.name = Some(name);
+    result.name_span = Some(span);
+    result
+}
+
+/// Steps back over what may sit between a case name and its citation:
+/// commas, an opening bracket, a "(year)" parenthetical, blank-page
+/// placeholders ("— U.S. —"), a docket number, "supra".
+fn skip_between(text: &str, start: usize, floor: usize, result: &mut Before) -> usize {
+    let mut pos = start;
+    // Set after a docket number part, so "No." and "p." before it go too.
+    let mut in_docket = false;
+    for _ in 0..12 {
+        let before_space = back_over_space(text, pos, floor);
+        match char_before(text, before_space) {
+            Some(',' | '(' | '[') if before_space > floor => {
+                pos = before_space - 1;
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(paren) = paren_before(text, before_space).filter(|p| p.span.start >= floor) {
+            let inner = &text[paren.inner.clone()];
+            if let Some(cy) = court_year(text, paren.inner.clone()) {
+                if result.court_year.is_none() {
+                    result.court_year = Some(cy);
+                }
+                pos = paren.span.start;
+                continue;
+            }
+            // A court and date ("(La.App. 1 Cir. 12/15/95)") or a docket
+            // judge code ("(SHS)").
+            if has_date(inner)
+                || !inner.is_empty() && inner.chars().all(|c| c.is_uppercase() || c == '.')
+            {
+                pos = paren.span.start;
+                in_docket = true;
+                continue;
+            }
+        }
+        let Some(word) = last_word(text, before_space, floor) else {
+            return before_space;
+        };
+        let w = &text[word.clone()];
+        if is_placeholder(w) {
+            pos = skip_placeholder_citation(text, word.start, floor);
+            continue;
+        }
+        if w.trim_end_matches(',') == "supra" {
+            pos = word.start;
+            continue;
+        }
+        if let Some(start) = docket_number(text, before_space, floor, in_docket) {
+            pos = start;
+            in_docket = false;
+            continue;
+        }
+        return before_space;
+    }
+    back_over_space(text, pos, floor)
+}
+
+/// A citation to pages not yet assigned ("— U.S. —", "___ Nev. ___"),
+/// given its trailing blank at `pos`: returns where it starts.
+fn skip_placeholder_citation(text: &str, pos: usize, floor: usize) -> usize {
+    let mut at = pos;
+    for _ in 0..4 {
+        let end = back_over_space(text, at, floor);
+        let Some(word) = last_word(text, end, floor) else {
+            return pos;
+        };
+        let w = &text[word.clone()];
+        at = word.start;
+        if is_placeholder(w) {
+            return at;
+        }
+        let reporter_like = w.chars().next().is_some_and(char::is_uppercase)
+            || w.bytes().all(|b| b.is_ascii_digit());
+        if !reporter_like {
+            return pos;
+        }
+    }
+    pos
+}
+
+/// A docket number ending at `end` ("No. 99 Civ. 9404", "95-0754, p. 3"):
+/// where it starts. Digits alone are a docket only after "No." or next to
+/// a court-and-date parenthetical (`after_court_date`).
+fn docket_number(text: &str, end: usize, floor: usize, after_court_date: bool) -> Option<usize> {
+    let mut pos = end;
+    let mut start = None;
+    let mut numbered = false;
+    for _ in 0..8 {
+        let Some(word) = last_word(text, back_over_space(text, pos, floor), floor) else {
+            break;
+        };
+        let w = text[word.clone()].trim_end_matches(',');
+        if matches!(w, "No." | "Nos." | "Docket" | "Case") {
+            numbered = true;
+            start = Some(word.start);
+            pos = word.start;
+            continue;
+        }
+        if is_docket_word(w) || matches!(w, "p." | "pp." | "at") {
+            // "2021-CA-0077-MR" or "95-0754" is a docket number by its shape.
+            numbered |=
+                w.len() >= 5 && w.contains(['-', ':']) && w.bytes().any(|b| b.is_ascii_digit());
+            start = Some(word.start);
+            pos = word.start;
+            continue;
+        }
+        break;
+    }
+    start.filter(|_| numbered || after_court_date)
+}
+
+/// A date like 12/15/95.
+fn has_date(s: &str) -> bool {
+    s.split(|c: char| !(c.is_ascii_digit() || c == '/'))
+        .any(|part| {
+            part.split('/').count() == 3 && part.split('/').all(|n| (1..=4).contains(&n.len()))
+        })
+}
+
+fn back_over_space(text: &str, mut pos: usize, floor: usize) -> usize {
+    while pos > floor {
+        match char_before(text, pos) {
+            Some(c) if c.is_whitespace() => pos -= c.len_utf8(),
+            _ => break,
+        }
+    }
+    pos
+}
+
+fn last_word(text: &str, end: usize, floor: usize) -> Option<Range<usize>> {
+    let mut start = end;
+    while start > floor {
+        match char_before(text, start) {
+            Some(c) if !c.is_whitespace() => start -= c.len_utf8(),
+            _ => break,
+        }
+    }
+    (start < end).then_some(start..end)
+}
+
+/// Blank volume or page placeholders: "___", "—", "----", "_".
+fn is_placeholder(word: &str) -> bool {
+    let w = word.trim_end_matches(',');
+    !w.is_empty() && w.chars().all(|c| matches!(c, '_' | '—' | '–' | '-'))
+}
+
+/// Parts of a docket number ("95-0754,", "99", "Civ.", "CV-12").
+fn is_docket_word(word: &str) -> bool {
+    let w = word.trim_end_matches(',');
+    if w.is_empty() {
+        return false;
+    }
+    let has_digit = w.bytes().any(|b| b.is_ascii_digit());
+    has_digit
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-–:/.".contains(c))
+        || matches!(w, "Civ." | "Civ" | "Cr." | "Crim." | "CV" | "Misc.")
+}
+
+/// The words before `end` back to `floor`, last first.
+fn words_back(text: &str, end: usize, floor: usize) -> Vec<Range<usize>> {
+    let mut words = Vec::new();
+    let mut pos = end;
+    while words.len() < MAX_WORDS && pos > floor {
+        let word_end = pos;
+        let mut newlines = 0;
+        let mut p = pos;
+        while p > floor {
+            match char_before(text, p) {
+                Some(c) if c.is_whitespace() => {
+                    if c == '\n' {
+                        newlines += 1;
+                    }
+                    p -= c.len_utf8();
+                }
+                _ => break,
+            }
+        }
+        if newlines > 1 && !words.is_empty() {
+            break;
+        }
+        let trimmed_end = if words.is_empty() { word_end } else { p };
+        let Some(word) = last_word(text, trimmed_end, floor) else {
+            break;
+        };
+        pos = word.start;
+        // A word broken across lines ("Flint-\nkote") is one word.
+        let broken = words.last().is_some_and(|next: &Range<usize>| {
+            text[word.clone()].ends_with(['-', '\u{ad}'])
+                && text[word.end..next.start].contains('\n')
+        });
+        if broken {
+            let next = words.pop().map_or(word.end, |n| n.end);
+            words.push(word.start..next);
+        } else {
+            words.push(word);
+        }
+    }
+    words
+}
+
+/// Which words (last first) form the name; returns its span.
+fn name_span(text: &str, words: &[Range<usize>]) -> Option<Range<usize>> {
+    let mut taken: Vec<Range<usize>> = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        let raw = &text[word.clone()];
+        if raw.ends_with(';') || raw.ends_with(':') {
+            break;
+        }
+        let opens = raw.starts_with(['(', '[', '“', '"', '‘']);
+        let closes_quote = raw.ends_with(['”', '"', '’']) && !raw.ends_with("s’");
+        if closes_quote || raw.ends_with(')') || raw.ends_with(']') {
+            break;
+        }
+        let core = raw.trim_start_matches(['(', '[', '“', '"', '‘']);
+        let bare = core.trim_end_matches(',');
+        if bare.is_empty() || is_signal(bare) {
+            break;
+        }
+        if bare.bytes().any(|b| b.is_ascii_digit()) {
+            break;
+        }
+        let first = bare.chars().next().unwrap_or(' ');
+        let capital = first.is_uppercase()
+            || first == '\'' && bare.chars().nth(1).is_some_and(char::is_uppercase);
+        if !capital && !is_connector(bare) {
+            break;
+        }
+        if i > 0 && ends_sentence(bare) && !before_corporate_word(text, &taken) {
+            break;
+        }
+        if introduces_name(bare, taken.last().map(|w| &text[w.clone()])) {
+            break;
+        }
+        let start = word.start + (raw.len() - core.len());
+        taken.push(start..word.end);
+        if opens {
+            break;
+        }
+    }
+    // Leading joining words ("and", "of") and a sentence-initial "In" are
+    // not part of the name.
+    while let Some(first) = taken.last() {
+        let w = text[first.clone()].trim_end_matches(',');
+        let next = taken
+            .len()
+            .checked_sub(2)
+            .map(|i| text[taken[i].clone()].to_string());
+        let keeps_in = next
+            .as_deref()
+            .is_some_and(|n| matches!(n, "re" | "Re" | "RE" | "the" | "Matter"));
+        if is_connector(w) || (w == "In" || w == "IN") && !keeps_in {
+            taken.pop();
+        } else {
+            break;
+        }
+    }
+    // A name ending in a joining word ("Foo v.") is no name.
+    let last = taken.first()?;
+    if is_connector(text[last.clone()].trim_end_matches(',')) {
+        return None;
+    }
+    let start = taken.last()?.start;
+    let mut end = taken.first()?.end;
+    while let Some(c) = char_before(text, end) {
+        if c == ',' || c.is_whitespace() {
+            end -= c.len_utf8();
+        } else {
+            break;
+        }
+    }
+    (start < end).then_some(start..end)
+}
+
+/// Words that start a citation clause rather than a name.
+fn is_signal(word: &str) -> bool {
+    matches!(
+        word,
+        "See"
+            | "see"
+            | "Cf."
+            | "cf."
+            | "Cf"
+            | "E.g."
+            | "e.g."
+            | "E.g.,"
+            | "Accord"
+            | "accord"
+            | "Compare"
+            | "compare"
+            | "Contra"
+            | "contra"
+            | "But"
+            | "but"
+            | "Also"
+            | "also"
+            | "quoting"
+            | "citing"
+            | "Quoting"
+            | "Citing"
+            | "Id."
+            | "id."
+            | "Ibid."
+            | "ibid."
+            | "Per"
+            | "Curiam"
+            | "Under"
+            | "Following"
+            | "Like"
+            | "Unlike"
+            | "Because"
+            | "Although"
+            | "While"
+            | "Here"
+            | "There"
+            | "Thus"
+            | "Moreover"
+            | "However"
+            | "Further"
+            | "Furthermore"
+            | "Similarly"
+            | "Likewise"
+            | "Accordingly"
+            | "Therefore"
+            | "As"
+            | "The"
+            | "This"
+            | "That"
+            | "These"
+            | "Those"
+            | "When"
+            | "Where"
+            | "Whether"
+            | "If"
+            | "After"
+            | "Before"
+            | "Since"
+            | "Until"
+            | "Generally"
+            | "generally"
+            | "Supra"
+            | "supra"
+            | "aff'd"
+            | "rev'd"
+    )
+}
+
+/// Lower-case words that may sit inside a case name.
+fn is_connector(word: &str) -> bool {
+    matches!(
+        word,
+        "v." | "v"
+            | "vs."
+            | "vs"
+            | "V."
+            | "V"
+            | "VS."
+            | "versus"
+            | "of"
+            | "the"
+            | "and"
+            | "&"
+            | "ex"
+            | "rel."
+            | "re"
+            | "for"
+            | "de"
+            | "del"
+            | "la"
+            | "le"
+            | "van"
+            | "von"
+            | "der"
+            | "du"
+            | "da"
+            | "dos"
+            | "y"
+            | "on"
+            | "et"
+            | "al."
+            | "ux."
+            | "a/k/a"
+            | "d/b/a"
+            | "f/k/a"
+            | "n/k/a"
+            | "o/b/o"
+            | "by"
+            | "through"
+            | "behalf"
+            | "as"
+            | "next"
+            | "friend"
+            | "parte"
+            | "matter"
+    )
+}
+
+/// A participle that opens a sentence before a case name ("Relying on",
+/// "Turning to", "Citing to").
+fn introduces_name(word: &str, next: Option<&str>) -> bool {
+    word.len() > 5
+        && word.ends_with("ing")
+        && next.is_some_and(|n| matches!(n, "on" | "upon" | "to" | "in" | "that"))
+}
+
+/// Whether the name read so far begins with a corporate word ("Co.",
+/// "Inc."), before which a period-ended word is part of the name
+/// ("Loup-Miller Const. Co.").
+fn before_corporate_word(text: &str, taken: &[Range<usize>]) -> bool {
+    taken.last().is_some_and(|w| {
+        matches!(
+            text[w.clone()].trim_end_matches(','),
+            "Co." | "Inc." | "Corp." | "Ltd." | "LLC" | "L.L.C." | "Ass'n" | "Co" | "Inc" | "Bros."
+        )
+    })
+}
+
+/// Whether a word that precedes the name's first word ends a sentence:
+/// it ends with a period and is not an abbreviation.
+fn ends_sentence(word: &str) -> bool {
+    let w = word.trim_end_matches(',');
+    if w.ends_with(['!', '?']) {
+        return true;
+    }
+    if !w.ends_with('.') {
+        return false;
+    }
+    !names::is_abbreviation(w)
+}
+
+/// Splits "A v. B" into plaintiff and defendant. Without "v.", the name is
+/// the defendant ("In re Smith" → "Smith"; a bare "Smith" too), as eyecite
+/// reports it.
+pub(crate) fn split(name: &str) -> (Option<String>, Option<String>) {
+    let words: Vec<&str> = name.split(' ').collect();
+    let separator = words
+        .iter()
+        .position(|w| matches!(*w, "v." | "v" | "vs." | "vs" | "V." | "VS." | "versus"));
+    match separator {
+        Some(i) if i > 0 && i + 1 < words.len() => {
+            let plaintiff = words[..i].join(" ");
+            let defendant = words[i + 1..].join(" ");
+            (
+                Some(plaintiff),
+                Some(defendant.trim_end_matches(',').to_string()),
+            )
+        }
+        Some(_) => (None, None),
+        None => {
+            for prefix in [
+                "In re ",
+                "In Re ",
+                "IN RE ",
+                "In the Matter of ",
+                "Matter of ",
+                "Ex parte ",
+                "Ex Parte ",
+                "In the matter of ",
+            ] {
+                if let Some(rest) = name.strip_prefix(prefix) {
+                    return (None, Some(rest.to_string()));
+                }
+            }
+            (None, Some(name.to_string()))
+        }
+    }
+}
+
+/// The name with whitespace runs made single spaces, soft hyphens dropped
+/// and words broken at line ends rejoined ("Flint-\nkote" → "Flintkote",
+/// "Loup-\nMiller" → "Loup-Miller").
+fn clean_name(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{ad}' {
+            continue;
+        }
+        if c == '-' && chars.peek().is_some_and(|n| n.is_whitespace()) {
+            let mut gap = String::new();
+            while let Some(&n) = chars.peek() {
+                if !n.is_whitespace() {
+                    break;
+                }
+                gap.push(n);
+                chars.next();
+            }
+            if gap.contains('\n') {
+                if !chars.peek().is_some_and(|n| n.is_lowercase()) {
+                    out.push('-');
+                }
+            } else {
+                out.push('-');
+                out.push(' ');
+            }
+            continue;
+        }
+        if c.is_whitespace() {
+            if !out.ends_with(' ') {
+                out.push(' ');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out.trim().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parties(text: &str) -> (Option<String>, Option<String>) {
+        let start = text.find("CITE").unwrap();
+        let b = before(text, start, 0, true);
+        (b.plaintiff, b.defendant)
+    }
+
+    fn p(a: &str, b: &str) -> (Option<String>, Option<String>) {
+        (
+            (!a.is_empty()).then(|| a.to_string()),
+            (!b.is_empty()).then(|| b.to_string()),
+        )
+    }
+
+    #[test]
+    fn plain_names() {
+        assert_eq!(parties("Lissner v. Test CITE"), p("Lissner", "Test"));
+        assert_eq!(parties("bob Lissner v. Test CITE"), p("Lissner", "Test"));
+        assert_eq!(
+            parties("Bob Lissner v. Test CITE"),
+            p("Bob Lissner", "Test")
+        );
+        assert_eq!(
+            parties("Mavrovich v Vanderpool, CITE"),
+            p("Mavrovich", "Vanderpool")
+        );
+        assert_eq!(parties("See Foo v. Bar, CITE"), p("Foo", "Bar"));
+        assert_eq!(parties("In Foo v. Bar CITE"), p("Foo", "Bar"));
+    }
+
+    #[test]
+    fn stops_at_sentences_signals_and_string_cites() {
+        assert_eq!(
+            parties("speech.” Houston Cmty. Coll. Sys. v. Wilson, CITE"),
+            p("Houston Cmty. Coll. Sys.", "Wilson")
+        );
+        assert_eq!(
+            parties("curiams. Spano v. People of State of New York, CITE"),
+            p("Spano", "People of State of New York")
+        );
+        assert_eq!(
+            parties("(1963); Reece v. State of Washington, CITE"),
+            p("Reece", "State of Washington")
+        );
+        assert_eq!(
+            parties("General Casualty cites as compelling Amick v. Liberty Mut. Ins. Co., CITE"),
+            p("Amick", "Liberty Mut. Ins. Co.")
+        );
+        assert_eq!(
+            parties("Overruled and so on Jin Fuey Moy v. United States, CITE"),
+            p("Jin Fuey Moy", "United States")
+        );
+        assert_eq!(
+            parties("objection. Our Lady of the Lake Hosp. v. Vanner, CITE"),
+            p("Our Lady of the Lake Hosp.", "Vanner")
+        );
+        assert_eq!(parties("Cf. Akins v. State, CITE"), p("Akins", "State"));
+        assert_eq!(
+            parties("(quoting Ohree v. Commonwealth, CITE"),
+            p("Ohree", "Commonwealth")
+        );
+        assert_eq!(
+            parties("them.  Relying on Butler v. Commonwealth, CITE"),
+            p("Butler", "Commonwealth")
+        );
+        assert_eq!(
+            parties("Commonwealth v. Ullman, 2021-CA-0077-MR, CITE"),
+            p("Commonwealth", "Ullman")
+        );
+    }
+
+    #[test]
+    fn skips_what_sits_between_name_and_citation() {
+        assert_eq!(parties("In re K.F. (2009) CITE"), p("", "K.F."));
+        assert_eq!(
+            parties("Hurst v. Florida, — U.S. —, CITE"),
+            p("Hurst", "Florida")
+        );
+        assert_eq!(
+            parties("Craig v. Harrah, ___ Nev. ___ [CITE"),
+            p("Craig", "Harrah")
+        );
+        assert_eq!(
+            parties("Corp. v. Nature's Farm Prods., No. 99 Civ. 9404 (SHS), CITE"),
+            p("Corp.", "Nature's Farm Prods.")
+        );
+        assert_eq!(
+            parties(
+                "Our Lady of the Lake Hosp. v. Vanner, 95-0754, p. 3 (La.App. 1 Cir. 12/15/95), CITE"
+            ),
+            p("Our Lady of the Lake Hosp.", "Vanner")
+        );
+        assert_eq!(
+            parties("\n Smart v. Tatum,\n \n \n CITE"),
+            p("Smart", "Tatum")
+        );
+        assert_eq!(
+            parties("DeSantis v. Wackenhut Corp. , CITE"),
+            p("DeSantis", "Wackenhut Corp.")
+        );
+        assert_eq!(
+            parties("See Lee v. Flint-\nkote Co., CITE"),
+            p("Lee", "Flintkote Co.")
+        );
+        assert_eq!(
+            parties("See Loup-\nMiller v. Denver, CITE"),
+            p("Loup-Miller", "Denver")
+        );
+    }
+
+    #[test]
+    fn names_with_commas_and_relators() {
+        assert_eq!(
+            parties("Judge Regan (dissenting) in Thrift Funds Canal, Inc. v. Foy, CITE"),
+            p("Thrift Funds Canal, Inc.", "Foy")
+        );
+        assert_eq!(
+            parties("United States ex rel. Russo v. New Jersey , CITE"),
+            p("United States ex rel. Russo", "New Jersey")
+        );
+        assert_eq!(
+            parties("Angelopoulos v. Keystone Orthopedic Specialists, S.C., Wachn, LCC, CITE"),
+            p(
+                "Angelopoulos",
+                "Keystone Orthopedic Specialists, S.C., Wachn, LCC"
+            )
+        );
+        assert_eq!(
+            parties("U.S. v. Boch Oldsmobile, Inc., CITE"),
+            p("U.S.", "Boch Oldsmobile, Inc.")
+        );
+    }
+
+    #[test]
+    fn no_name() {
+        assert_eq!(parties("The rule is settled. CITE"), p("", ""));
+        assert_eq!(parties("1 U.S. 1. CITE"), p("", ""));
+        assert_eq!(parties("CITE"), p("", ""));
+        assert_eq!(parties("aff'd, CITE"), p("", ""));
+    }
+}

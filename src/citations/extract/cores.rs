@@ -1,0 +1,568 @@
+//! The first pass: every place a reporter, law or journal template matches
+//! around a string the scanner found, plus the "Id.", "supra" and "§"
+//! tokens. Metadata (names, years, courts) is read later around these.
+
+use std::ops::Range;
+
+use crate::citations::pattern::{Backtrack, Program};
+use crate::citations::scanner::{Hit, Scanner, Target};
+use crate::citations::templates::{Template, Trigger};
+use crate::citations::text::{char_after, char_before};
+use crate::citations::vocab::Vocabulary;
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum CoreKind {
+    /// Candidate editions; exact spellings are preferred over variations.
+    Case {
+        editions: Vec<u32>,
+        short: bool,
+    },
+    Journal {
+        journal: u32,
+        short: bool,
+    },
+    Law {
+        law: u32,
+    },
+    Id,
+    Supra,
+    SectionSign,
+    Record,
+}
+
+/// A citation's fixed part, as matched.
+#[derive(Debug, Clone)]
+pub(crate) struct Core {
+    pub kind: CoreKind,
+    pub span: Range<usize>,
+    pub reporter_span: Range<usize>,
+    /// Named template groups ("volume", "page", "title", …).
+    pub groups: Vec<(&'static str, Range<usize>)>,
+}
+
+impl Core {
+    pub fn group(&self, name: &str) -> Option<Range<usize>> {
+        self.groups
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, r)| r.clone())
+    }
+
+    pub fn is_short(&self) -> bool {
+        matches!(
+            self.kind,
+            CoreKind::Case { short: true, .. } | CoreKind::Journal { short: true, .. }
+        )
+    }
+}
+
+/// A template match before the best one is chosen.
+struct Candidate {
+    rank: u8,
+    span: Range<usize>,
+    reporter_span: Range<usize>,
+    groups: Vec<(&'static str, Range<usize>)>,
+    exact: bool,
+    short: bool,
+    target: Target,
+}
+
+/// Scans `text` and returns the cores in text order (overlaps resolved).
+pub(crate) fn find(text: &str, scanner: &Scanner, vocabulary: &'static Vocabulary) -> Vec<Core> {
+    let bytes = text.as_bytes();
+    let mut hits: Vec<Hit> = Vec::new();
+    let mut cores: Vec<Core> = Vec::new();
+    let mut work = Work::default();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if !scanner.can_start(b) || !starts_token(bytes, i) {
+            i += 1;
+            continue;
+        }
+        scanner.walk(bytes, i, &mut hits);
+        match best_for_hits(text, i, &hits, scanner, vocabulary, &mut work) {
+            Some(core) => {
+                i = core.reporter_span.end.max(i + 1);
+                cores.push(core);
+            }
+            None => i += 1,
+        }
+    }
+    drop_overlaps(cores)
+}
+
+/// Whether a pattern may start at byte `i`: not inside a word. A digit
+/// may precede, for neutral citations written solid ("2021COA112").
+fn starts_token(bytes: &[u8], i: usize) -> bool {
+    i == 0 || !matches!(bytes[i - 1], b'A'..=b'Z' | b'a'..=b'z' | b'.' | b'_' | b'\'')
+}
+
+/// Buffers reused across the whole scan.
+#[derive(Default)]
+struct Work {
+    candidates: Vec<Candidate>,
+    backtrack: Backtrack,
+}
+
+/// The best citation core around the strings found at `start`: case
+/// reporters before laws before journals, then the longest match, then
+/// exact spellings before variations, then the longer reporter name
+/// ("N.Y. Penal Law" over "N.Y.").
+fn best_for_hits(
+    text: &str,
+    start: usize,
+    hits: &[Hit],
+    scanner: &Scanner,
+    vocabulary: &'static Vocabulary,
+    work: &mut Work,
+) -> Option<Core> {
+    work.candidates.clear();
+    for hit in hits {
+        candidates_for_hit(text, start, *hit, scanner, vocabulary, work);
+    }
+    choose(&work.candidates)
+}
+
+fn candidates_for_hit(
+    text: &str,
+    start: usize,
+    hit: Hit,
+    scanner: &Scanner,
+    vocabulary: &'static Vocabulary,
+    work: &mut Work,
+) {
+    let trigger = start..hit.end;
+    let Work {
+        candidates,
+        backtrack,
+    } = work;
+    for &target in scanner.targets(hit.terminal) {
+        let attempt = |rank: u8, exact: bool, is_law: bool| Attempt {
+            text,
+            trigger: trigger.clone(),
+            law_scanner: is_law.then_some(scanner),
+            rank,
+            exact,
+            target,
+        };
+        match target {
+            Target::Edition { id, exact } => {
+                let attempt = attempt(0, exact, false);
+                for &t in &vocabulary.editions[id as usize].templates {
+                    candidates.extend(attempt.run(&vocabulary.templates[t], backtrack));
+                }
+            }
+            Target::Journal { id, exact } => {
+                let attempt = attempt(2, exact, false);
+                for &t in &vocabulary.journals[id as usize].templates {
+                    candidates.extend(attempt.run(&vocabulary.templates[t], backtrack));
+                }
+            }
+            Target::Law { id, exact } => {
+                let attempt = attempt(1, exact, true);
+                for &t in &vocabulary.laws[id as usize].templates {
+                    let template = &vocabulary.templates[t];
+                    if template.trigger == Trigger::Edition {
+                        candidates.extend(attempt.run(template, backtrack));
+                    }
+                }
+            }
+            Target::LawTemplate { template, .. } => {
+                let template = &vocabulary.templates[template as usize];
+                candidates.extend(attempt(1, true, true).run(template, backtrack));
+            }
+            Target::Id => {
+                if id_ends_well(text, trigger.end) {
+                    candidates.push(token(trigger.clone(), 3, target));
+                }
+            }
+            Target::Supra => {
+                if !char_after(text, trigger.end).is_some_and(char::is_alphanumeric) {
+                    candidates.push(token(trigger.clone(), 3, target));
+                }
+            }
+            Target::SectionSign => {
+                let span = section_token(text, trigger.clone());
+                candidates.push(token(span, 4, target));
+            }
+            Target::Record => {
+                if let Some(end) = record_pin(text, trigger.end) {
+                    candidates.push(token(trigger.start..end, 5, target));
+                }
+            }
+        }
+    }
+}
+
+/// The paragraph or page after a record cite ("¶ 12", "No. 5 at 3",
+/// "45:3"); `None` when no number follows.
+fn record_pin(text: &str, end: usize) -> Option<usize> {
+    let rest = text.get(end..)?;
+    let mut at = rest.len() - rest.trim_start().len();
+    for word in ["No.", "at"] {
+        if let Some(r) = rest[at..].strip_prefix(word) {
+            at += word.len() + (r.len() - r.trim_start().len());
+        }
+    }
+    let r = &rest[at..];
+    let marks = r.len() - r.trim_start_matches('¶').len();
+    at += marks;
+    at += rest[at..].len() - rest[at..].trim_start().len();
+    let digits = rest[at..].bytes().take_while(u8::is_ascii_digit).count();
+    (digits > 0).then_some(end + at + digits)
+}
+
+fn choose(candidates: &[Candidate]) -> Option<Core> {
+    let best = candidates.iter().min_by(|a, b| {
+        a.rank
+            .cmp(&b.rank)
+            .then(b.span.len().cmp(&a.span.len()))
+            .then(b.exact.cmp(&a.exact))
+            .then(b.reporter_span.len().cmp(&a.reporter_span.len()))
+    })?;
+    let kind = match best.target {
+        Target::Edition { .. } => {
+            let mut editions: Vec<u32> = Vec::new();
+            for c in candidates {
+                if let Target::Edition { id, .. } = c.target
+                    && c.rank == best.rank
+                    && c.span == best.span
+                    && c.reporter_span == best.reporter_span
+                    && c.exact == best.exact
+                    && c.short == best.short
+                    && !editions.contains(&id)
+                {
+                    editions.push(id);
+                }
+            }
+            CoreKind::Case {
+                editions,
+                short: best.short,
+            }
+        }
+        Target::Journal { id, .. } => CoreKind::Journal {
+            journal: id,
+            short: best.short,
+        },
+        Target::Law { id, .. } => CoreKind::Law { law: id },
+        Target::LawTemplate { law, .. } => CoreKind::Law { law },
+        Target::Id => CoreKind::Id,
+        Target::Supra => CoreKind::Supra,
+        Target::SectionSign => CoreKind::SectionSign,
+        Target::Record => CoreKind::Record,
+    };
+    Some(Core {
+        kind,
+        span: best.span.clone(),
+        reporter_span: best.reporter_span.clone(),
+        groups: best.groups.clone(),
+    })
+}
+
+fn token(span: Range<usize>, rank: u8, target: Target) -> Candidate {
+    Candidate {
+        rank,
+        reporter_span: span.clone(),
+        span,
+        groups: Vec::new(),
+        exact: true,
+        short: false,
+        target,
+    }
+}
+
+/// "Id." must end a word: followed by space, punctuation or the end.
+fn id_ends_well(text: &str, end: usize) -> bool {
+    match char_after(text, end) {
+        None => true,
+        Some(c) => c.is_whitespace() || ",;:)]”\"'’".contains(c),
+    }
+}
+
+/// The whitespace-delimited token around a section sign ("§99", "§§").
+fn section_token(text: &str, sign: Range<usize>) -> Range<usize> {
+    let mut start = sign.start;
+    while let Some(c) = char_before(text, start) {
+        if c.is_whitespace() || start + 16 < sign.start {
+            break;
+        }
+        start -= c.len_utf8();
+    }
+    let mut end = sign.end;
+    while let Some(c) = char_after(text, end) {
+        if c.is_whitespace() || end > sign.end + 16 {
+            break;
+        }
+        end += c.len_utf8();
+    }
+    start..end
+}
+
+/// One way of reading the text around a reporter string.
+struct Attempt<'a> {
+    text: &'a str,
+    trigger: Range<usize>,
+    /// For laws: keeps a law's trailing number from being the volume of
+    /// the next citation ("Pub. L. No. 89-732, 80 Stat. 1161").
+    law_scanner: Option<&'a Scanner>,
+    rank: u8,
+    exact: bool,
+    target: Target,
+}
+
+impl Attempt<'_> {
+    /// Runs `template` around the reporter string; the full form first,
+    /// then (for case reporters and journals) the short form.
+    fn run(&self, template: &'static Template, backtrack: &mut Backtrack) -> Option<Candidate> {
+        let Attempt {
+            text,
+            ref trigger,
+            law_scanner,
+            rank,
+            exact,
+            target,
+        } = *self;
+        let allow_short = law_scanner.is_none();
+        let mut groups: Vec<(&'static str, Range<usize>)> = Vec::new();
+        let start = match &template.prefix {
+            Some(prefix) => {
+                let start = prefix.run(text, trigger.start, backtrack, &|pos| {
+                    !char_before(text, pos).is_some_and(char::is_alphanumeric)
+                })?;
+                collect(prefix, &backtrack.slots, &mut groups);
+                start
+            }
+            None => trigger.start,
+        };
+        let accept_end = |pos: usize| {
+            !char_after(text, pos).is_some_and(char::is_alphanumeric)
+                && !law_scanner.is_some_and(|scanner| volume_of_next_citation(text, pos, scanner))
+        };
+        let (end, short, suffix) =
+            match template
+                .suffix
+                .run(text, trigger.end, backtrack, &accept_end)
+            {
+                Some(end) => (end, false, &template.suffix),
+                None => {
+                    let short_suffix = template.short_suffix.as_ref().filter(|_| allow_short)?;
+                    let end = short_suffix.run(text, trigger.end, backtrack, &accept_end)?;
+                    (end, true, short_suffix)
+                }
+            };
+        collect(suffix, &backtrack.slots, &mut groups);
+        // Optional trailing parts may leave ", " matched; it is not citation.
+        let mut end = end;
+        while let Some(c) = char_before(text, end).filter(|c| *c == ',' || c.is_whitespace()) {
+            if end - c.len_utf8() <= trigger.end {
+                break;
+            }
+            end -= c.len_utf8();
+        }
+        let mut reporter_span = trigger.clone();
+        if let Some((_, tail)) = groups.iter().find(|(n, _)| *n == "reporter_tail") {
+            reporter_span.end = tail.end;
+        }
+        if !plausible(text, &groups, &reporter_span, end, allow_short) {
+            return None;
+        }
+        Some(Candidate {
+            rank,
+            span: start..end,
+            reporter_span,
+            groups,
+            exact,
+            short,
+            target,
+        })
+    }
+}
+
+/// Whether the number ending at `end` is followed by a reporter or code
+/// name, and so is the volume of another citation.
+fn volume_of_next_citation(text: &str, end: usize, scanner: &Scanner) -> bool {
+    if !char_before(text, end).is_some_and(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    let rest = &text[end..];
+    let gap = rest.len() - rest.trim_start().len();
+    if gap == 0
+        || gap > 3
+        || !rest
+            .trim_start()
+            .starts_with(|c: char| c.is_ascii_uppercase())
+    {
+        return false;
+    }
+    let mut hits = Vec::new();
+    scanner.walk(text.as_bytes(), end + gap, &mut hits);
+    hits.iter().any(|hit| {
+        scanner.targets(hit.terminal).iter().any(|t| {
+            matches!(
+                t,
+                Target::Edition { .. } | Target::Law { .. } | Target::Journal { .. }
+            )
+        })
+    })
+}
+
+fn collect(
+    program: &'static Program,
+    slots: &[Option<usize>],
+    groups: &mut Vec<(&'static str, Range<usize>)>,
+) {
+    for (i, name) in program.group_names().iter().enumerate() {
+        if let (Some(s), Some(e)) = (slots[2 * i], slots[2 * i + 1])
+            && s <= e
+            && !groups.iter().any(|(n, _)| n == name)
+        {
+            groups.push((name.as_str(), s..e));
+        }
+    }
+}
+
+/// Checks templates cannot express: Roman-numeral pages must be real
+/// numerals, and a reporter written as a bare word ("Holmes", "Chase")
+/// without a volume must not sit where a party name would.
+fn plausible(
+    text: &str,
+    groups: &[(&'static str, Range<usize>)],
+    reporter: &Range<usize>,
+    end: usize,
+    is_case_or_journal: bool,
+) -> bool {
+    let group = |name: &str| {
+        groups
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, r)| &text[r.clone()])
+    };
+    if let Some(page) = group("page")
+        && page.starts_with(|c: char| c.is_ascii_lowercase())
+        && roman_value(page).is_none()
+    {
+        return false;
+    }
+    if is_case_or_journal && group("volume").is_none() {
+        let written = &text[reporter.clone()];
+        if !written.contains(['.', '(', ' ', '&']) && !bare_word_reporter_ok(text, reporter, end) {
+            return false;
+        }
+    }
+    true
+}
+
+/// A reporter written as a bare word without a volume ("Holmes, 272") is
+/// a citation only where a party name could not be: not after "v." or
+/// "and", and ending where citations end (not "Holmes, 272 pages").
+fn bare_word_reporter_ok(text: &str, reporter: &Range<usize>, end: usize) -> bool {
+    let before = text[..reporter.start].trim_end();
+    let after_party = ["v.", " v", "vs.", " and", "&", "In re", "ex rel."]
+        .iter()
+        .any(|w| before.ends_with(w));
+    let rest = &text[end..];
+    let ends_well = match rest.chars().next() {
+        None => true,
+        Some(c) if ".,;:)]".contains(c) => true,
+        Some(c) if c.is_whitespace() => {
+            let next = rest.trim_start().chars().next();
+            next.is_none() || next == Some('(') || next == Some('[')
+        }
+        _ => false,
+    };
+    !after_party && ends_well
+}
+
+/// The value of a lowercase Roman numeral page, rejecting the single
+/// letters that are usually words or list markers ("v", "l", "c").
+pub(crate) fn roman_value(s: &str) -> Option<u32> {
+    if matches!(s, "v" | "l" | "c") {
+        return None;
+    }
+    let digit = |c: char| match c {
+        'i' => Some(1),
+        'v' => Some(5),
+        'x' => Some(10),
+        'l' => Some(50),
+        'c' => Some(100),
+        _ => None,
+    };
+    let values: Vec<u32> = s.chars().map(digit).collect::<Option<_>>()?;
+    let mut total = 0;
+    for (i, &v) in values.iter().enumerate() {
+        if values.get(i + 1).is_some_and(|&next| next > v) {
+            total -= v as i64;
+        } else {
+            total += v as i64;
+        }
+    }
+    let total = u32::try_from(total)
+        .ok()
+        .filter(|&t| (1..=199).contains(&t))?;
+    (to_roman(total) == s).then_some(total)
+}
+
+fn to_roman(mut n: u32) -> String {
+    const TABLE: [(u32, &str); 9] = [
+        (100, "c"),
+        (90, "xc"),
+        (50, "l"),
+        (40, "xl"),
+        (10, "x"),
+        (9, "ix"),
+        (5, "v"),
+        (4, "iv"),
+        (1, "i"),
+    ];
+    let mut out = String::new();
+    for (value, numeral) in TABLE {
+        while n >= value {
+            out.push_str(numeral);
+            n -= value;
+        }
+    }
+    out
+}
+
+/// Keeps the better of overlapping cores: one with a volume over one
+/// without ("Holmes, 221" against "221 A.3d 407"), then the longer, then
+/// the earlier.
+fn drop_overlaps(mut cores: Vec<Core>) -> Vec<Core> {
+    cores.sort_by_key(|c| (c.span.start, std::cmp::Reverse(c.span.end)));
+    let mut kept: Vec<Core> = Vec::with_capacity(cores.len());
+    for core in cores {
+        match kept.last() {
+            Some(last) if last.span.end > core.span.start => {
+                if better(&core, last) {
+                    kept.pop();
+                    kept.push(core);
+                }
+            }
+            _ => kept.push(core),
+        }
+    }
+    kept
+}
+
+fn better(a: &Core, b: &Core) -> bool {
+    let has_volume = |c: &Core| c.group("volume").is_some() || c.group("title").is_some();
+    let is_token = |c: &Core| matches!(c.kind, CoreKind::SectionSign);
+    (is_token(b), has_volume(a), a.span.len()) > (is_token(a), has_volume(b), b.span.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roman_pages() {
+        assert_eq!(roman_value("lxiv"), Some(64));
+        assert_eq!(roman_value("ii"), Some(2));
+        assert_eq!(roman_value("x"), Some(10));
+        assert_eq!(roman_value("v"), None);
+        assert_eq!(roman_value("iiii"), None);
+        assert_eq!(roman_value("ivx"), None);
+        assert_eq!(roman_value("cc"), None);
+    }
+}

@@ -1,0 +1,141 @@
+//! The extractor: scanner, template matching, metadata, references and
+//! resolution, in that order.
+
+mod build;
+mod case_name;
+mod cores;
+mod references;
+mod tail;
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+pub(crate) use build::Context;
+
+use super::model::Citation;
+use super::resolve;
+use super::scanner::{Scanner, Target};
+use super::templates::Trigger;
+use super::vocab::Vocabulary;
+
+/// Abbreviations of record and filing cites ("Compl. ¶ 12").
+const RECORD_CITES: [&str; 24] = [
+    "Compl.",
+    "Am. Compl.",
+    "Complaint",
+    "Tr.",
+    "Hr'g Tr.",
+    "Trial Tr.",
+    "Dkt.",
+    "Dkt",
+    "ECF",
+    "Doc.",
+    "J.A.",
+    "Pet. App.",
+    "App.",
+    "R.",
+    "Rec.",
+    "Br.",
+    "Mem.",
+    "Mot.",
+    "Opp'n",
+    "Ex.",
+    "Decl.",
+    "Aff.",
+    "Dep.",
+    "Pl.'s",
+];
+
+/// Finds citations in text. Build it once ([`Extractor::shared`]); it is
+/// immutable and can be used from many threads at once.
+pub struct Extractor {
+    scanner: Scanner,
+    vocabulary: &'static Vocabulary,
+}
+
+impl Extractor {
+    /// The process-wide extractor, built on first use from the embedded
+    /// vocabularies.
+    pub fn shared() -> &'static Extractor {
+        static EXTRACTOR: OnceLock<Extractor> = OnceLock::new();
+        EXTRACTOR.get_or_init(|| Extractor::build(Vocabulary::get()))
+    }
+
+    fn build(vocabulary: &'static Vocabulary) -> Extractor {
+        let mut patterns: Vec<(Cow<'static, str>, Target)> = Vec::new();
+        for (id, edition) in vocabulary.editions.iter().enumerate() {
+            let id = id as u32;
+            patterns.push((
+                edition.abbreviation.clone(),
+                Target::Edition { id, exact: true },
+            ));
+            for variation in &edition.variations {
+                patterns.push((variation.clone(), Target::Edition { id, exact: false }));
+            }
+        }
+        for (id, law) in vocabulary.laws.iter().enumerate() {
+            let id = id as u32;
+            patterns.push((law.key.clone(), Target::Law { id, exact: true }));
+            for spelling in std::iter::once(&law.key).chain(&law.variations) {
+                // Small capitals come out of PDFs and web pages as capitals
+                // ("WIS. STAT. § 66.0217").
+                patterns.push((spelling.clone(), Target::Law { id, exact: false }));
+                patterns.push((
+                    Cow::Owned(spelling.to_uppercase()),
+                    Target::Law { id, exact: false },
+                ));
+            }
+            for &t in &law.templates {
+                if let Trigger::Literal(literal) = &vocabulary.templates[t].trigger {
+                    let target = Target::LawTemplate {
+                        law: id,
+                        template: t as u32,
+                    };
+                    patterns.push((Cow::Owned(literal.clone()), target));
+                }
+            }
+        }
+        for (id, journal) in vocabulary.journals.iter().enumerate() {
+            let id = id as u32;
+            patterns.push((journal.key.clone(), Target::Journal { id, exact: true }));
+            for spelling in std::iter::once(&journal.key).chain(&journal.variations) {
+                patterns.push((spelling.clone(), Target::Journal { id, exact: false }));
+                patterns.push((
+                    Cow::Owned(spelling.to_uppercase()),
+                    Target::Journal { id, exact: false },
+                ));
+            }
+        }
+        let fixed = [
+            (
+                &["Id.", "id.", "ID.", "Ibid.", "ibid.", "IBID."][..],
+                Target::Id,
+            ),
+            (&["supra", "Supra", "SUPRA"][..], Target::Supra),
+            (&["§"][..], Target::SectionSign),
+            (&RECORD_CITES[..], Target::Record),
+        ];
+        for (strings, target) in fixed {
+            patterns.extend(strings.iter().map(|s| (Cow::Borrowed(*s), target)));
+        }
+        Extractor {
+            scanner: Scanner::build(patterns.iter().map(|(s, t)| (s.as_ref(), *t))),
+            vocabulary,
+        }
+    }
+
+    /// What a reporter, law or journal spelling stands for.
+    pub(crate) fn targets_of(&self, spelling: &str) -> &[Target] {
+        self.scanner.exact(spelling)
+    }
+
+    /// Every citation in `text`, in text order, with metadata and
+    /// resolution. Never panics; linear in the length of `text`.
+    pub fn extract(&self, text: &str) -> Vec<Citation> {
+        let cores = cores::find(text, &self.scanner, self.vocabulary);
+        let (mut citations, mut contexts) = build::build(text, &cores, self.vocabulary);
+        references::add(text, &mut citations, &mut contexts);
+        resolve::resolve(&mut citations, &contexts);
+        citations
+    }
+}

@@ -1,0 +1,242 @@
+//! Statute, regulation and rule forms beyond reporters-db's laws.json, and
+//! the typed key of a law citation.
+//!
+//! laws.json has no federal court rules or U.S. Constitution, and its U.S.C.
+//! pattern needs a section sign; these forms fill those gaps. They are
+//! written in the same template language and tried before the laws.json
+//! ones.
+
+use serde::Serialize;
+
+/// A law collection (or extra forms of one laws.json already has).
+pub(crate) struct ExtraForm {
+    pub key: &'static str,
+    pub name: &'static str,
+    pub cite_type: &'static str,
+    pub variations: &'static [&'static str],
+    pub templates: &'static [&'static str],
+}
+
+pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
+    ExtraForm {
+        key: "U.S.C.",
+        name: "United States Code",
+        cite_type: "leg_statute",
+        variations: &["U.S.C.A.", "U.S.C.S.", "U.S. Code", "United States Code"],
+        templates: &[
+            // "42 U.S.C. § 1983", "50 U.S.C. 1701", "50 U.S.C. app. § 1989"
+            concat!(
+                r"(?P<title>\d{1,2}),?\s+$reporter,?(?:\s+(?P<appendix>[Aa]pp(?:\.|endix)),?)?",
+                r"\s*(?:$section_marker\s*)?",
+                r"(?P<section>\d+[a-z]{0,3}(?:[-–.:]\d+[a-z]{0,3}){0,3})"
+            ),
+            // "section 1983 of title 42", "§ 1983 of Title 42 of the United States Code"
+            concat!(
+                r"(?P<reporter>section) (?P<section>\d+[a-z]{0,3}(?:-\d+[a-z]{0,3})?)",
+                r"(?P<subsection>(?:\([a-zA-Z0-9]{1,4}\))*) of [Tt]itle (?P<title>\d{1,2})",
+            ),
+            concat!(
+                r"(?P<reporter>Section) (?P<section>\d+[a-z]{0,3}(?:-\d+[a-z]{0,3})?)",
+                r"(?P<subsection>(?:\([a-zA-Z0-9]{1,4}\))*) of [Tt]itle (?P<title>\d{1,2})",
+            ),
+            concat!(
+                r"(?P<reporter>§) ?(?P<section>\d+[a-z]{0,3}(?:-\d+[a-z]{0,3})?)",
+                r"(?P<subsection>(?:\([a-zA-Z0-9]{1,4}\))*) of [Tt]itle (?P<title>\d{1,2})",
+            ),
+            // "title 42, section 1983"
+            concat!(
+                r"(?P<reporter>title) (?P<title>\d{1,2}),? (?:section|§) ?",
+                r"(?P<section>\d+[a-z]{0,3}(?:-\d+[a-z]{0,3})?)",
+            ),
+            concat!(
+                r"(?P<reporter>Title) (?P<title>\d{1,2}),? (?:[Ss]ection|§) ?",
+                r"(?P<section>\d+[a-z]{0,3}(?:-\d+[a-z]{0,3})?)",
+            ),
+        ],
+    },
+    ExtraForm {
+        key: "C.F.R.",
+        name: "Code of Federal Regulations",
+        cite_type: "admin_compilation",
+        variations: &["CFR", "C. F. R.", "Code of Federal Regulations"],
+        templates: &[concat!(
+            r"(?P<title>\d{1,2}),?\s+$reporter,?\s*(?:$section_marker\s*)?",
+            r"(?P<section>\d+[a-z]{0,3}(?:[-–.:]\d+[a-z]{0,3}){0,3})"
+        )],
+    },
+    ExtraForm {
+        key: "Mass. Gen. Laws",
+        name: "Massachusetts General Laws",
+        cite_type: "leg_statute",
+        variations: &["M.G.L.", "G. L.", "G.L."],
+        templates: &[
+            // Chapters carry letters: "ch. 93A, § 2".
+            r"$reporter,? c(?:h\.|\.) (?P<chapter>\d+[A-Z]{0,2}),? §§? (?P<section>\d+[A-Z]{0,2}(?:[-–.]\d+[A-Z]?)?)",
+        ],
+    },
+    ExtraForm {
+        key: "Fed. R. Civ. P.",
+        name: "Federal Rules of Civil Procedure",
+        cite_type: "court_rule",
+        variations: &[
+            "Fed. R. Civ. Pro.",
+            "Fed. R. Civ. Proc.",
+            "Fed. Rule Civ. Proc.",
+            "Fed. Rules Civ. Proc.",
+            "F.R.Civ.P.",
+            "F.R.C.P.",
+            "FRCP",
+            "Fed. R. Civ. P. Rule",
+            "Federal Rule of Civil Procedure",
+            "Federal Rules of Civil Procedure",
+        ],
+        templates: &[
+            concat!("$reporter ", r"(?P<rule>\d+(?:\.\d+)?[a-z]?)"),
+            concat!(
+                r"[Rr]ule (?P<rule>\d+(?:\.\d+)?[a-z]?)(?P<subsection>(?:\([a-zA-Z0-9]{1,4}\))*)",
+                r" of the $reporter"
+            ),
+        ],
+    },
+    ExtraForm {
+        key: "Fed. R. Crim. P.",
+        name: "Federal Rules of Criminal Procedure",
+        cite_type: "court_rule",
+        variations: &[
+            "Fed. R. Crim. Pro.",
+            "Fed. R. Crim. Proc.",
+            "Fed. Rule Crim. Proc.",
+            "Fed. Rules Crim. Proc.",
+            "F.R.Crim.P.",
+            "FRCrP",
+            "Federal Rule of Criminal Procedure",
+            "Federal Rules of Criminal Procedure",
+        ],
+        templates: &[
+            concat!("$reporter ", r"(?P<rule>\d+(?:\.\d+)?[a-z]?)"),
+            concat!(
+                r"[Rr]ule (?P<rule>\d+(?:\.\d+)?[a-z]?)(?P<subsection>(?:\([a-zA-Z0-9]{1,4}\))*)",
+                r" of the $reporter"
+            ),
+        ],
+    },
+    ExtraForm {
+        key: "Fed. R. Evid.",
+        name: "Federal Rules of Evidence",
+        cite_type: "court_rule",
+        variations: &[
+            "Fed. Rule Evid.",
+            "Fed. Rules Evid.",
+            "F.R.E.",
+            "F.R.Evid.",
+            "FRE",
+            "Federal Rule of Evidence",
+            "Federal Rules of Evidence",
+        ],
+        templates: &[
+            concat!("$reporter ", r"(?P<rule>\d+(?:\.\d+)?[a-z]?)"),
+            concat!(
+                r"[Rr]ule (?P<rule>\d+(?:\.\d+)?[a-z]?)(?P<subsection>(?:\([a-zA-Z0-9]{1,4}\))*)",
+                r" of the $reporter"
+            ),
+        ],
+    },
+    ExtraForm {
+        key: "Fed. R. App. P.",
+        name: "Federal Rules of Appellate Procedure",
+        cite_type: "court_rule",
+        variations: &[
+            "Fed. R. App. Pro.",
+            "Fed. R. App. Proc.",
+            "Fed. Rule App. Proc.",
+            "Fed. Rules App. Proc.",
+            "F.R.A.P.",
+            "FRAP",
+            "Federal Rule of Appellate Procedure",
+            "Federal Rules of Appellate Procedure",
+        ],
+        templates: &[
+            concat!("$reporter ", r"(?P<rule>\d+(?:\.\d+)?[a-z]?)"),
+            concat!(
+                r"[Rr]ule (?P<rule>\d+(?:\.\d+)?[a-z]?)(?P<subsection>(?:\([a-zA-Z0-9]{1,4}\))*)",
+                r" of the $reporter"
+            ),
+        ],
+    },
+    ExtraForm {
+        key: "Fed. R. Bankr. P.",
+        name: "Federal Rules of Bankruptcy Procedure",
+        cite_type: "court_rule",
+        variations: &[
+            "Fed. R. Bankr. Pro.",
+            "Fed. R. Bankr. Proc.",
+            "Fed. Rule Bankr. Proc.",
+            "Federal Rule of Bankruptcy Procedure",
+            "Federal Rules of Bankruptcy Procedure",
+        ],
+        templates: &[concat!("$reporter ", r"(?P<rule>\d+(?:\.\d+)?[a-z]?)")],
+    },
+    ExtraForm {
+        key: "Sup. Ct. R.",
+        name: "Rules of the Supreme Court of the United States",
+        cite_type: "court_rule",
+        variations: &["Supreme Court Rule", "S. Ct. Rule"],
+        templates: &[concat!("$reporter ", r"(?P<rule>\d+(?:\.\d+)?[a-z]?)")],
+    },
+    ExtraForm {
+        key: "U.S. Const.",
+        name: "Constitution of the United States",
+        cite_type: "constitution",
+        variations: &[
+            "U. S. Const.",
+            "US Const.",
+            "U.S. CONST.",
+            "U.S. Constitution",
+        ],
+        templates: &[
+            concat!(
+                r"$reporter,? [Aa]rt(?:\.|icle) (?P<article>[IVX]{1,4}|\d{1,2})",
+                r"(?:,? (?:§|[Ss]ec\.|[Ss]ection) ?(?P<section>\d{1,2})",
+                r"(?:,? [Cc]l(?:\.|ause) ?(?P<clause>\d{1,2}))?)?"
+            ),
+            concat!(
+                r"$reporter,? [Aa]mend(?:\.|ment) (?P<amendment>[IVXL]{1,6}|\d{1,2})",
+                r"(?:,? (?:§|[Ss]ec\.|[Ss]ection) ?(?P<section>\d{1,2}))?"
+            ),
+            "$reporter,? [Pp]mbl\\.",
+        ],
+    },
+];
+
+/// The typed key of a statute, regulation or rule citation, for indexing
+/// and comparison: `42 U.S.C. § 1983(a)` is code `U.S.C.`, title `42`,
+/// section `1983`, subsection `(a)`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct LawKey {
+    /// The canonical collection key ("U.S.C.", "C.F.R.", "Fed. R. Civ. P.",
+    /// "Fla. Stat.", "Cal. Code").
+    pub code: String,
+    /// Subject of a subject-matter code ("Lab." in "Cal. Lab. Code").
+    pub subject: Option<String>,
+    /// Title or volume of the collection ("42"), when it has one.
+    pub title: Option<String>,
+    /// Chapter, for codes cited by chapter ("Mass. Gen. Laws ch. 93A").
+    pub chapter: Option<String>,
+    /// Article of a constitution or code ("art. I", "art 49").
+    pub article: Option<String>,
+    /// Amendment to a constitution ("amend. XIV").
+    pub amendment: Option<String>,
+    /// Section (or rule, regulation … number, see `unit`).
+    pub section: Option<String>,
+    /// What `section` numbers: `section`, `rule`, `reg`, `law`, `number`
+    /// or `docket_number`.
+    pub unit: &'static str,
+    /// Clause of a constitutional section ("cl. 3").
+    pub clause: Option<String>,
+    /// Subdivision of the section ("(b)(6)").
+    pub subsection: Option<String>,
+    /// Page of a session-law volume or register ("48 Fed. Reg. 9871").
+    pub page: Option<String>,
+    /// `true` for the U.S.C. appendix ("50 U.S.C. app. § 1989").
+    pub appendix: bool,
+}

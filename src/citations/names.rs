@@ -1,0 +1,504 @@
+//! Case names: Bluebook T6 abbreviations, normalisation, and the matcher
+//! the verify endpoint relies on.
+//!
+//! [`case_names_match`] decides whether the name a document gives a
+//! citation is the name of the case actually at that page. Calling a
+//! fabricated citation verified is the worst mistake the product can make,
+//! so the matcher accepts only what differs by form — abbreviations, "et
+//! al.", corporate suffixes, articles, party order, one party given for
+//! two — and rejects any difference in the distinctive words.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
+
+const ABBREVIATIONS_JSON: &[u8] =
+    include_bytes!("../../assets/citations/reporters_db/case_name_abbreviations.json");
+const STATES_JSON: &[u8] =
+    include_bytes!("../../assets/citations/reporters_db/state_abbreviations.json");
+
+/// Abbreviations common in case names that T6 does not list.
+const EXTRA_ABBREVIATIONS: [(&str, &str); 16] = [
+    ("Ed.", "Education"),
+    ("Dept.", "Department"),
+    ("Inc.", "Incorporated"),
+    ("Ltd.", "Limited"),
+    ("Bros.", "Brothers"),
+    ("Jr.", "Junior"),
+    ("Sr.", "Senior"),
+    ("St.", "Saint"),
+    ("Ft.", "Fort"),
+    ("Mt.", "Mount"),
+    ("No.", "Number"),
+    ("Twp.", "Township"),
+    ("Mr.", "Mister"),
+    ("Mrs.", "Missus"),
+    ("Dr.", "Doctor"),
+    ("Assn.", "Association"),
+];
+
+/// Tokens that say what kind of entity a party is, not which one.
+const SUFFIXES: [&str; 17] = [
+    "inc",
+    "co",
+    "corp",
+    "llc",
+    "llp",
+    "lp",
+    "ltd",
+    "plc",
+    "na",
+    "pc",
+    "pllc",
+    "sa",
+    "ag",
+    "gmbh",
+    "incorporated",
+    "limited",
+    "bros",
+];
+
+/// Words that carry no identity in a case name.
+const STOPWORDS: [&str; 16] = [
+    "the", "of", "a", "an", "and", "in", "re", "for", "on", "to", "at", "by", "ex", "rel", "et",
+    "al",
+];
+
+/// Government parties: identical in thousands of cases, so they never
+/// identify one by themselves.
+const GOVERNMENT: [&str; 16] = [
+    "united_states",
+    "state",
+    "people",
+    "commonwealth",
+    "government",
+    "city",
+    "county",
+    "town",
+    "township",
+    "village",
+    "borough",
+    "parish",
+    "territory",
+    "republic",
+    "nation",
+    "district",
+];
+
+/// Phrases that open a non-adversarial case name.
+const CAPTION_PREFIXES: [&str; 8] = [
+    "in the matter of ",
+    "in re the ",
+    "in re ",
+    "matter of ",
+    "ex parte ",
+    "application of ",
+    "petition of ",
+    "estate of ",
+];
+
+struct Lexicon {
+    /// Lower-case word or abbreviation (no trailing period) → canonical
+    /// token.
+    canonical: HashMap<String, String>,
+    /// Abbreviations with their period, as written ("Corp.", "Ass'n").
+    abbreviations: HashSet<String>,
+    /// Full word (lower case) → its T6 abbreviation, when T6 gives one
+    /// abbreviation for it.
+    bluebook: HashMap<String, String>,
+}
+
+fn lexicon() -> &'static Lexicon {
+    static LEXICON: OnceLock<Lexicon> = OnceLock::new();
+    LEXICON.get_or_init(|| {
+        let t6: std::collections::BTreeMap<String, Vec<String>> =
+            serde_json::from_slice(ABBREVIATIONS_JSON).expect("embedded T6 table is valid");
+        let states: HashMap<String, String> =
+            serde_json::from_slice(STATES_JSON).expect("embedded state table is valid");
+        let mut canonical = HashMap::new();
+        let mut abbreviations = HashSet::new();
+        let mut bluebook: HashMap<String, Option<String>> = HashMap::new();
+        // Every spelling of a word (full, T6, extra) shares one token.
+        let pairs = t6
+            .iter()
+            .flat_map(|(abbr, words)| words.iter().map(move |w| (abbr.as_str(), w.as_str(), true)))
+            .chain(EXTRA_ABBREVIATIONS.iter().map(|&(a, w)| (a, w, false)));
+        for (abbr, word, is_t6) in pairs {
+            let abbr_key = squash_word(abbr);
+            let word_key = squash_word(word);
+            let token = canonical
+                .get(&word_key)
+                .or_else(|| canonical.get(&abbr_key))
+                .cloned()
+                .unwrap_or_else(|| abbr_key.clone());
+            canonical.entry(abbr_key).or_insert_with(|| token.clone());
+            canonical.entry(word_key).or_insert(token);
+            abbreviations.insert(abbr.to_string());
+            if is_t6 && abbr != "&" {
+                bluebook
+                    .entry(word.to_lowercase())
+                    .and_modify(|existing| {
+                        if existing.as_deref() != Some(abbr) {
+                            *existing = None;
+                        }
+                    })
+                    .or_insert_with(|| Some(abbr.to_string()));
+            }
+        }
+        for (abbr, state) in &states {
+            abbreviations.insert(abbr.clone());
+            let token = squash_word(abbr);
+            canonical
+                .entry(squash_word(state))
+                .or_insert_with(|| token.clone());
+            canonical.entry(token.clone()).or_insert(token);
+        }
+        Lexicon {
+            canonical,
+            abbreviations,
+            bluebook: bluebook
+                .into_iter()
+                .filter_map(|(word, abbr)| abbr.map(|a| (word, a)))
+                .collect(),
+        }
+    })
+}
+
+/// Lower case, letters and digits only.
+fn squash_word(word: &str) -> String {
+    word.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .map(fold_accent)
+        .collect()
+}
+
+fn fold_accent(c: char) -> char {
+    match c {
+        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' => 'a',
+        'ç' => 'c',
+        'è' | 'é' | 'ê' | 'ë' => 'e',
+        'ì' | 'í' | 'î' | 'ï' => 'i',
+        'ñ' => 'n',
+        'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' => 'o',
+        'ù' | 'ú' | 'û' | 'ü' => 'u',
+        'ý' | 'ÿ' => 'y',
+        other => other,
+    }
+}
+
+/// Whether a word ending in a period is an abbreviation rather than the
+/// end of a sentence: "Corp.", "U.S.", "K.F.", "Cal.", a middle initial,
+/// or a short capitalised word ("Sys.", "Par.").
+pub fn is_abbreviation(word: &str) -> bool {
+    let word = word.trim_end_matches(',');
+    let Some(stem) = word.strip_suffix('.') else {
+        return false;
+    };
+    if stem.is_empty() {
+        return false;
+    }
+    if stem.contains('.') || lexicon().abbreviations.contains(word) {
+        return true;
+    }
+    let first = stem.chars().next().unwrap_or(' ');
+    let letters = stem.chars().filter(|c| c.is_alphabetic()).count();
+    first.is_uppercase() && (letters <= 4 || stem.contains('\''))
+        || matches!(stem, "v" | "vs" | "rel" | "al" | "ux" | "seq" | "etc")
+}
+
+/// The Bluebook T6 abbreviation of a word, when T6 gives exactly one
+/// ("Corporation" → "Corp.").
+pub fn t6_abbreviation(word: &str) -> Option<&'static str> {
+    lexicon()
+        .bluebook
+        .get(&word.to_lowercase())
+        .map(String::as_str)
+}
+
+/// A case name reduced to comparable tokens, parties separated by `v`:
+/// "Bell Atlantic Corporation et al. v. Twombly" → `bell atlantic corp v twombly`.
+/// Abbreviated and spelled-out words normalise alike; "et al." and
+/// leading articles are dropped; "U.S." and "United States" are one token.
+pub fn normalize_case_name(name: &str) -> String {
+    parties(name)
+        .iter()
+        .map(|party| party.join(" "))
+        .collect::<Vec<_>>()
+        .join(" v ")
+}
+
+/// Parties of a name, each as canonical tokens.
+fn parties(name: &str) -> Vec<Vec<String>> {
+    let lowered: String = name
+        .chars()
+        .map(|c| match c {
+            '’' | '‘' => '\'',
+            other => other,
+        })
+        .collect();
+    let mut parts: Vec<Vec<String>> = vec![Vec::new()];
+    let words: Vec<&str> = lowered.split_whitespace().collect();
+    let mut i = 0;
+    while i < words.len() {
+        let word = words[i];
+        let bare =
+            word.trim_matches(|c: char| matches!(c, ',' | ';' | ':' | '(' | ')' | '"' | '“' | '”'));
+        let lower = bare.to_lowercase();
+        if matches!(lower.as_str(), "v." | "v" | "vs." | "vs" | "versus") {
+            parts.push(Vec::new());
+            i += 1;
+            continue;
+        }
+        if lower == "et"
+            && words.get(i + 1).is_some_and(|w| {
+                matches!(
+                    w.to_lowercase().trim_end_matches(','),
+                    "al." | "al" | "ux." | "ux" | "vir" | "vir."
+                )
+            })
+        {
+            i += 2;
+            continue;
+        }
+        let party = parts.last_mut().expect("parts is never empty");
+        for token in tokens(bare) {
+            party.push(token);
+        }
+        i += 1;
+    }
+    parts.retain(|p| !p.is_empty());
+    for party in &mut parts {
+        strip_caption_prefix(party);
+        merge_united_states(party);
+    }
+    parts.retain(|p| !p.is_empty());
+    parts
+}
+
+/// One written word as canonical tokens: T6 forms unified, hyphenated
+/// words split, punctuation dropped.
+fn tokens(word: &str) -> Vec<String> {
+    let whole = squash_word(word);
+    if whole.is_empty() {
+        return Vec::new();
+    }
+    if matches!(whole.as_str(), "us" | "usa") && word.contains(['.', 'U']) || whole == "usa" {
+        return vec!["united_states".to_string()];
+    }
+    if let Some(canonical) = lookup(&whole) {
+        return vec![canonical];
+    }
+    word.split(['-', '/', '—', '–'])
+        .map(squash_word)
+        .filter(|t| !t.is_empty())
+        .map(|t| lookup(&t).unwrap_or(t))
+        .collect()
+}
+
+/// The canonical token of a squashed word, also for plurals ("mfrs",
+/// "manufacturers" → "mfr").
+fn lookup(squashed: &str) -> Option<String> {
+    let canonical = &lexicon().canonical;
+    canonical.get(squashed).cloned().or_else(|| {
+        let singular = squashed.strip_suffix('s')?;
+        canonical.get(singular).cloned()
+    })
+}
+
+fn strip_caption_prefix(party: &mut Vec<String>) {
+    let joined = party.join(" ") + " ";
+    for prefix in CAPTION_PREFIXES {
+        if joined.starts_with(prefix) {
+            let n = prefix.split_whitespace().count();
+            party.drain(..n.min(party.len()));
+            return;
+        }
+    }
+}
+
+/// "united states of america" and "united states" are one party token.
+fn merge_united_states(party: &mut Vec<String>) {
+    let mut i = 0;
+    while i + 1 < party.len() {
+        if party[i] == "united" && party[i + 1] == "states" {
+            party.splice(i..i + 2, ["united_states".to_string()]);
+            if party.get(i + 1).map(String::as_str) == Some("of")
+                && matches!(party.get(i + 2).map(String::as_str), Some("america" | "am"))
+            {
+                party.drain(i + 1..i + 3);
+            }
+        }
+        i += 1;
+    }
+}
+
+/// The words of a party that identify it.
+fn distinctive(party: &[String]) -> Vec<&str> {
+    party
+        .iter()
+        .map(String::as_str)
+        .filter(|t| !STOPWORDS.contains(t) && !SUFFIXES.contains(t) && !GOVERNMENT.contains(t))
+        .collect()
+}
+
+/// The identifying tokens of every party of a name, for indexing names
+/// before comparing them with [`case_names_match`].
+pub(crate) fn distinctive_tokens(name: &str) -> Vec<String> {
+    parties(name)
+        .iter()
+        .flat_map(|party| {
+            distinctive(party)
+                .into_iter()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+fn is_government_only(party: &[String]) -> bool {
+    distinctive(party).is_empty() && party.iter().any(|t| GOVERNMENT.contains(&t.as_str()))
+}
+
+fn party_matches(cited: &[String], actual: &[String]) -> bool {
+    let c = distinctive(cited);
+    let a = distinctive(actual);
+    if c.is_empty() {
+        // "State", "People", "United States": the same government only.
+        let head = |p: &[String]| p.iter().find(|t| !STOPWORDS.contains(&t.as_str())).cloned();
+        return is_government_only(cited) && head(cited).is_some() && head(cited) == head(actual);
+    }
+    if a.is_empty() {
+        return false;
+    }
+    c.iter().all(|t| a.contains(t)) || a.iter().all(|t| c.contains(t))
+}
+
+/// Whether `cited` (a name as a document writes it) names the case
+/// `actual` (the name of record). See the module documentation for what
+/// counts as the same name.
+pub fn case_names_match(cited: &str, actual: &str) -> bool {
+    let cited = parties(cited);
+    let actual = parties(actual);
+    match (cited.as_slice(), actual.as_slice()) {
+        ([], _) | (_, []) => false,
+        ([one], _) => {
+            !distinctive(one).is_empty() && actual.iter().any(|party| party_matches(one, party))
+        }
+        ([c1, c2], [a1, a2]) => {
+            party_matches(c1, a1) && party_matches(c2, a2)
+                || party_matches(c1, a2) && party_matches(c2, a1)
+        }
+        ([c1, c2], [a]) => {
+            // "In re Smith" of record, cited as "Smith v. State": only if one
+            // side is a government.
+            party_matches(c1, a) && is_government_only(c2)
+                || party_matches(c2, a) && is_government_only(c1)
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn abbreviations_are_not_sentence_ends() {
+        for word in [
+            "Corp.", "U.S.", "K.F.", "Cal.", "Sys.", "Ass'n.", "J.", "Mass.", "v.",
+        ] {
+            assert!(is_abbreviation(word), "{word}");
+        }
+        for word in ["firmable.", "curiams.", "Curiams.", "Washington.", "held."] {
+            assert!(!is_abbreviation(word), "{word}");
+        }
+    }
+
+    #[test]
+    fn normalises_form_not_substance() {
+        assert_eq!(
+            normalize_case_name("Bell Atlantic Corporation et al. v. Twombly et al."),
+            normalize_case_name("Bell Atl. Corp. v. Twombly")
+        );
+        assert_eq!(
+            normalize_case_name("U.S. v. Jones"),
+            "united_states v jones"
+        );
+        assert_eq!(
+            normalize_case_name("United States of America v. Jones"),
+            "united_states v jones"
+        );
+        assert_eq!(normalize_case_name("In re Gault"), "gault");
+    }
+
+    #[test]
+    fn accepts_the_same_case_written_differently() {
+        let same = [
+            (
+                "Bell Atlantic Corp. v. Twombly",
+                "Bell Atlantic Corporation et al. v. Twombly et al.",
+            ),
+            ("Twombly", "Bell Atlantic Corp. v. Twombly"),
+            ("Bell Atlantic", "Bell Atlantic Corp. v. Twombly"),
+            ("United States v. Jones", "U.S. v. Jones"),
+            (
+                "Miranda v. Arizona",
+                "Ernesto A. Miranda v. State of Arizona",
+            ),
+            ("Roe v. Wade", "Jane Roe v. Henry Wade"),
+            ("People v. Smith", "The People v. Smith"),
+            ("Smith v. State", "State v. Smith"),
+            ("In re Gault", "Application of Paul L. Gault"),
+            (
+                "Int'l Shoe Co. v. Washington",
+                "International Shoe Co. v. State of Washington, Office of Unemployment Compensation and Placement",
+            ),
+            (
+                "Brown v. Bd. of Educ.",
+                "Brown v. Board of Education of Topeka",
+            ),
+            ("Smith v. Jones", "SMITH v. JONES CO."),
+            (
+                "Marbury v. Madison",
+                "William Marbury v. James Madison, Secretary of State of the United States",
+            ),
+            (
+                "Loup-Miller",
+                "Loup-Miller Const. Co. v. City and County of Denver",
+            ),
+        ];
+        for (cited, actual) in same {
+            assert!(case_names_match(cited, actual), "{cited} ~ {actual}");
+        }
+    }
+
+    #[test]
+    fn rejects_a_different_case() {
+        let different = [
+            ("Smith v. Jones", "Smith v. Johnson"),
+            ("Brown v. Board of Education", "Plessy v. Ferguson"),
+            ("Brown", "Plessy v. Ferguson"),
+            (
+                "Mata v. Avianca, Inc.",
+                "Varghese v. China Southern Airlines Co.",
+            ),
+            ("State v. Smith", "State v. Jones"),
+            ("United States v. Jones", "United States v. Johnson"),
+            ("Doe v. Roe", "Doe v. Doe"),
+            ("United States", "United States v. Jones"),
+            ("Smith", "Smithfield Foods, Inc. v. Jones"),
+            ("People v. Smith", "State v. Smith"),
+            ("Smith v. Jones", "In re Smith"),
+            ("", "Smith v. Jones"),
+        ];
+        for (cited, actual) in different {
+            assert!(!case_names_match(cited, actual), "{cited} !~ {actual}");
+        }
+    }
+
+    #[test]
+    fn t6() {
+        assert_eq!(t6_abbreviation("Corporation"), Some("Corp."));
+        assert_eq!(t6_abbreviation("Table"), None);
+    }
+}

@@ -1,0 +1,59 @@
+//! `POST /v1/cases/lookup`: a citation or a case id → found / not in
+//! library / unresolved. Always 200, never billed.
+
+use serde::Deserialize;
+use warp::reply::Response;
+
+use super::{Endpoint, Outcome, run};
+use crate::context::{Ctx, blocking};
+use crate::error::ApiError;
+use crate::http::filters::{Body, RequestMeta, parse_json};
+use crate::ratelimit::Bucket;
+use crate::verification::lookup;
+
+const LOOKUP: Endpoint = Endpoint {
+    name: "cases/lookup",
+    bucket: Bucket::Resolve,
+    billed: None,
+};
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct LookupRequest {
+    #[serde(default)]
+    citation: Option<String>,
+    #[serde(default)]
+    case_id: Option<String>,
+}
+
+const MAX_LOOKUP_CHARS: usize = 2_000;
+
+pub async fn lookup(ctx: Ctx, meta: RequestMeta, body: Body) -> Response {
+    let request = parse_json::<LookupRequest>(&meta, body);
+    run(ctx.clone(), meta, LOOKUP, |_caller| async move {
+        let request = request?;
+        let result = match (request.citation, request.case_id) {
+            (Some(citation), None) if citation.chars().count() <= MAX_LOOKUP_CHARS => {
+                blocking(&ctx, move |ctx| {
+                    Ok(lookup::by_citation(&ctx.library, &citation)?)
+                })
+                .await?
+            }
+            (None, Some(id)) if id.len() <= 200 => {
+                blocking(&ctx, move |ctx| Ok(lookup::by_case_id(&ctx.library, &id)?)).await?
+            }
+            (Some(_), None) | (None, Some(_)) => {
+                return Err(ApiError::bad_request(
+                    "invalid request body: `citation` or `caseId` is too long",
+                ));
+            }
+            _ => {
+                return Err(ApiError::bad_request(
+                    "invalid request body: send exactly one of `citation` or `caseId`",
+                ));
+            }
+        };
+        Ok(Outcome::ok(result))
+    })
+    .await
+}

@@ -1,0 +1,293 @@
+//! `POST /v1/citations/resolve` and `POST /v1/citations/verify`.
+
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use warp::http::StatusCode;
+use warp::reply::Response;
+
+use super::{Caller, Endpoint, Outcome, run};
+use crate::billing::BilledItem;
+use crate::context::{AppContext, Ctx, blocking};
+use crate::error::{ApiError, ErrorCode};
+use crate::http::filters::{Body, RequestMeta, parse_json};
+use crate::jobs::queue::{self, JobWork};
+use crate::jobs::worker::VERIFY_ENDPOINT;
+use crate::ratelimit::Bucket;
+use crate::verification::{CheckedCitation, Verifier};
+
+const RESOLVE: Endpoint = Endpoint {
+    name: "citations/resolve",
+    bucket: Bucket::Resolve,
+    billed: Some(BilledItem::CitationsResolve),
+};
+const VERIFY: Endpoint = Endpoint {
+    name: VERIFY_ENDPOINT,
+    bucket: Bucket::Verify,
+    billed: Some(BilledItem::CitationsVerify),
+};
+
+pub const MAX_RESOLVE_ITEMS: usize = 50;
+pub const MAX_RESOLVE_CHARS: usize = 2_000;
+/// Text up to this many characters is verified inline (public-api.md §8).
+pub const MAX_INLINE_CHARS: usize = 100_000;
+/// The ceiling for text verified as a job.
+pub const MAX_TEXT_CHARS: usize = 500_000;
+
+/// searchMode of resolve (ours to define, public-api.md §4 rule 8).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchMode {
+    /// Citations only.
+    #[default]
+    Exact,
+    /// Also a bare case name, looked up by name.
+    Lenient,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ResolveRequest {
+    citations: Vec<String>,
+    #[serde(default)]
+    country: Option<String>,
+    #[serde(default)]
+    search_mode: SearchMode,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct VerifyRequest {
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    url: Option<String>,
+    #[serde(default)]
+    country: Option<String>,
+}
+
+#[derive(Serialize)]
+struct ResolveData {
+    citations: Vec<CheckedCitation>,
+}
+
+fn is_us(country: Option<&str>) -> bool {
+    country.is_none_or(|c| c.trim().eq_ignore_ascii_case("US"))
+}
+
+/// The form under which repeats of one citation count once.
+fn normalized(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+pub async fn resolve(ctx: Ctx, meta: RequestMeta, body: Body) -> Response {
+    let request = parse_json::<ResolveRequest>(&meta, body);
+    run(ctx.clone(), meta, RESOLVE, |_caller| async move {
+        let request = request?;
+        validate_resolve(&request)?;
+        if !is_us(request.country.as_deref()) {
+            // The library holds U.S. law only: nothing can be checked, and
+            // nothing is billed.
+            let citations = request
+                .citations
+                .iter()
+                .map(|text| not_us(text, request.country.as_deref().unwrap_or("")))
+                .collect();
+            return Ok(Outcome::ok(ResolveData { citations }));
+        }
+        let lenient = request.search_mode == SearchMode::Lenient;
+        let units = request
+            .citations
+            .iter()
+            .map(|c| normalized(c))
+            .collect::<HashSet<_>>()
+            .len() as u64;
+        let citations = blocking(&ctx, move |ctx| {
+            let public_url = ctx.config.public_url();
+            let verifier = Verifier {
+                library: &ctx.library,
+                public_url: &public_url,
+            };
+            request
+                .citations
+                .iter()
+                .map(|text| verifier.resolve_one(text, lenient).map_err(ApiError::from))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .await?;
+        Ok(Outcome::billed(ResolveData { citations }, units))
+    })
+    .await
+}
+
+fn validate_resolve(request: &ResolveRequest) -> Result<(), ApiError> {
+    let count = request.citations.len();
+    if count == 0 || count > MAX_RESOLVE_ITEMS {
+        return Err(ApiError::bad_request(format!(
+            "invalid field `citations`: must have 1 to {MAX_RESOLVE_ITEMS} items, not {count}"
+        )));
+    }
+    for (i, text) in request.citations.iter().enumerate() {
+        let chars = text.chars().count();
+        if chars > MAX_RESOLVE_CHARS {
+            return Err(ApiError::bad_request(format!(
+                "invalid field `citations[{i}]`: {chars} characters, the limit is {MAX_RESOLVE_CHARS}"
+            )));
+        }
+        if text.trim().is_empty() {
+            return Err(ApiError::bad_request(format!(
+                "invalid field `citations[{i}]`: empty"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn not_us(text: &str, country: &str) -> CheckedCitation {
+    CheckedCitation {
+        citation: text.to_string(),
+        status: crate::verification::Status::Unavailable,
+        content_type: None,
+        bluebook_citation: None,
+        title: None,
+        case_status: None,
+        source_url: None,
+        reason: format!("the library holds U.S. law only; {country} citations cannot be checked"),
+    }
+}
+
+pub async fn verify(ctx: Ctx, meta: RequestMeta, body: Body) -> Response {
+    let request = parse_json::<VerifyRequest>(&meta, body);
+    run(ctx.clone(), meta, VERIFY, |caller| async move {
+        let request = request?;
+        if !is_us(request.country.as_deref()) {
+            return Err(ApiError::new(
+                ErrorCode::UnsupportedJurisdiction,
+                "verify reads U.S. citations only; send other countries' citations to resolve",
+            ));
+        }
+        match (request.text, request.url) {
+            (Some(text), None) => verify_text(&ctx, caller, text).await,
+            (None, Some(url)) => verify_url(&ctx, caller, url).await,
+            _ => Err(ApiError::bad_request(
+                "invalid request body: send exactly one of `text` or `url`",
+            )),
+        }
+    })
+    .await
+}
+
+async fn verify_text(
+    ctx: &Ctx,
+    caller: Caller,
+    text: String,
+) -> Result<Outcome<serde_json::Value>, ApiError> {
+    let chars = text.chars().count();
+    if chars > MAX_TEXT_CHARS {
+        return Err(ApiError::new(
+            ErrorCode::DocumentTooLarge,
+            format!("text is {chars} characters; the ceiling is {MAX_TEXT_CHARS}"),
+        ));
+    }
+    if chars > MAX_INLINE_CHARS {
+        let work = JobWork::Verify {
+            url: None,
+            country: "US".into(),
+        };
+        return submit(ctx, caller, work, Some(text)).await;
+    }
+    let report = blocking(ctx, move |ctx| {
+        let taken = ctx
+            .jobs
+            .store()
+            .read(|txn| queue::request_taken(txn, &caller.key.id, &caller.request_id))?;
+        if taken {
+            return Err(request_id_taken());
+        }
+        let public_url = ctx.config.public_url();
+        let verifier = Verifier {
+            library: &ctx.library,
+            public_url: &public_url,
+        };
+        Ok(verifier.verify_text(&text)?)
+    })
+    .await?;
+    let units = report.units();
+    let data = serde_json::to_value(&report).map_err(|e| ApiError::internal(&e))?;
+    Ok(Outcome::billed(data, units))
+}
+
+async fn verify_url(
+    ctx: &Ctx,
+    caller: Caller,
+    url: String,
+) -> Result<Outcome<serde_json::Value>, ApiError> {
+    check_document_url(&url)?;
+    let work = JobWork::Verify {
+        url: Some(url),
+        country: "US".into(),
+    };
+    submit(ctx, caller, work, None).await
+}
+
+/// A document URL must be public https.
+// Interim: the syntax only, until the document reader's address checks land.
+fn check_document_url(url: &str) -> Result<(), ApiError> {
+    if url.starts_with("https://") && url.len() <= 2048 {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            ErrorCode::InvalidDocumentUrl,
+            "the url must be a public https link to a PDF or DOCX",
+        ))
+    }
+}
+
+/// Queues a verify job: 202 with its id. The request id is taken on the
+/// endpoint now; the job is billed under it when it completes.
+async fn submit(
+    ctx: &Ctx,
+    caller: Caller,
+    work: JobWork,
+    input: Option<String>,
+) -> Result<Outcome<serde_json::Value>, ApiError> {
+    if !ctx.jobs.settings().enabled {
+        return Err(ApiError::new(
+            ErrorCode::AsyncUnavailable,
+            "the job queue is off on this server: send text of at most 100,000 characters",
+        ));
+    }
+    let job = blocking(ctx, move |ctx: &AppContext| {
+        let taken = ctx
+            .jobs
+            .store()
+            .read(|txn| queue::request_taken(txn, &caller.key.id, &caller.request_id))?;
+        if taken {
+            return Err(request_id_taken());
+        }
+        Ok(ctx
+            .jobs
+            .submit(&caller.key.id, &caller.request_id, work, input.as_deref())?)
+    })
+    .await?;
+    Ok(Outcome {
+        status: StatusCode::ACCEPTED,
+        data: json!({ "jobId": job.id, "status": "queued" }),
+        units: 0,
+        retry_after_secs: Some(crate::jobs::poll_advice_secs(
+            job.created_at,
+            job.created_at,
+        )),
+    })
+}
+
+fn request_id_taken() -> ApiError {
+    ApiError::new(
+        ErrorCode::RequestIdReused,
+        "this X-Request-Id already started a job on this endpoint",
+    )
+}

@@ -1,0 +1,213 @@
+//! The workers: each takes the next due job, runs it, bills it and stores
+//! its result. `try_execute_next` runs one job, so tests can drain the
+//! queue without sleeping.
+
+use std::time::Duration;
+
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use super::queue::{self, JobError, JobRecord, JobWork};
+use crate::billing::{BilledItem, BillingError, Charge};
+use crate::context::Ctx;
+use crate::error::ErrorCode;
+use crate::store::{StoreError, now_millis};
+use crate::verification::Verifier;
+
+/// The billing endpoint name a verify job is charged under (the same as
+/// the inline call, so one request id bills once either way).
+pub const VERIFY_ENDPOINT: &str = "citations/verify";
+
+/// What one call to [`try_execute_next`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// No job was due.
+    Empty,
+    /// A job ran (to completion, failure or its next retry).
+    Done,
+}
+
+/// How a run ended short of a result.
+pub enum Failure {
+    /// Worth another try later (the document service did not answer).
+    Transient(String),
+    /// Final.
+    Permanent(ErrorCode, String),
+}
+
+/// The running workers; dropping them does not stop them, `stop` does.
+pub struct Workers {
+    cancel: CancellationToken,
+    handles: Vec<JoinHandle<()>>,
+}
+
+impl Workers {
+    /// Queues again the jobs a stopped process left running, then starts
+    /// `jobs.workers` workers.
+    pub fn start(ctx: Ctx) -> Result<Self, StoreError> {
+        let requeued = queue::requeue_interrupted(ctx.jobs.store(), now_millis())?;
+        if requeued > 0 {
+            tracing::info!(requeued, "jobs interrupted by the last stop will run again");
+        }
+        let cancel = CancellationToken::new();
+        let handles = (0..ctx.jobs.settings().workers)
+            .map(|_| tokio::spawn(work(ctx.clone(), cancel.clone())))
+            .collect();
+        Ok(Self { cancel, handles })
+    }
+
+    /// Lets running jobs finish, then stops.
+    pub async fn stop(self) {
+        self.cancel.cancel();
+        for handle in self.handles {
+            let _ = handle.await;
+        }
+    }
+}
+
+async fn work(ctx: Ctx, cancel: CancellationToken) {
+    while !cancel.is_cancelled() {
+        match try_execute_next(&ctx).await {
+            Ok(Outcome::Done) => continue,
+            Ok(Outcome::Empty) => {}
+            Err(err) => tracing::error!(error = %err, "job queue failed"),
+        }
+        let until_due = queue::next_due(ctx.jobs.store())
+            .ok()
+            .flatten()
+            .map(|due| Duration::from_millis(due.saturating_sub(now_millis()).max(0) as u64))
+            .unwrap_or(Duration::from_secs(5))
+            .min(Duration::from_secs(5));
+        tokio::select! {
+            _ = cancel.cancelled() => break,
+            _ = ctx.jobs.wait_for_work(until_due) => {}
+        }
+    }
+}
+
+/// Runs the next due job, if any.
+pub async fn try_execute_next(ctx: &Ctx) -> Result<Outcome, StoreError> {
+    let claim_ctx = ctx.clone();
+    let claimed = tokio::task::spawn_blocking(move || {
+        queue::claim_next(claim_ctx.jobs.store(), now_millis())
+    })
+    .await
+    .map_err(|e| StoreError::Corrupt(format!("job claim: {e}")))??;
+    let Some(job) = claimed else {
+        return Ok(Outcome::Empty);
+    };
+    let outcome = run(ctx, &job).await;
+    let store = ctx.jobs.store().clone();
+    let now = now_millis();
+    match outcome {
+        Ok((result, units)) => {
+            if let Err(err) = bill(ctx, &job, units).await {
+                tracing::error!(job = job.id, error = %err, "billing a finished job failed; it will run again");
+                let due = now + ctx.jobs.backoff(job.attempts).as_millis() as i64;
+                blocking(move || queue::retry_at(&store, &job.id, now, due, "billing failed"))
+                    .await?;
+                return Ok(Outcome::Done);
+            }
+            blocking(move || queue::finish(&store, &job.id, now, Ok(result))).await?;
+        }
+        Err(Failure::Transient(reason)) if job.attempts < ctx.jobs.settings().max_attempts => {
+            let due = now + ctx.jobs.backoff(job.attempts).as_millis() as i64;
+            tracing::info!(
+                job = job.id,
+                attempt = job.attempts,
+                reason,
+                "job will retry"
+            );
+            blocking(move || queue::retry_at(&store, &job.id, now, due, &reason)).await?;
+        }
+        Err(Failure::Transient(reason)) => {
+            let error = JobError {
+                code: ErrorCode::DocumentServiceUnavailable.as_str().into(),
+                message: format!(
+                    "the document service did not answer after {} tries: {reason}",
+                    job.attempts
+                ),
+            };
+            blocking(move || queue::finish(&store, &job.id, now, Err(error))).await?;
+        }
+        Err(Failure::Permanent(code, message)) => {
+            let error = JobError {
+                code: code.as_str().into(),
+                message,
+            };
+            blocking(move || queue::finish(&store, &job.id, now, Err(error))).await?;
+        }
+    }
+    Ok(Outcome::Done)
+}
+
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, StoreError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| StoreError::Corrupt(format!("job task: {e}")))?
+}
+
+/// Charges a finished job under its request id. A charge already made (a
+/// run repeated after a stop between billing and finishing) is not made
+/// again.
+async fn bill(ctx: &Ctx, job: &JobRecord, units: u64) -> Result<(), BillingError> {
+    if units == 0 {
+        return Ok(());
+    }
+    let charge = Charge {
+        key_id: job.key_id.clone(),
+        endpoint: VERIFY_ENDPOINT.into(),
+        request_id: job.request_id.clone(),
+        item: BilledItem::CitationsVerify,
+        units,
+    };
+    match ctx.billing.charge(charge).await {
+        Ok(_) | Err(BillingError::RequestIdReused) => Ok(()),
+        Err(err) => Err(err),
+    }
+}
+
+/// Does the job's work: the payload the inline call would return, and its
+/// billed units.
+async fn run(ctx: &Ctx, job: &JobRecord) -> Result<(serde_json::Value, u64), Failure> {
+    let JobWork::Verify { url, .. } = &job.work;
+    let text = match url {
+        Some(url) => fetch_document(ctx, url).await?,
+        None => {
+            let store = ctx.jobs.store().clone();
+            let id = job.id.clone();
+            tokio::task::spawn_blocking(move || queue::input(&store, &id))
+                .await
+                .map_err(|e| Failure::Transient(e.to_string()))?
+                .map_err(|e| Failure::Transient(e.to_string()))?
+                .ok_or_else(|| {
+                    Failure::Permanent(ErrorCode::Internal, "the job's text is missing".into())
+                })?
+        }
+    };
+    let verify_ctx = ctx.clone();
+    let report = tokio::task::spawn_blocking(move || {
+        let public_url = verify_ctx.config.public_url();
+        let verifier = Verifier {
+            library: &verify_ctx.library,
+            public_url: &public_url,
+        };
+        verifier.verify_text(&text)
+    })
+    .await
+    .map_err(|e| Failure::Transient(e.to_string()))?
+    .map_err(|e| Failure::Transient(e.to_string()))?;
+    let units = report.units();
+    let payload = serde_json::to_value(&report)
+        .map_err(|e| Failure::Permanent(ErrorCode::Internal, e.to_string()))?;
+    Ok((payload, units))
+}
+
+/// The text of the document at `url`.
+async fn fetch_document(_ctx: &Ctx, url: &str) -> Result<String, Failure> {
+    Err(Failure::Transient(format!(
+        "fetching {url}: the document reader is not built yet"
+    )))
+}

@@ -1,0 +1,460 @@
+//! The verdict for one citation.
+
+use redb::ReadTransaction;
+
+use super::case_status::CaseStatus;
+use super::urls;
+use super::{CheckedCitation, ContentType, Status};
+use crate::citations::names::distinctive_tokens;
+use crate::citations::{Citation, CitationKind, bluebook, case_names_match};
+use crate::library::lookup::{AuthorityLookup, CaseLookup, find_authority, find_case};
+use crate::library::model::{CaseRecord, CiteKey, codes};
+use crate::library::{Library, law_code, store};
+use crate::store::StoreError;
+
+/// The highest article and amendment of the U.S. Constitution.
+const CONSTITUTION_ARTICLES: u32 = 7;
+const CONSTITUTION_AMENDMENTS: u32 = 27;
+
+/// Checks `citations[index]` (a full citation) of `text`.
+pub fn check(
+    txn: &ReadTransaction,
+    public_url: &str,
+    citations: &[Citation],
+    index: usize,
+    text: &str,
+) -> Result<CheckedCitation, StoreError> {
+    let citation = &citations[index];
+    let written = citation.text(text).to_string();
+    match citation.kind {
+        CitationKind::FullCase => check_case(txn, public_url, citations, index, written),
+        CitationKind::Law => check_law(txn, citation, written),
+        _ => Ok(unavailable(
+            written,
+            None,
+            "law journals and other secondary sources are not in the library",
+        )),
+    }
+}
+
+fn unavailable(
+    citation: String,
+    content_type: Option<ContentType>,
+    reason: &str,
+) -> CheckedCitation {
+    CheckedCitation {
+        citation,
+        status: Status::Unavailable,
+        content_type,
+        bluebook_citation: None,
+        title: None,
+        case_status: None,
+        source_url: None,
+        reason: reason.to_string(),
+    }
+}
+
+/// The case name written with a citation, or with the citation it is
+/// given in parallel with ("347 U.S. 483, 74 S. Ct. 686").
+fn cited_name(citations: &[Citation], index: usize) -> Option<String> {
+    let named = |c: &Citation| {
+        c.case_name
+            .clone()
+            .or_else(|| match (&c.plaintiff, &c.defendant) {
+                (Some(p), Some(d)) => Some(format!("{p} v. {d}")),
+                (Some(p), None) => Some(p.clone()),
+                _ => None,
+            })
+            .filter(|n| !n.trim().is_empty())
+    };
+    named(&citations[index]).or_else(|| {
+        citations[index]
+            .parallel
+            .iter()
+            .filter_map(|&i| citations.get(i))
+            .find_map(named)
+    })
+}
+
+fn check_case(
+    txn: &ReadTransaction,
+    public_url: &str,
+    citations: &[Citation],
+    index: usize,
+    written: String,
+) -> Result<CheckedCitation, StoreError> {
+    let citation = &citations[index];
+    let case = Some(ContentType::Case);
+    let Some(reporter) = citation.reporter else {
+        return Ok(unavailable(
+            written,
+            case,
+            "the reporter abbreviation is unknown or could stand for several",
+        ));
+    };
+    let (Some(volume), Some(page)) = (
+        citation.volume.as_deref().and_then(|v| v.parse().ok()),
+        citation.page.as_deref().and_then(|p| p.parse().ok()),
+    ) else {
+        return Ok(unavailable(
+            written,
+            case,
+            "the citation has no volume or page to look up",
+        ));
+    };
+    let key = CiteKey {
+        volume,
+        reporter: reporter.to_string(),
+        page,
+    };
+    let name = cited_name(citations, index);
+    let cases = match find_case(txn, &key)? {
+        CaseLookup::Found { cases, .. } => cases,
+        CaseLookup::Absent { source } => {
+            return Ok(CheckedCitation {
+                citation: written,
+                status: Status::Unverified,
+                content_type: case,
+                bluebook_citation: None,
+                title: None,
+                case_status: None,
+                source_url: None,
+                reason: format!(
+                    "the library holds {volume} {reporter} completely ({source}) and no case is at page {page}"
+                ),
+            });
+        }
+        CaseLookup::NotHeld => {
+            return Ok(unavailable(
+                written,
+                case,
+                &format!(
+                    "the library does not hold {volume} {reporter} completely, so it cannot tell"
+                ),
+            ));
+        }
+    };
+    let mut records = Vec::new();
+    for id in cases {
+        if let Some(record) = store::case(txn, &id)? {
+            records.push(record);
+        }
+    }
+    let Some(first) = records.first() else {
+        return Ok(unavailable(written, case, "the case record is missing"));
+    };
+    let chosen = match &name {
+        None if records.len() == 1 => Some(first),
+        None => {
+            return Ok(unavailable(
+                written,
+                case,
+                "several cases start at this page and no name says which",
+            ));
+        }
+        Some(name) => records
+            .iter()
+            .find(|r| !r.name.is_empty() && names_match(name, r)),
+    };
+    if let Some(record) = chosen {
+        return verified_case(txn, public_url, citation, written, record);
+    }
+    if let Some(name) = &name
+        && let Some(near) = records.iter().find(|r| shares_a_party_word(name, r))
+    {
+        // Some of the name is right: a misspelling, an acronym, a line
+        // break in the middle of a word. Calling it fabricated could wrong
+        // a lawyer; calling it verified could pass a fabrication.
+        return Ok(CheckedCitation {
+            title: Some(near.name.clone()),
+            ..unavailable(
+                written,
+                case,
+                &format!(
+                    "the name only partly matches the case at this page ({}): check it",
+                    near.name
+                ),
+            )
+        });
+    }
+    if records.iter().any(|r| r.name.is_empty()) {
+        return Ok(unavailable(
+            written,
+            case,
+            "the library knows a decision at this page but not its name, so the name cannot be checked",
+        ));
+    }
+    Ok(CheckedCitation {
+        citation: written,
+        status: Status::Unverified,
+        content_type: case,
+        bluebook_citation: None,
+        title: Some(first.name.clone()),
+        case_status: None,
+        source_url: None,
+        reason: format!(
+            "the case at this page is {}, a different case from the one named",
+            first.name
+        ),
+    })
+}
+
+/// Whether the cited name and the case's name share a word that
+/// identifies a party (not "Inc.", "United States", "v.").
+fn shares_a_party_word(cited: &str, record: &CaseRecord) -> bool {
+    let cited = distinctive_tokens(cited);
+    [
+        Some(record.name.as_str()),
+        record.name_abbreviation.as_deref(),
+        record.name_short.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .any(|actual| {
+        let actual = distinctive_tokens(actual);
+        cited.iter().any(|token| actual.contains(token))
+    })
+}
+
+/// The cited name fits the case's name or its short name.
+fn names_match(cited: &str, record: &CaseRecord) -> bool {
+    case_names_match(cited, &record.name)
+        || record
+            .name_abbreviation
+            .as_deref()
+            .is_some_and(|n| case_names_match(cited, n))
+        || record
+            .name_short
+            .as_deref()
+            .is_some_and(|n| case_names_match(cited, n))
+}
+
+fn verified_case(
+    txn: &ReadTransaction,
+    public_url: &str,
+    citation: &Citation,
+    written: String,
+    record: &CaseRecord,
+) -> Result<CheckedCitation, StoreError> {
+    // The library supplies what the citation left out; nothing is guessed.
+    let mut complete = citation.clone();
+    if complete.year.is_none() {
+        complete.year = record.year();
+    }
+    if complete.court.is_none() {
+        complete.court = record
+            .court
+            .as_deref()
+            .and_then(crate::citations::court_by_id)
+            .map(|court| court.id.as_ref());
+    }
+    Ok(CheckedCitation {
+        citation: written,
+        status: Status::Verified,
+        content_type: Some(ContentType::Case),
+        bluebook_citation: bluebook(&complete),
+        title: None,
+        case_status: Some(CaseStatus::of(txn, record)?),
+        source_url: Some(urls::case_page(public_url, record)),
+        reason: "the library holds this case at this citation, under the name given".into(),
+    })
+}
+
+fn content_type_of(code: &str) -> ContentType {
+    match code {
+        codes::USC => ContentType::Statute,
+        codes::CFR => ContentType::Regulation,
+        _ => ContentType::Rule,
+    }
+}
+
+fn check_law(
+    txn: &ReadTransaction,
+    citation: &Citation,
+    written: String,
+) -> Result<CheckedCitation, StoreError> {
+    let Some(law) = citation.law.as_deref() else {
+        return Ok(unavailable(
+            written,
+            None,
+            "the law citation could not be read",
+        ));
+    };
+    if law.code == "U.S. Const." {
+        return Ok(check_constitution(citation, law, written));
+    }
+    let Some(code) = law_code(&law.code) else {
+        return Ok(unavailable(
+            written,
+            Some(ContentType::Statute),
+            &format!("the library holds no {} data", law.code),
+        ));
+    };
+    let content_type = Some(content_type_of(code));
+    if law.appendix {
+        return Ok(unavailable(
+            written,
+            content_type,
+            "the U.S. Code appendix is not in the library",
+        ));
+    }
+    let title = law.title.clone().unwrap_or_default();
+    let Some(section) = law.section.clone() else {
+        return Ok(unavailable(
+            written,
+            content_type,
+            "the citation names no section or rule",
+        ));
+    };
+    Ok(match find_authority(txn, code, &title, &section)? {
+        AuthorityLookup::Found { authority } => CheckedCitation {
+            citation: written,
+            status: Status::Verified,
+            content_type,
+            bluebook_citation: bluebook(citation),
+            title: None,
+            case_status: None,
+            source_url: Some(urls::authority_page(&authority)),
+            reason: if authority.status == "live" {
+                format!("in force: {}", authority.heading)
+            } else {
+                format!("{} (the section is no longer in force)", authority.heading)
+            },
+        },
+        AuthorityLookup::Absent { reason } => CheckedCitation {
+            citation: written,
+            status: Status::Unverified,
+            content_type,
+            bluebook_citation: None,
+            title: None,
+            case_status: None,
+            source_url: None,
+            reason: format!("this cannot exist: {reason}"),
+        },
+        AuthorityLookup::NotHeld => unavailable(
+            written,
+            content_type,
+            "the library does not hold this title with its history, so it cannot tell",
+        ),
+    })
+}
+
+fn check_constitution(
+    citation: &Citation,
+    law: &crate::citations::LawKey,
+    written: String,
+) -> CheckedCitation {
+    let (part, number, highest) = match (&law.article, &law.amendment) {
+        (Some(article), _) => ("article", roman_or_number(article), CONSTITUTION_ARTICLES),
+        (None, Some(amendment)) => (
+            "amendment",
+            roman_or_number(amendment),
+            CONSTITUTION_AMENDMENTS,
+        ),
+        (None, None) => {
+            return unavailable(written, None, "the citation names no article or amendment");
+        }
+    };
+    match number {
+        Some(n) if (1..=highest).contains(&n) => CheckedCitation {
+            citation: written,
+            status: Status::Verified,
+            content_type: None,
+            bluebook_citation: bluebook(citation),
+            title: None,
+            case_status: None,
+            source_url: Some(urls::constitution_page(part, n)),
+            reason: format!("the Constitution has {part} {n}"),
+        },
+        Some(n) => CheckedCitation {
+            citation: written,
+            status: Status::Unverified,
+            content_type: None,
+            bluebook_citation: None,
+            title: None,
+            case_status: None,
+            source_url: None,
+            reason: format!("the Constitution has no {part} {n} (the last is {highest})"),
+        },
+        None => unavailable(
+            written,
+            None,
+            "the article or amendment number could not be read",
+        ),
+    }
+}
+
+fn roman_or_number(text: &str) -> Option<u32> {
+    let text = text
+        .trim()
+        .trim_start_matches("art.")
+        .trim_start_matches("amend.")
+        .trim();
+    if let Ok(n) = text.parse() {
+        return Some(n);
+    }
+    let value = |c: char| match c.to_ascii_uppercase() {
+        'I' => Some(1),
+        'V' => Some(5),
+        'X' => Some(10),
+        'L' => Some(50),
+        _ => None,
+    };
+    let digits: Option<Vec<u32>> = text.chars().map(value).collect();
+    let digits = digits.filter(|d| !d.is_empty())?;
+    let mut total = 0;
+    for (i, digit) in digits.iter().enumerate() {
+        if digits.get(i + 1).is_some_and(|next| next > digit) {
+            total -= *digit as i64;
+        } else {
+            total += *digit as i64;
+        }
+    }
+    u32::try_from(total).ok().filter(|n| *n > 0)
+}
+
+/// searchMode `lenient`: a bare case name, found by name in the index and
+/// confirmed by the name matcher.
+pub fn by_name(
+    library: &Library,
+    public_url: &str,
+    text: &str,
+) -> Result<Option<CheckedCitation>, StoreError> {
+    let hits = library
+        .search(text, Some("case"), 10)
+        .map_err(|e| StoreError::Corrupt(format!("search: {e}")))?;
+    for hit in hits {
+        if !case_names_match(text, &hit.name) {
+            continue;
+        }
+        let record = library.store.read(|txn| store::case(txn, &hit.id))?;
+        let Some(record) = record else { continue };
+        let case_status = library.store.read(|txn| CaseStatus::of(txn, &record))?;
+        return Ok(Some(CheckedCitation {
+            citation: text.to_string(),
+            status: Status::Verified,
+            content_type: Some(ContentType::Case),
+            bluebook_citation: None,
+            title: Some(record.name.clone()),
+            case_status: Some(case_status),
+            source_url: Some(urls::case_page(public_url, &record)),
+            reason: "found by name".into(),
+        }));
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::roman_or_number;
+
+    #[test]
+    fn roman_numerals() {
+        assert_eq!(roman_or_number("XIV"), Some(14));
+        assert_eq!(roman_or_number("XXVII"), Some(27));
+        assert_eq!(roman_or_number("IV"), Some(4));
+        assert_eq!(roman_or_number("3"), Some(3));
+        assert_eq!(roman_or_number("XXX"), Some(30));
+        assert_eq!(roman_or_number("Q"), None);
+    }
+}

@@ -1,0 +1,200 @@
+//! Checking citations against the library: the verdicts behind
+//! `/v1/citations/verify`, `/v1/citations/resolve` and `/v1/cases/lookup`.
+//! No HTTP here.
+//!
+//! The rule that governs everything below: a citation is `verified` only
+//! when the library holds the authority and, for a case, the case at that
+//! page is the one named; `unverified` only when the library can say so
+//! (it holds the whole volume, or the authority cannot exist, or the page
+//! holds another case); everything else is `unavailable`.
+
+mod case_status;
+mod checks;
+pub mod lookup;
+mod urls;
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+
+use crate::citations::{Citation, CitationKind, Extractor};
+use crate::library::Library;
+use crate::store::StoreError;
+pub use case_status::{CaseStatus, Validity};
+
+/// Citations checked per verify request (public-api.md §8).
+pub const MAX_CHECKED: usize = 50;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Verified,
+    Unverified,
+    Unavailable,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ContentType {
+    Case,
+    Statute,
+    Regulation,
+    Rule,
+}
+
+/// One citation checked (public-api.md §2.2, with `contentType` and the
+/// `reason` for the status added).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckedCitation {
+    pub citation: String,
+    pub status: Status,
+    pub content_type: Option<ContentType>,
+    pub bluebook_citation: Option<String>,
+    pub title: Option<String>,
+    pub case_status: Option<CaseStatus>,
+    pub source_url: Option<String>,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    pub total: usize,
+    pub verified: usize,
+    pub unverified: usize,
+    pub unavailable: usize,
+}
+
+/// The answer of verify (public-api.md §2.2).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VerifyReport {
+    pub citations: Vec<CheckedCitation>,
+    pub stats: Stats,
+    /// Full citations found (repeats included); zero means none were found,
+    /// not that the document is clean.
+    pub extracted_count: usize,
+    /// More than [`MAX_CHECKED`] distinct citations were found.
+    pub truncated: bool,
+}
+
+impl VerifyReport {
+    /// The billed units: distinct citations checked.
+    pub fn units(&self) -> u64 {
+        self.citations.len() as u64
+    }
+}
+
+/// Checks citations against one library; `public_url` is this server's
+/// address, for links to its own case pages.
+pub struct Verifier<'a> {
+    pub library: &'a Library,
+    pub public_url: &'a str,
+}
+
+impl Verifier<'_> {
+    /// Finds every citation in `text` and checks the distinct ones (at
+    /// most [`MAX_CHECKED`]).
+    pub fn verify_text(&self, text: &str) -> Result<VerifyReport, StoreError> {
+        self.verify_up_to(text, MAX_CHECKED)
+    }
+
+    /// Checks every distinct citation (for the operator's own tools).
+    pub fn verify_all(&self, text: &str) -> Result<VerifyReport, StoreError> {
+        self.verify_up_to(text, usize::MAX)
+    }
+
+    fn verify_up_to(&self, text: &str, limit: usize) -> Result<VerifyReport, StoreError> {
+        let found = Extractor::shared().extract(text);
+        let full: Vec<usize> = (0..found.len()).filter(|&i| found[i].is_full()).collect();
+        let mut seen = HashSet::new();
+        let distinct: Vec<usize> = full
+            .iter()
+            .copied()
+            .filter(|&i| seen.insert(identity(&found[i], text)))
+            .collect();
+        let truncated = distinct.len() > limit;
+        let citations = self
+            .library
+            .store
+            .read(|txn| -> Result<Vec<_>, StoreError> {
+                distinct
+                    .iter()
+                    .take(limit)
+                    .map(|&i| checks::check(txn, self.public_url, &found, i, text))
+                    .collect()
+            })?;
+        Ok(VerifyReport {
+            stats: stats(&citations),
+            citations,
+            extracted_count: full.len(),
+            truncated,
+        })
+    }
+
+    /// Checks one citation string (resolve). `lenient` also takes a bare
+    /// case name and looks it up by name.
+    pub fn resolve_one(&self, text: &str, lenient: bool) -> Result<CheckedCitation, StoreError> {
+        let found = Extractor::shared().extract(text);
+        if let Some(index) = found.iter().position(Citation::is_full) {
+            let mut checked = self
+                .library
+                .store
+                .read(|txn| checks::check(txn, self.public_url, &found, index, text))?;
+            checked.citation = text.to_string();
+            return Ok(checked);
+        }
+        if lenient && let Some(checked) = checks::by_name(self.library, self.public_url, text)? {
+            return Ok(checked);
+        }
+        Ok(CheckedCitation {
+            citation: text.to_string(),
+            status: Status::Unavailable,
+            content_type: None,
+            bluebook_citation: None,
+            title: None,
+            case_status: None,
+            source_url: None,
+            reason: if lenient {
+                "no citation was recognised, and no case of that name is in the library".into()
+            } else {
+                "no citation was recognised (searchMode lenient also looks up case names)".into()
+            },
+        })
+    }
+}
+
+/// What makes two citations in one document the same authority.
+fn identity(citation: &Citation, text: &str) -> String {
+    match (&citation.kind, citation.reporter, &citation.law) {
+        (CitationKind::FullCase | CitationKind::Journal, Some(reporter), _) => format!(
+            "{}|{reporter}|{}",
+            citation.volume.as_deref().unwrap_or(""),
+            citation.page.as_deref().unwrap_or("")
+        ),
+        (CitationKind::Law, _, Some(law)) => format!(
+            "{}|{}|{}|{}|{}",
+            law.code,
+            law.title.as_deref().unwrap_or(""),
+            law.section.as_deref().unwrap_or(""),
+            law.article.as_deref().unwrap_or(""),
+            law.amendment.as_deref().unwrap_or("")
+        ),
+        _ => citation.text(text).to_string(),
+    }
+}
+
+pub fn stats(citations: &[CheckedCitation]) -> Stats {
+    let mut stats = Stats {
+        total: citations.len(),
+        ..Stats::default()
+    };
+    for citation in citations {
+        match citation.status {
+            Status::Verified => stats.verified += 1,
+            Status::Unverified => stats.unverified += 1,
+            Status::Unavailable => stats.unavailable += 1,
+        }
+    }
+    stats
+}

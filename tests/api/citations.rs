@@ -1,0 +1,400 @@
+//! Resolve and verify over HTTP, against the embedded default library:
+//! every status, every error code, billing.
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, assert_error, read, spawn_app, spawn_app_with};
+
+async fn verify(app: &TestApp, key: &str, body: Value) -> (reqwest::StatusCode, Value) {
+    app.post("/v1/citations/verify", Some(key), body).await
+}
+
+fn by_citation<'a>(data: &'a Value, written: &str) -> &'a Value {
+    data["citations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["citation"] == written)
+        .unwrap_or_else(|| panic!("{written} not in {data}"))
+}
+
+async fn balance(app: &TestApp, key: &str) -> i64 {
+    app.get("/v1/wallet", Some(key)).await.1["data"]["balanceMicroUsd"]
+        .as_i64()
+        .unwrap()
+}
+
+const BRIEF: &str = "As the Court held in Brown v. Board of Education, 347 U.S. 483, 495 (1954), \
+separate is not equal. Smith v. Jones, 347 U.S. 490 (1954). Nijhawan v. Holder, 557 U.S. 29, 40 (2009). \
+Varghese v. China Southern Airlines Co., 925 F.3d 1339 (11th Cir. 2019). Marbury v. Madison, 5 U.S. 137 (1803). \
+42 U.S.C. § 1983; see also 42 U.S.C. § 1983. Fed. R. Civ. P. 12(b)(6); Fed. R. Civ. P. 99. \
+U.S. Const. amend. XIV; U.S. Const. amend. XXX. Id. at 496.";
+
+#[tokio::test]
+async fn verify_gives_each_citation_an_honest_status() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let (status, body) = verify(&app, &key, json!({ "text": BRIEF })).await;
+    assert_eq!(status, 200, "{body}");
+    let data = &body["data"];
+
+    let brown = by_citation(data, "347 U.S. 483");
+    assert_eq!(brown["status"], "verified");
+    assert_eq!(
+        brown["bluebookCitation"],
+        "Brown v. Bd. of Educ., 347 U.S. 483, 495 (1954)"
+    );
+    assert_eq!(brown["caseStatus"]["caseId"], "scdb-1953-069");
+    assert!(brown["sourceUrl"].as_str().unwrap().starts_with("http"));
+
+    let misnamed = by_citation(data, "347 U.S. 490");
+    assert_eq!(
+        misnamed["status"], "unverified",
+        "a real page under another name"
+    );
+    assert!(misnamed["title"].as_str().unwrap().contains("BROWN"));
+    assert_eq!(misnamed["sourceUrl"], Value::Null);
+
+    assert_eq!(
+        by_citation(data, "557 U.S. 29")["status"],
+        "verified",
+        "a bound-volume case"
+    );
+    let unheld = by_citation(data, "925 F.3d 1339");
+    assert_eq!(
+        unheld["status"], "unavailable",
+        "the library cannot tell: never a guess"
+    );
+    assert_eq!(
+        by_citation(data, "5 U.S. 137")["status"],
+        "unavailable",
+        "no name held to check"
+    );
+    assert_eq!(by_citation(data, "42 U.S.C. § 1983")["status"], "verified");
+    assert_eq!(
+        by_citation(data, "42 U.S.C. § 1983")["contentType"],
+        "statute"
+    );
+    assert_eq!(
+        by_citation(data, "Fed. R. Civ. P. 12")["status"],
+        "verified"
+    );
+    assert_eq!(
+        by_citation(data, "Fed. R. Civ. P. 99")["status"],
+        "unverified",
+        "cannot exist"
+    );
+    assert_eq!(
+        by_citation(data, "U.S. Const. amend. XIV")["status"],
+        "verified"
+    );
+    assert_eq!(
+        by_citation(data, "U.S. Const. amend. XXX")["status"],
+        "unverified"
+    );
+
+    let stats = &data["stats"];
+    let total = stats["total"].as_u64().unwrap();
+    assert_eq!(total as usize, data["citations"].as_array().unwrap().len());
+    assert_eq!(
+        total,
+        stats["verified"].as_u64().unwrap()
+            + stats["unverified"].as_u64().unwrap()
+            + stats["unavailable"].as_u64().unwrap()
+    );
+    assert!(
+        data["extractedCount"].as_u64().unwrap() > total,
+        "the repeated § 1983 counts once"
+    );
+    assert_eq!(data["truncated"], false);
+    assert_eq!(
+        balance(&app, &key).await,
+        10_000_000 - 15_000 * total as i64,
+        "one unit per distinct citation"
+    );
+}
+
+#[tokio::test]
+async fn verify_checks_at_most_fifty_and_bills_fifty() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let text: String = (1..=60).map(|n| format!("{n} F.3d {n}. ")).collect();
+    let (status, body) = verify(&app, &key, json!({ "text": text })).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["citations"].as_array().unwrap().len(), 50);
+    assert_eq!(body["data"]["truncated"], true);
+    assert_eq!(body["data"]["extractedCount"], 60);
+    assert_eq!(balance(&app, &key).await, 10_000_000 - 50 * 15_000);
+}
+
+#[tokio::test]
+async fn a_document_without_citations_is_not_billed() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("1").await;
+    let (status, body) = verify(&app, &key, json!({ "text": "No authorities here." })).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["data"]["extractedCount"], 0);
+    assert_eq!(balance(&app, &key).await, 1_000_000);
+}
+
+#[tokio::test]
+async fn verify_input_errors() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("1").await;
+    let (status, body) = verify(&app, &key, json!({})).await;
+    assert_error(status, &body, 400, "bad_request");
+    let (status, body) = verify(
+        &app,
+        &key,
+        json!({ "text": "x", "url": "https://example.com/a.pdf" }),
+    )
+    .await;
+    assert_error(status, &body, 400, "bad_request");
+    let (status, body) = verify(&app, &key, json!({ "text": "x", "country": "UK" })).await;
+    assert_error(status, &body, 400, "unsupported_jurisdiction");
+    let (status, body) = verify(&app, &key, json!({ "text": "x", "colour": "red" })).await;
+    assert_error(status, &body, 400, "bad_request");
+    let (status, body) = verify(&app, &key, json!({ "url": "http://example.com/a.pdf" })).await;
+    assert_error(status, &body, 400, "invalid_document_url");
+    let over = "é".repeat(500_001);
+    let (status, body) = verify(&app, &key, json!({ "text": over })).await;
+    assert_error(status, &body, 413, "document_too_large");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("500000")
+    );
+    assert_eq!(
+        balance(&app, &key).await,
+        1_000_000,
+        "errors are never billed"
+    );
+}
+
+#[tokio::test]
+async fn payment_required_and_request_id_reuse_over_http() {
+    let app = spawn_app().await;
+    let (key_id, key) = app.create_key("0.01").await;
+    let send = |request_id: &'static str| {
+        app.client
+            .post(app.url("/v1/citations/verify"))
+            .bearer_auth(&key)
+            .header("X-Request-Id", request_id)
+            .json(&json!({ "text": "Brown v. Board of Education, 347 U.S. 483 (1954). 42 U.S.C. § 1983." }))
+            .send()
+    };
+    let (status, body) = read(send("brief-1").await.unwrap()).await;
+    assert_eq!(status, 200, "a positive balance below the charge completes");
+    assert_eq!(body["requestId"], "brief-1");
+    assert_eq!(
+        balance(&app, &key).await,
+        10_000 - 30_000,
+        "and goes negative"
+    );
+
+    let (status, body) = read(send("brief-1").await.unwrap()).await;
+    assert_error(status, &body, 409, "request_id_reused");
+    let (status, body) = read(send("brief-2").await.unwrap()).await;
+    assert_error(status, &body, 402, "payment_required");
+
+    app.admin(
+        Method::POST,
+        &format!("/admin/wallets/{key_id}/topup"),
+        Some(json!({ "amountUsd": "1" })),
+    )
+    .await;
+    let (status, _) = read(send("brief-2").await.unwrap()).await;
+    assert_eq!(status, 200);
+    let resolve = app
+        .client
+        .post(app.url("/v1/citations/resolve"))
+        .bearer_auth(&key)
+        .header("X-Request-Id", "brief-1")
+        .json(&json!({ "citations": ["347 U.S. 483"] }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        resolve.status(),
+        200,
+        "the same request id on another endpoint is its own"
+    );
+}
+
+#[tokio::test]
+async fn rate_limited_requests_are_never_billed() {
+    let app = spawn_app_with(|config| {
+        config.rate_limits.verify = lexstack::ratelimit::BucketLimit {
+            per_minute: 1,
+            burst: 1,
+        };
+    })
+    .await;
+    let (_, key) = app.create_key("1").await;
+    let body = json!({ "text": "42 U.S.C. § 1983." });
+    assert_eq!(verify(&app, &key, body.clone()).await.0, 200);
+    let (status, reply) = verify(&app, &key, body).await;
+    assert_error(status, &reply, 429, "rate_limited");
+    assert_eq!(balance(&app, &key).await, 1_000_000 - 15_000);
+}
+
+#[tokio::test]
+async fn resolve_answers_each_string_and_bills_distinct_ones() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("1").await;
+    let citations = json!([
+        "Brown v. Board of Education, 347 U.S. 483 (1954)",
+        "347 U.S. 483",
+        "347  U.S.  483",
+        "42 U.S.C. § 1983",
+        "Fed. R. Evid. 403",
+        "29 C.F.R. § 1910.1200",
+        "Brown v. Board of Education"
+    ]);
+    let (status, body) = app
+        .post(
+            "/v1/citations/resolve",
+            Some(&key),
+            json!({ "citations": citations }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let results = body["data"]["citations"].as_array().unwrap();
+    assert_eq!(results.len(), 7);
+    assert_eq!(results[0]["status"], "verified");
+    assert_eq!(results[0]["contentType"], "case");
+    assert_eq!(results[0]["caseStatus"]["caseId"], "scdb-1953-069");
+    assert_eq!(results[1]["status"], "verified");
+    assert_eq!(results[3]["contentType"], "statute");
+    assert_eq!(results[4]["contentType"], "rule");
+    assert_eq!(results[5]["contentType"], "regulation");
+    assert_eq!(
+        results[6]["status"], "unavailable",
+        "exact mode: a bare name is not a citation"
+    );
+    assert_eq!(
+        balance(&app, &key).await,
+        1_000_000 - 6 * 15_000,
+        "'347 U.S. 483' twice counts once"
+    );
+
+    let (_, lenient) = app
+        .post(
+            "/v1/citations/resolve",
+            Some(&key),
+            json!({ "citations": ["Brown v. Board of Education"], "searchMode": "lenient" }),
+        )
+        .await;
+    assert_eq!(lenient["data"]["citations"][0]["status"], "verified");
+    assert_eq!(
+        lenient["data"]["citations"][0]["caseStatus"]["caseId"],
+        "scdb-1953-069"
+    );
+
+    let (_, foreign) = app
+        .post(
+            "/v1/citations/resolve",
+            Some(&key),
+            json!({ "citations": ["[2020] UKSC 1"], "country": "UK" }),
+        )
+        .await;
+    assert_eq!(foreign["data"]["citations"][0]["status"], "unavailable");
+}
+
+#[tokio::test]
+async fn overruled_cases_say_so() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("1").await;
+    let (_, body) = app
+        .post(
+            "/v1/citations/resolve",
+            Some(&key),
+            json!({ "citations": ["Bowers v. Hardwick, 478 U.S. 186 (1986)"] }),
+        )
+        .await;
+    let status = &body["data"]["citations"][0]["caseStatus"];
+    assert_eq!(status["validity"], "overruled");
+    assert!(
+        status["overruledBy"][0]["name"]
+            .as_str()
+            .unwrap()
+            .contains("Lawrence")
+    );
+}
+
+#[tokio::test]
+async fn resolve_input_errors_name_the_item() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("1").await;
+    let many: Vec<String> = (0..51).map(|n| format!("{n} U.S. 1")).collect();
+    for (body, field) in [
+        (json!({ "citations": [] }), "citations"),
+        (json!({ "citations": many }), "citations"),
+        (
+            json!({ "citations": ["ok", "x".repeat(2001)] }),
+            "citations[1]",
+        ),
+        (json!({ "citations": ["ok", 5] }), "citations[1]"),
+        (
+            json!({ "citations": ["ok"], "searchMode": "fuzzy" }),
+            "searchMode",
+        ),
+    ] {
+        let (status, reply) = app.post("/v1/citations/resolve", Some(&key), body).await;
+        assert_error(status, &reply, 400, "bad_request");
+        assert!(
+            reply["error"]["message"].as_str().unwrap().contains(field),
+            "{field}: {reply}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn case_lookup_by_citation_and_id() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("0").await;
+    let lookup = |body: Value| app.post("/v1/cases/lookup", Some(&key), body);
+    let (status, found) = lookup(json!({ "citation": "557 U.S. 557" })).await;
+    assert_eq!(status, 200, "unbilled: a zero balance is fine");
+    assert_eq!(found["data"]["status"], "found");
+    let case_id = found["data"]["caseId"].as_str().unwrap().to_string();
+    let (_, by_id) = lookup(json!({ "caseId": case_id })).await;
+    assert_eq!(by_id["data"]["status"], "found");
+
+    let (_, metadata_only) = lookup(json!({ "citation": "2020 IL 123972" })).await;
+    assert_eq!(
+        metadata_only["data"]["status"], "not_in_library",
+        "{metadata_only}"
+    );
+    assert!(
+        metadata_only["data"]["externalSourceUrl"]
+            .as_str()
+            .unwrap()
+            .starts_with("http")
+    );
+    let (_, nothing) = lookup(json!({ "citation": "999 F.3d 1" })).await;
+    assert_eq!(nothing["data"]["status"], "unresolved");
+    let (_, rule) = lookup(json!({ "caseId": "frcp/56" })).await;
+    assert_eq!(rule["data"]["status"], "found");
+    let (status, reply) = lookup(json!({})).await;
+    assert_error(status, &reply, 400, "bad_request");
+}
+
+#[tokio::test]
+async fn the_appliance_serves_its_own_case_pages() {
+    let app = spawn_app().await;
+    let response = app
+        .client
+        .get(app.url("/library/cases/scdb-2008-070"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let html = response.text().await.unwrap();
+    assert!(html.contains("NIJHAWAN"));
+    assert!(!html.contains("<script"), "library text is escaped");
+    let (status, body) = app.get("/library/cases/nope", None).await;
+    assert_error(status, &body, 404, "not_found");
+}

@@ -1,0 +1,216 @@
+use lexstack::citations::CitationKind;
+
+use crate::{extract, find};
+
+#[test]
+fn full_citation_with_every_field() {
+    let text = "See Wilson v. Mar. Overseas Corp., 150 F.3d 1, 6-7 (1st Cir. 1998) (holding that the \
+                rule applies (in part)), cert. denied, 525 U.S. 1041 (1998).";
+    let citations = extract(text);
+    let c = find(&citations, text, "150 F.3d 1");
+    assert_eq!(c.kind, CitationKind::FullCase);
+    assert_eq!(c.volume.as_deref(), Some("150"));
+    assert_eq!(c.reporter, Some("F.3d"));
+    assert_eq!(c.page.as_deref(), Some("1"));
+    assert_eq!(c.pin_cite.as_deref(), Some("6-7"));
+    assert_eq!(c.year, Some(1998));
+    assert_eq!(c.court, Some("ca1"));
+    assert_eq!(c.plaintiff.as_deref(), Some("Wilson"));
+    assert_eq!(c.defendant.as_deref(), Some("Mar. Overseas Corp."));
+    assert_eq!(
+        c.parenthetical.as_deref(),
+        Some("holding that the rule applies (in part)")
+    );
+    assert_eq!(c.subsequent_history.len(), 1);
+    assert_eq!(c.subsequent_history[0].phrase, "cert. denied");
+    let later = c.subsequent_history[0].citation.unwrap();
+    assert_eq!(citations[later].text(text), "525 U.S. 1041");
+    assert_eq!(citations[later].court, Some("scotus"));
+    assert_eq!(
+        &text[c.full_span.clone()],
+        &text[4..text.find(", cert.").unwrap()]
+    );
+}
+
+#[test]
+fn spans_are_bytes_and_code_points_are_available() {
+    let text = "“Schön” — Müller v. Bär, 1 F.3d 2 (2d Cir. 1993).";
+    let citations = extract(text);
+    let c = find(&citations, text, "1 F.3d 2");
+    let points = lexstack::citations::CodePoints::new(text);
+    assert_eq!(
+        points.offset(c.span.start),
+        text[..c.span.start].chars().count()
+    );
+    assert_eq!(c.plaintiff.as_deref(), Some("Müller"));
+    assert_eq!(c.court, Some("ca2"));
+}
+
+#[test]
+fn parallel_citations_share_name_year_and_parenthetical() {
+    let text = "Brown v. Board of Education, 347 U.S. 483, 495, 74 S. Ct. 686, 98 L. Ed. 873 (1954) \
+                (overruling Plessy).";
+    let citations = extract(text);
+    assert_eq!(citations.len(), 3);
+    for c in &citations {
+        assert_eq!(c.plaintiff.as_deref(), Some("Brown"));
+        assert_eq!(c.defendant.as_deref(), Some("Board of Education"));
+        assert_eq!(c.year, Some(1954));
+        assert_eq!(c.court, Some("scotus"));
+        assert_eq!(c.parenthetical.as_deref(), Some("overruling Plessy"));
+        assert_eq!(c.parallel.len(), 2);
+    }
+    assert_eq!(citations[0].pin_cite.as_deref(), Some("495"));
+    assert_eq!(citations[2].reporter, Some("L. Ed."));
+}
+
+#[test]
+fn string_cites_keep_their_own_names_and_years() {
+    // eyecite#321: parties and years attached to the neighbouring citation.
+    let text = "See Foo v. Bar, 1 F.3d 10 (2d Cir. 1993); 2 F.3d 20 (3d Cir. 1994); Baz v. Qux, \
+                3 F.3d 30, 31 (4th Cir. 1995).";
+    let citations = extract(text);
+    let second = find(&citations, text, "2 F.3d 20");
+    assert_eq!(second.plaintiff, None);
+    assert_eq!(second.defendant, None);
+    assert_eq!(second.year, Some(1994));
+    assert_eq!(second.court, Some("ca3"));
+    let third = find(&citations, text, "3 F.3d 30");
+    assert_eq!(third.plaintiff.as_deref(), Some("Baz"));
+    assert_eq!(third.year, Some(1995));
+    assert_eq!(find(&citations, text, "1 F.3d 10").year, Some(1993));
+}
+
+#[test]
+fn names_stop_at_signals_sentences_and_earlier_citations() {
+    let text = "The court agreed. Houston Cmty. Coll. Sys. v. Wilson, 595 U.S. 468 (2022). \
+                But see, e.g., Cf. Akins v. State, 104 So. 3d 1173 (Fla. 1st DCA 2012).";
+    let citations = extract(text);
+    // eyecite#193: truncated plaintiffs.
+    let c = find(&citations, text, "595 U.S. 468");
+    assert_eq!(c.plaintiff.as_deref(), Some("Houston Cmty. Coll. Sys."));
+    let c = find(&citations, text, "104 So. 3d 1173");
+    assert_eq!(c.plaintiff.as_deref(), Some("Akins"));
+    assert_eq!(c.reporter, Some("So. 3d"));
+}
+
+#[test]
+fn party_names_are_not_reporters() {
+    // eyecite#261: "Thompson", "Holmes" and "Chase" are also nominative
+    // reporters.
+    let text = "Shapiro v. Thompson, 394 U.S. 618 (1969); Connecticut v. Holmes, 221 A.3d 407 \
+                (Conn. 2019); Ellenburg v. Chase, 2004 MT 66.";
+    let citations = extract(text);
+    assert_eq!(citations.len(), 3);
+    assert_eq!(citations[0].defendant.as_deref(), Some("Thompson"));
+    assert_eq!(citations[1].defendant.as_deref(), Some("Holmes"));
+    assert_eq!(citations[2].reporter, Some("MT"));
+    assert_eq!(citations[2].defendant.as_deref(), Some("Chase"));
+}
+
+#[test]
+fn reporter_variants_are_canonical() {
+    let text = "1 F. 3d 2; 3 F3d 4; 5 Fed. Appx. 6; 7 N. Y. S. 2d 8; 9 Wn.2d 10; 11 So.2d 12";
+    let reporters: Vec<_> = extract(text).iter().map(|c| c.reporter).collect();
+    assert_eq!(
+        reporters,
+        vec![
+            Some("F.3d"),
+            Some("F.3d"),
+            Some("F. App'x"),
+            Some("N.Y.S.2d"),
+            Some("Wash. 2d"),
+            Some("So. 2d")
+        ]
+    );
+}
+
+#[test]
+fn edition_dates_choose_among_same_spellings() {
+    // "Johnson" is both New York (1806–1823) and New Mexico reports.
+    let text = "1 Johnson 1 (1890)";
+    assert_eq!(extract(text)[0].reporter, Some("N.M. (J.)"));
+    let undated = extract("1 Johnson 1");
+    assert_eq!(undated[0].reporter, None);
+    assert!(undated[0].reporter_candidates.len() > 1);
+}
+
+#[test]
+fn neutral_and_vendor_citations() {
+    let text = "Smith v. Jones, 2013-Ohio-55; Doe v. Roe, 2013 IL App (1st) 111279-U; \
+                Lee v. Kim, 2019 WL 4639462, at *3 (S.D.N.Y. Sept. 25, 2019); Ali v. Bo, \
+                2005 U.S. LEXIS 123.";
+    let citations = extract(text);
+    let ohio = find(&citations, text, "2013-Ohio-55");
+    assert_eq!(
+        (ohio.volume.as_deref(), ohio.page.as_deref()),
+        (Some("2013"), Some("55"))
+    );
+    let il = find(&citations, text, "2013 IL App (1st) 111279-U");
+    assert_eq!(il.page.as_deref(), Some("111279-U"));
+    let wl = find(&citations, text, "2019 WL 4639462");
+    assert_eq!(wl.pin_cite.as_deref(), Some("at *3"));
+    assert_eq!(wl.court, Some("nysd"));
+    assert_eq!(wl.year, Some(2019));
+    let lexis = find(&citations, text, "2005 U.S. LEXIS 123");
+    assert_eq!(lexis.reporter, Some("U.S. LEXIS"));
+    assert_eq!(lexis.plaintiff.as_deref(), Some("Ali"));
+}
+
+#[test]
+fn short_forms_id_supra_and_journals() {
+    let text = "Foo v. Bar, 1 U.S. 1, 3 (1990). Foo, 1 U.S., at 5 (quoting x). Id. at 6-7. \
+                Foo, supra, at 8. See 66 B.U. L. Rev. 71, 80 (1986). Ibid.";
+    let citations = extract(text);
+    let kinds: Vec<CitationKind> = citations.iter().map(|c| c.kind).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            CitationKind::FullCase,
+            CitationKind::ShortCase,
+            CitationKind::Id,
+            CitationKind::Supra,
+            CitationKind::Journal,
+            CitationKind::Id
+        ]
+    );
+    assert_eq!(citations[1].pin_cite.as_deref(), Some("5"));
+    assert_eq!(citations[1].parenthetical.as_deref(), Some("quoting x"));
+    assert_eq!(citations[2].pin_cite.as_deref(), Some("at 6-7"));
+    assert_eq!(citations[3].case_name.as_deref(), Some("Foo"));
+    assert_eq!(citations[4].reporter, Some("B.U. L. Rev."));
+    assert_eq!(citations[4].year, Some(1986));
+}
+
+#[test]
+fn references_repeat_a_cited_name() {
+    let text = "Bivens v. Six Unknown Fed. Narcotics Agents, 403 U.S. 388 (1971). The Bivens \
+                remedy is narrow; see Bivens at 395. Jin Fuey Moy v. United States, 254 U.S. 189 \
+                (1920). In Jin Fuey Moy the Court held otherwise.";
+    let citations = extract(text);
+    let pin = find(&citations, text, "Bivens at 395");
+    assert_eq!(pin.kind, CitationKind::Reference);
+    assert_eq!(pin.pin_cite.as_deref(), Some("at 395"));
+    assert_eq!(pin.resolves_to, Some(0));
+    let bare = citations
+        .iter()
+        .filter(|c| c.kind == CitationKind::Reference)
+        .count();
+    assert_eq!(
+        bare, 2,
+        "one pin reference and one multi-word name; not the bare 'Bivens'"
+    );
+}
+
+#[test]
+fn not_citations() {
+    for text in [
+        "lorem 111 S.W. 12th St.",
+        "foo1 U.S. 1, 1. U.S. 1foo",
+        "Justice Holmes, 272 pages later, wrote",
+        "He was 5 ft. 11 in. tall.",
+        "",
+    ] {
+        assert!(extract(text).is_empty(), "{text:?}: {:?}", extract(text));
+    }
+}

@@ -1,0 +1,167 @@
+use lexstack::citations::{CitationKind, LawKey, bluebook};
+
+use crate::{extract, find};
+
+fn key(text: &str, written: &str) -> LawKey {
+    let citations = extract(text);
+    let c = find(&citations, text, written);
+    assert_eq!(c.kind, CitationKind::Law, "{written}");
+    *c.law.clone().unwrap()
+}
+
+#[test]
+fn united_states_code_in_every_usual_form() {
+    let k = key("42 U.S.C. § 1983", "42 U.S.C. § 1983");
+    assert_eq!(
+        (k.code.as_str(), k.title.as_deref(), k.section.as_deref()),
+        ("U.S.C.", Some("42"), Some("1983"))
+    );
+    // eyecite#300: no section sign.
+    let k = key("under 50 U.S.C. 1701, the President", "50 U.S.C. 1701");
+    assert_eq!(
+        (k.title.as_deref(), k.section.as_deref()),
+        (Some("50"), Some("1701"))
+    );
+    // The appendix.
+    let k = key("50 U.S.C. app. § 1989", "50 U.S.C. app. § 1989");
+    assert!(k.appendix);
+    assert_eq!(k.section.as_deref(), Some("1989"));
+    // Sections with letters, subsections as the pin.
+    let text = "42 U.S.C. § 2000e-2(a)(1)";
+    let citations = extract(text);
+    let c = find(&citations, text, "42 U.S.C. § 2000e-2");
+    assert_eq!(c.pin_cite.as_deref(), Some("(a)(1)"));
+    assert_eq!(
+        c.law.as_ref().unwrap().subsection.as_deref(),
+        Some("(a)(1)")
+    );
+    // Spelled out.
+    let k = key(
+        "a claim under section 1983 of title 42 of the United States Code",
+        "section 1983 of title 42",
+    );
+    assert_eq!(
+        (k.code.as_str(), k.title.as_deref(), k.section.as_deref()),
+        ("U.S.C.", Some("42"), Some("1983"))
+    );
+    let k = key("28 USC 1331", "28 USC 1331");
+    assert_eq!(k.code, "U.S.C.");
+    let k = key("8 U.S.C. §\u{200d}1229a (2018)", "8 U.S.C. §\u{200d}1229a");
+    assert_eq!(k.section.as_deref(), Some("1229a"));
+}
+
+#[test]
+fn a_laws_number_is_not_the_next_citations_volume() {
+    let text = "Pub. L. No. 89-732, 80 Stat. 1161 (1966)";
+    let citations = extract(text);
+    let reporters: Vec<_> = citations.iter().map(|c| c.reporter).collect();
+    assert_eq!(reporters, vec![Some("Pub. L."), Some("Stat.")]);
+    assert_eq!(citations[1].volume.as_deref(), Some("80"));
+}
+
+#[test]
+fn regulations_rules_and_the_constitution() {
+    let k = key("40 C.F.R. § 52.21(b)", "40 C.F.R. § 52.21");
+    assert_eq!(
+        (k.code.as_str(), k.title.as_deref(), k.section.as_deref()),
+        ("C.F.R.", Some("40"), Some("52.21"))
+    );
+    for (text, code, rule) in [
+        ("Fed. R. Civ. P. 12(b)(6)", "Fed. R. Civ. P.", "12"),
+        ("Fed.R.Evid. 403", "Fed. R. Evid.", "403"),
+        ("Fed. R. App. P. 4(a)", "Fed. R. App. P.", "4"),
+        ("Fed. R. Crim. P. 11", "Fed. R. Crim. P.", "11"),
+        ("Sup. Ct. R. 10", "Sup. Ct. R.", "10"),
+        (
+            "Rule 56 of the Federal Rules of Civil Procedure",
+            "Fed. R. Civ. P.",
+            "56",
+        ),
+    ] {
+        let citations = extract(text);
+        let law = citations[0]
+            .law
+            .as_ref()
+            .unwrap_or_else(|| panic!("{text}"));
+        assert_eq!(
+            (law.code.as_str(), law.section.as_deref()),
+            (code, Some(rule)),
+            "{text}"
+        );
+    }
+    let k = key(
+        "U.S. Const. art. I, § 8, cl. 3",
+        "U.S. Const. art. I, § 8, cl. 3",
+    );
+    assert_eq!(k.code, "U.S. Const.");
+    assert_eq!(
+        (
+            k.article.as_deref(),
+            k.section.as_deref(),
+            k.clause.as_deref()
+        ),
+        (Some("I"), Some("8"), Some("3"))
+    );
+    let k = key("U.S. Const. amend. XIV, § 1", "U.S. Const. amend. XIV, § 1");
+    assert_eq!(
+        (k.amendment.as_deref(), k.section.as_deref()),
+        (Some("XIV"), Some("1"))
+    );
+}
+
+#[test]
+fn state_codes() {
+    let k = key("Fla. Stat. § 120.68 (2007)", "Fla. Stat. § 120.68");
+    assert_eq!(
+        (k.code.as_str(), k.section.as_deref()),
+        ("Fla. Stat.", Some("120.68"))
+    );
+    let k = key(
+        "Mass. Gen. Laws ch. 93A, § 2",
+        "Mass. Gen. Laws ch. 93A, § 2",
+    );
+    assert_eq!(
+        (k.chapter.as_deref(), k.section.as_deref()),
+        (Some("93A"), Some("2"))
+    );
+    let k = key("Cal. Lab. Code § 1102", "Cal. Lab. Code § 1102");
+    assert_eq!(
+        (k.code.as_str(), k.subject.as_deref()),
+        ("Cal. Code", Some("Lab."))
+    );
+    let k = key("N.Y. Penal Law § 140.35", "N.Y. Penal Law § 140.35");
+    assert_eq!(
+        (k.code.as_str(), k.subject.as_deref()),
+        ("N.Y. Law", Some("Penal"))
+    );
+    let k = key(
+        "Va.Code Ann. § 18.2–94 (West 2014)",
+        "Va.Code Ann. § 18.2–94",
+    );
+    assert_eq!(k.section.as_deref(), Some("18.2–94"));
+    let k = key("WIS. STAT. § 66.0217(2)", "WIS. STAT. § 66.0217");
+    assert_eq!(
+        (k.code.as_str(), k.section.as_deref()),
+        ("Wis. Stat.", Some("66.0217"))
+    );
+    let text = "Ariz. Rev. Stat. Ann. § 36-3701 et seq. (West 2009)";
+    let c = &extract(text)[0];
+    assert_eq!(
+        (c.pin_cite.as_deref(), c.year),
+        (Some("et seq."), Some(2009))
+    );
+}
+
+#[test]
+fn bluebook_forms_of_laws() {
+    let text = "42 U.S.C. § 1983; Fed. R. Civ. P. 12(b)(6); Mass. Gen. Laws ch. 93A, § 2";
+    let forms: Vec<Option<String>> = extract(text).iter().map(bluebook).collect();
+    assert_eq!(
+        forms,
+        vec![
+            Some("42 U.S.C. § 1983".to_string()),
+            Some("Fed. R. Civ. P. 12(b)(6)".to_string()),
+            Some("Mass. Gen. Laws ch. 93A, § 2".to_string()),
+        ]
+    );
+}
