@@ -45,6 +45,15 @@ pub enum DevCommand {
         #[arg(long, default_value_t = 20_000)]
         samples: usize,
     },
+    /// Serve the data directory in-process and measure verify (a
+    /// 100,000-character brief, 50 citations) and resolve (50 citations,
+    /// concurrent clients), billing and the durable ledger on.
+    BenchApi {
+        #[arg(long, default_value_t = 10)]
+        seconds: u64,
+        #[arg(long, default_value_t = 32)]
+        concurrency: usize,
+    },
 }
 
 pub async fn run(global: &GlobalArgs, command: DevCommand) -> anyhow::Result<()> {
@@ -68,6 +77,10 @@ pub async fn run(global: &GlobalArgs, command: DevCommand) -> anyhow::Result<()>
             super::out(serde_json::to_string_pretty(&generated)?);
             Ok(())
         }
+        DevCommand::BenchApi {
+            seconds,
+            concurrency,
+        } => super::bench::api(&config.data_dir, seconds, concurrency).await,
         DevCommand::BenchLibrary { dir, samples } => {
             let data = config.data_dir.clone();
             tokio::task::spawn_blocking(move || super::bench::library(&data, &dir, samples)).await?

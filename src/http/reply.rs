@@ -8,13 +8,16 @@ use warp::reply::Response;
 
 use crate::error::ApiError;
 
-/// `{ data, requestId }` (public-api.md §2.1).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Envelope<'a, T> {
+    data: &'a T,
+    request_id: &'a str,
+}
+
+/// `{ data, requestId }` (public-api.md §2.1), serialized in one pass.
 pub fn envelope<T: Serialize>(status: StatusCode, data: &T, request_id: &str) -> Response {
-    json_response(
-        status,
-        &json!({ "data": data, "requestId": request_id }),
-        request_id,
-    )
+    json_response(status, &Envelope { data, request_id }, request_id)
 }
 
 /// `{ error: { code, message, requestId } }` with `Retry-After` for 429 and

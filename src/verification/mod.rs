@@ -132,18 +132,43 @@ impl Verifier<'_> {
         })
     }
 
-    /// Checks one citation string (resolve). `lenient` also takes a bare
-    /// case name and looks it up by name.
-    pub fn resolve_one(&self, text: &str, lenient: bool) -> Result<CheckedCitation, StoreError> {
-        let found = Extractor::shared().extract(text);
-        if let Some(index) = found.iter().position(Citation::is_full) {
-            let mut checked = self
-                .library
-                .store
-                .read(|txn| checks::check(txn, self.public_url, &found, index, text))?;
-            checked.citation = text.to_string();
-            return Ok(checked);
+    /// Checks citation strings (resolve), on one snapshot of the library.
+    /// `lenient` also takes a bare case name and looks it up by name.
+    pub fn resolve(
+        &self,
+        texts: &[String],
+        lenient: bool,
+    ) -> Result<Vec<CheckedCitation>, StoreError> {
+        let parsed: Vec<Vec<Citation>> = texts
+            .iter()
+            .map(|t| Extractor::shared().extract(t))
+            .collect();
+        let mut answers: Vec<Option<CheckedCitation>> = self.library.store.read(|txn| {
+            texts
+                .iter()
+                .zip(&parsed)
+                .map(
+                    |(text, found)| match found.iter().position(Citation::is_full) {
+                        Some(index) => {
+                            let mut checked =
+                                checks::check(txn, self.public_url, found, index, text)?;
+                            checked.citation = text.clone();
+                            Ok(Some(checked))
+                        }
+                        None => Ok(None),
+                    },
+                )
+                .collect::<Result<Vec<_>, StoreError>>()
+        })?;
+        for (answer, text) in answers.iter_mut().zip(texts) {
+            if answer.is_none() {
+                *answer = Some(self.not_a_citation(text, lenient)?);
+            }
         }
+        Ok(answers.into_iter().flatten().collect())
+    }
+
+    fn not_a_citation(&self, text: &str, lenient: bool) -> Result<CheckedCitation, StoreError> {
         if lenient && let Some(checked) = checks::by_name(self.library, self.public_url, text)? {
             return Ok(checked);
         }

@@ -15,7 +15,7 @@ use crate::http::filters::{Body, RequestMeta, parse_json};
 use crate::jobs::queue::{self, JobWork};
 use crate::jobs::worker::VERIFY_ENDPOINT;
 use crate::ratelimit::Bucket;
-use crate::verification::{CheckedCitation, Verifier};
+use crate::verification::{CheckedCitation, Verifier, VerifyReport};
 
 const RESOLVE: Endpoint = Endpoint {
     name: "citations/resolve",
@@ -72,6 +72,14 @@ struct ResolveData {
     citations: Vec<CheckedCitation>,
 }
 
+/// Verify answers with the report, or with the job that will make it.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum VerifyAnswer {
+    Report(VerifyReport),
+    Queued(serde_json::Value),
+}
+
 fn is_us(country: Option<&str>) -> bool {
     country.is_none_or(|c| c.trim().eq_ignore_ascii_case("US"))
 }
@@ -112,11 +120,7 @@ pub async fn resolve(ctx: Ctx, meta: RequestMeta, body: Body) -> Response {
                 library: &ctx.library,
                 public_url: &public_url,
             };
-            request
-                .citations
-                .iter()
-                .map(|text| verifier.resolve_one(text, lenient).map_err(ApiError::from))
-                .collect::<Result<Vec<_>, _>>()
+            Ok(verifier.resolve(&request.citations, lenient)?)
         })
         .await?;
         Ok(Outcome::billed(ResolveData { citations }, units))
@@ -185,7 +189,7 @@ async fn verify_text(
     ctx: &Ctx,
     caller: Caller,
     text: String,
-) -> Result<Outcome<serde_json::Value>, ApiError> {
+) -> Result<Outcome<VerifyAnswer>, ApiError> {
     let chars = text.chars().count();
     if chars > MAX_TEXT_CHARS {
         return Err(ApiError::new(
@@ -217,15 +221,14 @@ async fn verify_text(
     })
     .await?;
     let units = report.units();
-    let data = serde_json::to_value(&report).map_err(|e| ApiError::internal(&e))?;
-    Ok(Outcome::billed(data, units))
+    Ok(Outcome::billed(VerifyAnswer::Report(report), units))
 }
 
 async fn verify_url(
     ctx: &Ctx,
     caller: Caller,
     url: String,
-) -> Result<Outcome<serde_json::Value>, ApiError> {
+) -> Result<Outcome<VerifyAnswer>, ApiError> {
     check_document_url(&url)?;
     let work = JobWork::Verify {
         url: Some(url),
@@ -254,7 +257,7 @@ async fn submit(
     caller: Caller,
     work: JobWork,
     input: Option<String>,
-) -> Result<Outcome<serde_json::Value>, ApiError> {
+) -> Result<Outcome<VerifyAnswer>, ApiError> {
     if !ctx.jobs.settings().enabled {
         return Err(ApiError::new(
             ErrorCode::AsyncUnavailable,
@@ -276,7 +279,7 @@ async fn submit(
     .await?;
     Ok(Outcome {
         status: StatusCode::ACCEPTED,
-        data: json!({ "jobId": job.id, "status": "queued" }),
+        data: VerifyAnswer::Queued(json!({ "jobId": job.id, "status": "queued" })),
         units: 0,
         retry_after_secs: Some(crate::jobs::poll_advice_secs(
             job.created_at,
