@@ -13,6 +13,7 @@ pub mod cli;
 pub mod config;
 pub mod context;
 pub mod cron;
+pub mod documents;
 pub mod error;
 pub mod http;
 pub mod ids;
