@@ -35,9 +35,20 @@ pub struct Config {
     pub passwords: PasswordSettings,
     pub sweeps: SweepSettings,
     pub jobs: JobSettings,
+    pub documents: DocumentSettings,
     /// How clients reach this server (links to its own case pages);
     /// `http://<addr>` unless set.
     pub public_url: Option<String>,
+}
+
+/// Fetching documents given by URL (`[documents]`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DocumentSettings {
+    /// Accept `http://127.0.0.1:PORT` document URLs. For the test suite's
+    /// local document server only: on a real install loopback is the
+    /// appliance itself, so this stays off.
+    pub allow_loopback_http_for_tests: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -116,6 +127,8 @@ struct FileConfig {
     sweeps: SweepSettings,
     #[serde(default)]
     jobs: JobSettings,
+    #[serde(default)]
+    documents: DocumentSettings,
     public_url: Option<String>,
 }
 
@@ -162,6 +175,7 @@ impl Config {
             passwords: PasswordSettings::default(),
             sweeps: SweepSettings::default(),
             jobs: JobSettings::default(),
+            documents: DocumentSettings::default(),
             public_url: None,
         }
     }
@@ -209,6 +223,7 @@ impl Config {
             passwords: file.passwords,
             sweeps: file.sweeps,
             jobs: file.jobs,
+            documents: file.documents,
             public_url: file.public_url,
         };
         config.validate()?;

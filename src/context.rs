@@ -6,6 +6,7 @@ use std::time::Duration;
 use crate::accounts::Accounts;
 use crate::billing::Billing;
 use crate::config::Config;
+use crate::documents::{FetchLimits, Fetcher, UrlPolicy};
 use crate::error::ApiError;
 use crate::jobs::Jobs;
 use crate::library::Library;
@@ -20,6 +21,10 @@ pub struct AppContext {
     pub limiter: RateLimiter,
     pub accounts: Accounts,
     pub jobs: Jobs,
+    /// What document URLs may point at, checked before a job is queued.
+    pub url_policy: UrlPolicy,
+    /// Fetches documents given by URL (each hop checked by `url_policy`).
+    pub fetcher: Fetcher,
     /// Hash of the token in `DATA/admin.token` that the CLI presents.
     pub admin_token_hash: [u8; 32],
 }
@@ -39,11 +44,19 @@ impl AppContext {
             limiter: RateLimiter::new(config.rate_limits.clone()),
             accounts: Accounts::new(store.clone(), &config.passwords, session_ttl),
             jobs: Jobs::new(store.clone(), config.jobs.clone()),
+            url_policy: url_policy(&config),
+            fetcher: Fetcher::new(url_policy(&config), FetchLimits::default()),
             config,
             store,
             library,
             admin_token_hash,
         }
+    }
+}
+
+fn url_policy(config: &Config) -> UrlPolicy {
+    UrlPolicy {
+        allow_loopback_http: config.documents.allow_loopback_http_for_tests,
     }
 }
 

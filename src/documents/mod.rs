@@ -34,8 +34,11 @@ mod fetch;
 mod pdf;
 mod policy;
 mod read;
-#[cfg(test)]
-mod testing;
+/// Test material: real PDFs and DOCX files built on the spot and a
+/// misbehaving document server on loopback, shared by the unit tests and
+/// the HTTP tests.
+#[doc(hidden)]
+pub mod testing;
 
 pub use address::{AddressClass, classify};
 pub use fetch::{FetchLimits, FetchedDocument, Fetcher};
@@ -80,6 +83,15 @@ impl DocumentError {
     }
 
     /// Whether the same fetch may succeed later.
+    /// The reason alone, without the kind of error in front.
+    pub fn reason(&self) -> &str {
+        match self {
+            DocumentError::InvalidUrl(reason)
+            | DocumentError::Unreachable(reason)
+            | DocumentError::Unreadable(reason) => reason,
+        }
+    }
+
     pub fn is_retryable(&self) -> bool {
         matches!(self, DocumentError::Unreachable(_))
     }

@@ -124,7 +124,7 @@ pub async fn try_execute_next(ctx: &Ctx) -> Result<Outcome, StoreError> {
             let error = JobError {
                 code: ErrorCode::DocumentServiceUnavailable.as_str().into(),
                 message: format!(
-                    "the document service did not answer after {} tries: {reason}",
+                    "the document service did not answer after {} tries ({reason})",
                     job.attempts
                 ),
             };
@@ -206,8 +206,10 @@ async fn run(ctx: &Ctx, job: &JobRecord) -> Result<(serde_json::Value, u64), Fai
 }
 
 /// The text of the document at `url`.
-async fn fetch_document(_ctx: &Ctx, url: &str) -> Result<String, Failure> {
-    Err(Failure::Transient(format!(
-        "fetching {url}: the document reader is not built yet"
-    )))
+async fn fetch_document(ctx: &Ctx, url: &str) -> Result<String, Failure> {
+    match crate::documents::read_document(&ctx.fetcher, url).await {
+        Ok(document) => Ok(document.text),
+        Err(err) if err.is_retryable() => Err(Failure::Transient(err.reason().to_string())),
+        Err(err) => Err(Failure::Permanent(err.code(), err.to_string())),
+    }
 }

@@ -7,6 +7,7 @@ mod billing;
 mod citations;
 mod cli;
 mod crash;
+mod documents;
 mod envelope;
 mod health;
 mod helpers;

@@ -10,6 +10,7 @@ use warp::reply::Response;
 use super::{Caller, Endpoint, Outcome, run};
 use crate::billing::BilledItem;
 use crate::context::{AppContext, Ctx, blocking};
+use crate::documents::DocumentError;
 use crate::error::{ApiError, ErrorCode};
 use crate::http::filters::{Body, RequestMeta, parse_json};
 use crate::jobs::queue::{self, JobWork};
@@ -229,25 +230,17 @@ async fn verify_url(
     caller: Caller,
     url: String,
 ) -> Result<Outcome<VerifyAnswer>, ApiError> {
-    check_document_url(&url)?;
+    // A name that does not resolve now may resolve later: the job checks
+    // again before it fetches, and retries while the service is down.
+    match ctx.url_policy.check(&url).await {
+        Ok(_) | Err(DocumentError::Unreachable(_)) => {}
+        Err(refused) => return Err(refused.into()),
+    }
     let work = JobWork::Verify {
         url: Some(url),
         country: "US".into(),
     };
     submit(ctx, caller, work, None).await
-}
-
-/// A document URL must be public https.
-// Interim: the syntax only, until the document reader's address checks land.
-fn check_document_url(url: &str) -> Result<(), ApiError> {
-    if url.starts_with("https://") && url.len() <= 2048 {
-        Ok(())
-    } else {
-        Err(ApiError::new(
-            ErrorCode::InvalidDocumentUrl,
-            "the url must be a public https link to a PDF or DOCX",
-        ))
-    }
 }
 
 /// Queues a verify job: 202 with its id. The request id is taken on the
@@ -259,10 +252,7 @@ async fn submit(
     input: Option<String>,
 ) -> Result<Outcome<VerifyAnswer>, ApiError> {
     if !ctx.jobs.settings().enabled {
-        return Err(ApiError::new(
-            ErrorCode::AsyncUnavailable,
-            "the job queue is off on this server: send text of at most 100,000 characters",
-        ));
+        return Err(queue_off());
     }
     let job = blocking(ctx, move |ctx: &AppContext| {
         let taken = ctx
@@ -292,5 +282,12 @@ fn request_id_taken() -> ApiError {
     ApiError::new(
         ErrorCode::RequestIdReused,
         "this X-Request-Id already started a job on this endpoint",
+    )
+}
+
+fn queue_off() -> ApiError {
+    ApiError::new(
+        ErrorCode::AsyncUnavailable,
+        "the job queue is off on this server: send text of at most 100,000 characters",
     )
 }
