@@ -16,5 +16,6 @@ pub mod error;
 pub mod http;
 pub mod ids;
 pub mod ratelimit;
+pub mod review;
 pub mod store;
 pub mod telemetry;
