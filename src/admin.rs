@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::accounts::keys::{self, KeySummary, NewKey};
 use crate::billing::BillingError;
-use crate::billing::ledger::{self, EntryKind, LedgerView, Posting};
+use crate::billing::ledger::{self, LedgerView, Posting};
 use crate::billing::prices::{MAX_TOPUP_MICROS, format_usd, parse_usd};
 use crate::store::{Store, StoreError, now_millis};
 
@@ -108,19 +108,12 @@ pub fn top_up(store: &Store, key_id: &str, amount_usd: &str) -> Result<WalletRep
         ));
     }
     store.write(|txn| -> Result<(), AdminError> {
-        let posting = Posting {
-            key_id: key_id.to_string(),
-            kind: EntryKind::Topup,
-            endpoint: None,
-            request_id: None,
-            item: None,
-            units: 0,
-            amount_micros: amount,
-        };
-        ledger::post(txn, posting, now_millis()).map_err(|err| match err {
-            ledger::PostingError::NoWallet(id) => AdminError::UnknownKey(id),
-            other => AdminError::Billing(other.into()),
-        })?;
+        ledger::post(txn, Posting::top_up(key_id, amount), now_millis()).map_err(
+            |err| match err {
+                ledger::PostingError::NoWallet(id) => AdminError::UnknownKey(id),
+                other => AdminError::Billing(other.into()),
+            },
+        )?;
         Ok(())
     })?;
     wallet(store, key_id, 10)

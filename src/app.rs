@@ -52,12 +52,12 @@ pub struct App {
     ctx: Ctx,
     listener: tokio::net::TcpListener,
     addr: SocketAddr,
-    admin_token: String,
 }
 
 impl App {
-    /// Opens the store and prepares everything the server needs; nothing is
-    /// served until [`App::run`].
+    /// Opens the store, writes `server.json` and the admin token, and
+    /// prepares everything the server needs. Connections queue on the bound
+    /// listener until [`App::run`] serves them.
     pub async fn build(
         config: Config,
         listener: std::net::TcpListener,
@@ -69,7 +69,17 @@ impl App {
         let listener = tokio::net::TcpListener::from_std(listener).map_err(StartError::Listener)?;
         let data_dir = config.data_dir.clone();
         let store = tokio::task::spawn_blocking(move || Store::open(&data_dir)).await??;
+        let data_dir = config.data_dir.clone();
         let admin_token = format!("lsa_{}", random_hex(32));
+        write_private(&data_dir.join(ADMIN_TOKEN_FILE), &admin_token)?;
+        let info = ServerInfo {
+            addr,
+            pid: std::process::id(),
+            started_at: rfc3339(now_millis()),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+        };
+        let info_json = serde_json::to_string_pretty(&info).unwrap_or_default();
+        write_private(&data_dir.join(SERVER_FILE), &info_json)?;
         let ctx = Arc::new(AppContext::new(
             Arc::new(config),
             store,
@@ -79,7 +89,6 @@ impl App {
             ctx,
             listener,
             addr,
-            admin_token,
         })
     }
 
@@ -94,16 +103,6 @@ impl App {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> Result<(), StartError> {
         let data_dir = self.ctx.config.data_dir.clone();
-        write_private(&data_dir.join(ADMIN_TOKEN_FILE), &self.admin_token)?;
-        let info = ServerInfo {
-            addr: self.addr,
-            pid: std::process::id(),
-            started_at: rfc3339(now_millis()),
-            version: env!("CARGO_PKG_VERSION").to_string(),
-        };
-        let info_json = serde_json::to_string_pretty(&info).unwrap_or_default();
-        write_private(&data_dir.join(SERVER_FILE), &info_json)?;
-
         let cron = Cron::start(self.ctx.clone()).await?;
         warp::serve(crate::http::router(self.ctx.clone()))
             .incoming(self.listener)
@@ -113,6 +112,13 @@ impl App {
         tracing::info!("stopped accepting requests; finishing background work");
         cron.stop().await;
         self.ctx.billing.shutdown();
+        // Connection tasks and blocking work may still hold the context for a
+        // moment after the last response; the store closes with the last one.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while Arc::strong_count(&self.ctx) > 1 && std::time::Instant::now() < deadline {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+
         remove_quietly(&data_dir.join(SERVER_FILE));
         remove_quietly(&data_dir.join(ADMIN_TOKEN_FILE));
         tracing::info!("store closed; bye");

@@ -217,3 +217,103 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
         source: Box::new(source),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write_config(text: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lexstack.toml");
+        std::fs::write(&path, text).unwrap();
+        (dir, path)
+    }
+
+    #[test]
+    fn defaults_apply_without_a_file() {
+        let config = Config::load(&Overrides::default()).unwrap();
+        assert_eq!(config.addr.to_string(), DEFAULT_ADDR);
+        assert_eq!(config.data_dir, PathBuf::from(DEFAULT_DATA_DIR));
+        assert_eq!(config.rate_limits.jobs.per_minute, 600);
+    }
+
+    #[test]
+    fn flags_and_environment_override_the_file() {
+        let (_dir, path) = write_config(
+            r#"
+            addr = "0.0.0.0:9000"
+            data = "/srv/from-file"
+            log_format = "json"
+            [rate_limits.verify]
+            per_minute = 10
+            burst = 2
+            [sessions]
+            ttl_hours = 1
+            "#,
+        );
+        let from_file = Config::load(&Overrides {
+            config_file: Some(path.clone()),
+            ..Overrides::default()
+        })
+        .unwrap();
+        assert_eq!(from_file.addr.to_string(), "0.0.0.0:9000");
+        assert_eq!(from_file.data_dir, PathBuf::from("/srv/from-file"));
+        assert_eq!(from_file.log_format, LogFormat::Json);
+        assert_eq!(from_file.rate_limits.verify.per_minute, 10);
+        assert_eq!(
+            from_file.rate_limits.resolve.per_minute, 1200,
+            "untouched buckets keep defaults"
+        );
+        assert_eq!(from_file.sessions.ttl_hours, 1);
+
+        let overridden = Config::load(&Overrides {
+            config_file: Some(path),
+            data_dir: Some(PathBuf::from("/srv/from-flag")),
+            addr: Some("127.0.0.1:9001".into()),
+            log_format: Some(LogFormat::Human),
+            log_filter: None,
+        })
+        .unwrap();
+        assert_eq!(overridden.addr.to_string(), "127.0.0.1:9001");
+        assert_eq!(overridden.data_dir, PathBuf::from("/srv/from-flag"));
+        assert_eq!(overridden.log_format, LogFormat::Human);
+    }
+
+    #[test]
+    fn bad_settings_are_refused_with_a_reason() {
+        let (_dir, path) = write_config("unknown_setting = 1");
+        let err = Config::load(&Overrides {
+            config_file: Some(path),
+            ..Overrides::default()
+        })
+        .unwrap_err();
+        assert!(matches!(err, ConfigError::Parse { .. }));
+
+        let (_dir, path) = write_config("[rate_limits.review]\nper_minute = 5\nburst = 0");
+        let err = Config::load(&Overrides {
+            config_file: Some(path),
+            ..Overrides::default()
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("burst"), "{err}");
+
+        let err = Config::load(&Overrides {
+            addr: Some("localhost".into()),
+            ..Overrides::default()
+        })
+        .unwrap_err();
+        assert!(matches!(err, ConfigError::Addr(_)));
+    }
+
+    #[test]
+    fn the_packaged_example_file_is_valid() {
+        let text = include_str!("../packaging/lexstack.example.toml");
+        let (_dir, path) = write_config(text);
+        let config = Config::load(&Overrides {
+            config_file: Some(path),
+            ..Overrides::default()
+        })
+        .unwrap();
+        assert_eq!(config.data_dir, PathBuf::from("/var/lib/lexstack"));
+    }
+}

@@ -45,3 +45,16 @@ where
     let ctx = ctx.clone();
     tokio::task::spawn_blocking(move || work(&ctx)).await?
 }
+
+/// Whether the store takes a real write and read right now (health probes).
+pub async fn store_usable(ctx: &Ctx) -> bool {
+    let probe = blocking(ctx, |ctx| Ok(ctx.store.probe())).await;
+    match probe {
+        Ok(Ok(())) => true,
+        Ok(Err(err)) => {
+            tracing::error!(error = %err, "store probe failed");
+            false
+        }
+        Err(_) => false,
+    }
+}

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::billing::BillingError;
-use crate::billing::ledger::{self, EntryKind, Posting};
+use crate::billing::ledger::{self, Posting};
 use crate::billing::prices::format_usd;
 use crate::ids::{random_hex, secret_hash};
 use crate::store::keys::{self as repo, ApiKeyRecord};
@@ -79,16 +79,11 @@ pub fn issue(store: &Store, new: NewKey) -> Result<IssuedKey, BillingError> {
         repo::insert(txn, &record, &secret_hash(&secret))?;
         ledger::open_wallet(txn, &record.id)?;
         if new.initial_balance_micros > 0 {
-            let posting = Posting {
-                key_id: record.id.clone(),
-                kind: EntryKind::Topup,
-                endpoint: None,
-                request_id: None,
-                item: None,
-                units: 0,
-                amount_micros: new.initial_balance_micros,
-            };
-            ledger::post(txn, posting, now)?;
+            ledger::post(
+                txn,
+                Posting::top_up(&record.id, new.initial_balance_micros),
+                now,
+            )?;
         }
         Ok(())
     })?;

@@ -44,6 +44,21 @@ pub struct Posting {
     pub amount_micros: i64,
 }
 
+impl Posting {
+    /// Money added to a wallet by the operator (or an opening balance).
+    pub fn top_up(key_id: &str, amount_micros: i64) -> Self {
+        Self {
+            key_id: key_id.to_string(),
+            kind: EntryKind::Topup,
+            endpoint: None,
+            request_id: None,
+            item: None,
+            units: 0,
+            amount_micros,
+        }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum PostingError {
     #[error("request id already billed on this endpoint")]

@@ -129,16 +129,7 @@ impl Billing {
         key_id: &str,
         amount_micros: i64,
     ) -> Result<LedgerEntry, BillingError> {
-        self.submit(Posting {
-            key_id: key_id.to_string(),
-            kind: EntryKind::Topup,
-            endpoint: None,
-            request_id: None,
-            item: None,
-            units: 0,
-            amount_micros,
-        })
-        .await
+        self.submit(Posting::top_up(key_id, amount_micros)).await
     }
 
     pub fn balance(&self, key_id: &str) -> Result<Option<i64>, StoreError> {

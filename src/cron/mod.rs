@@ -3,6 +3,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use tokio_cron_scheduler::{Job, JobScheduler, JobSchedulerError};
 
@@ -31,8 +32,13 @@ impl Cron {
                 tracing::info!(sweep = name, "sweep disabled");
                 continue;
             }
-            let job_ctx = ctx.clone();
-            let job = Job::new_async(schedule, move |_, _| sweep(job_ctx.clone()))?;
+            // The scheduler keeps its jobs after shutdown; a weak handle lets
+            // the store close when the server stops.
+            let job_ctx = Arc::downgrade(&ctx);
+            let job = Job::new_async(schedule, move |_, _| match job_ctx.upgrade() {
+                Some(ctx) => sweep(ctx),
+                None => Box::pin(async {}),
+            })?;
             scheduler.add(job).await?;
         }
         scheduler.start().await?;

@@ -6,7 +6,7 @@ use warp::filters::BoxedFilter;
 use warp::http::StatusCode;
 use warp::reply::Response;
 
-use crate::context::{Ctx, blocking};
+use crate::context::{Ctx, store_usable};
 use crate::error::{ApiError, ErrorCode};
 use crate::http::filters::{RequestMeta, meta, with_ctx};
 use crate::http::{one_of, reply};
@@ -43,20 +43,12 @@ async fn shallow(meta: RequestMeta) -> Response {
 /// 503 when this instance cannot use its store.
 async fn live(ctx: Ctx, meta: RequestMeta) -> Response {
     let request_id = meta.echo_request_id();
-    let probe = blocking(&ctx, |ctx| {
-        ctx.store.probe().map_err(|err| {
-            tracing::error!(error = %err, "liveness: store probe failed");
-            ApiError::new(ErrorCode::ServiceUnavailable, "store is not usable")
-        })
-    })
-    .await;
-    match probe {
-        Ok(()) => reply::json_response(
-            StatusCode::OK,
-            &json!({ "status": "healthy", "checks": { "store": "ok" } }),
-            &request_id,
-        ),
-        Err(err) => reply::error(&err, &request_id),
+    if store_usable(&ctx).await {
+        let body = json!({ "status": "healthy", "checks": { "store": "ok" } });
+        reply::json_response(StatusCode::OK, &body, &request_id)
+    } else {
+        let err = ApiError::new(ErrorCode::ServiceUnavailable, "store is not usable");
+        reply::error(&err, &request_id)
     }
 }
 

@@ -4,7 +4,7 @@ use serde_json::json;
 use warp::http::StatusCode;
 use warp::reply::Response;
 
-use crate::context::{Ctx, blocking};
+use crate::context::{Ctx, store_usable};
 use crate::error::{ApiError, ErrorCode};
 use crate::http::filters::RequestMeta;
 use crate::http::reply;
@@ -21,19 +21,12 @@ pub async fn live(meta: RequestMeta) -> Response {
 /// Ready means the store takes a real write and read.
 pub async fn ready(ctx: Ctx, meta: RequestMeta) -> Response {
     let request_id = meta.echo_request_id();
-    let probe = blocking(&ctx, |ctx| {
-        ctx.store.probe().map_err(|err| {
-            tracing::error!(error = %err, "readiness: store probe failed");
-            ApiError::new(ErrorCode::NotReady, "store is not usable")
-        })
-    })
-    .await;
-    match probe {
-        Ok(()) => {
-            let data = json!({ "status": "ready", "checks": { "store": "ok" } });
-            reply::envelope(StatusCode::OK, &data, &request_id)
-        }
-        Err(err) => reply::error(&err, &request_id),
+    if store_usable(&ctx).await {
+        let data = json!({ "status": "ready", "checks": { "store": "ok" } });
+        reply::envelope(StatusCode::OK, &data, &request_id)
+    } else {
+        let err = ApiError::new(ErrorCode::NotReady, "store is not usable");
+        reply::error(&err, &request_id)
     }
 }
 

@@ -1,0 +1,274 @@
+//! The operator CLI against a stopped store and against a running server.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::helpers::{lexstack, read, spawn_app};
+
+fn run(data: &Path, args: &[&str]) -> Output {
+    let output = lexstack()
+        .arg("--data")
+        .arg(data)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "lexstack {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn keys_json(data: &Path) -> Vec<Value> {
+    serde_json::from_str(&stdout(&run(data, &["keys", "list", "--json"]))).unwrap()
+}
+
+#[test]
+fn key_and_wallet_commands_work_on_a_stopped_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let created = run(
+        dir.path(),
+        &["keys", "create", "--balance", "5", "--label", "firm"],
+    );
+    let secret = stdout(&created);
+    assert!(secret.starts_with("lsk_") && secret.ends_with('\n'));
+    assert_eq!(
+        secret.lines().count(),
+        1,
+        "only the key on stdout: {secret:?}"
+    );
+
+    let keys = keys_json(dir.path());
+    assert_eq!(keys.len(), 1);
+    assert_eq!(keys[0]["label"], "firm");
+    assert_eq!(keys[0]["balanceUsd"], "5.000000");
+    let key_id = keys[0]["keyId"].as_str().unwrap().to_string();
+
+    let topped = stdout(&run(dir.path(), &["wallet", "topup", &key_id, "1.5"]));
+    assert!(topped.contains("6.500000"), "{topped}");
+    let wallet: Value = serde_json::from_str(&stdout(&run(
+        dir.path(),
+        &["wallet", "show", &key_id, "--json"],
+    )))
+    .unwrap();
+    assert_eq!(wallet["balanceMicroUsd"], 6_500_000);
+    assert_eq!(wallet["ledger"].as_array().unwrap().len(), 2);
+
+    run(dir.path(), &["keys", "revoke", &key_id]);
+    assert_eq!(keys_json(dir.path())[0]["active"], false);
+    let table = stdout(&run(dir.path(), &["keys", "list"]));
+    assert!(table.contains("revoked"), "{table}");
+}
+
+#[test]
+fn cli_errors_are_reported_not_panicked() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = lexstack()
+        .arg("--data")
+        .arg(dir.path())
+        .args(["wallet", "show", "key_nope"])
+        .output()
+        .unwrap();
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no lexstack store"));
+
+    run(dir.path(), &["keys", "create"]);
+    for args in [
+        vec!["wallet", "show", "key_nope"],
+        vec!["wallet", "topup", "key_nope", "1"],
+        vec!["keys", "revoke", "key_nope"],
+        vec!["keys", "create", "--balance", "ten"],
+    ] {
+        let output = lexstack()
+            .arg("--data")
+            .arg(dir.path())
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(!output.status.success(), "{args:?} should fail");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[tokio::test]
+async fn key_commands_go_through_a_running_server() {
+    let app = spawn_app().await;
+    let data = app.data_dir();
+    let secret = tokio::task::spawn_blocking({
+        let data = data.clone();
+        move || stdout(&run(&data, &["keys", "create", "--balance", "2"]))
+    })
+    .await
+    .unwrap();
+    let (status, body) = app.get("/v1/wallet", Some(secret.trim())).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["balanceMicroUsd"], 2_000_000);
+    let key_id = body["data"]["keyId"].as_str().unwrap().to_string();
+
+    let shown = tokio::task::spawn_blocking({
+        let data = data.clone();
+        let key_id = key_id.clone();
+        move || {
+            run(&data, &["wallet", "topup", &key_id, "3"]);
+            run(&data, &["keys", "revoke", &key_id]);
+            stdout(&run(&data, &["wallet", "show", &key_id]))
+        }
+    })
+    .await
+    .unwrap();
+    assert!(shown.contains("5.000000"), "{shown}");
+    let (status, _) = app.get("/v1/wallet", Some(secret.trim())).await;
+    assert_eq!(status, 401, "revoked through the server");
+}
+
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+/// A failing test must not leave a server running.
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `lexstack serve` on a free port and waits for its `server.json`.
+// The child is owned by `Server`, whose Drop waits for it.
+#[allow(clippy::zombie_processes)]
+fn start_server(data: &Path) -> Server {
+    let child = lexstack()
+        .arg("--data")
+        .arg(data)
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Ok(text) = std::fs::read_to_string(data.join("server.json"))
+            && let Ok(info) = serde_json::from_str::<Value>(&text)
+        {
+            let addr = info["addr"].as_str().unwrap().to_string();
+            return Server { child, addr };
+        }
+        if Instant::now() > deadline {
+            drop(Server {
+                child,
+                addr: String::new(),
+            });
+            panic!("server did not start");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[tokio::test]
+async fn serve_stops_cleanly_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = start_server(dir.path());
+    let data = dir.path().to_path_buf();
+    let secret = tokio::task::spawn_blocking(move || {
+        stdout(&run(&data, &["keys", "create", "--balance", "1"]))
+    })
+    .await
+    .unwrap();
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let response = client
+        .get(format!("http://{}/v1/wallet", server.addr))
+        .bearer_auth(secret.trim())
+        .send()
+        .await
+        .unwrap();
+    let (status, _) = read(response).await;
+    assert_eq!(status, 200);
+
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = server.child.wait().unwrap();
+    assert!(status.success(), "exit status {status}");
+    let mut log = String::new();
+    for line in BufReader::new(server.child.stderr.take().unwrap()).lines() {
+        log.push_str(&line.unwrap());
+        log.push('\n');
+    }
+    assert!(log.contains("listening on http://127.0.0.1:"), "{log}");
+    assert!(log.contains("lexstack keys create"), "{log}");
+    assert!(log.contains("store closed"), "{log}");
+    assert!(!dir.path().join("server.json").exists());
+    assert!(!dir.path().join("admin.token").exists());
+    assert_eq!(keys_json(dir.path()).len(), 1, "the store opens again");
+}
+
+#[test]
+fn a_killed_server_leaves_the_cli_working() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = start_server(dir.path());
+    run(dir.path(), &["keys", "create", "--label", "before"]);
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    assert!(
+        dir.path().join("server.json").exists(),
+        "left behind by kill -9"
+    );
+    let keys = keys_json(dir.path());
+    assert_eq!(keys.len(), 1);
+    assert_eq!(keys[0]["label"], "before");
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn the_admin_token_is_private_to_its_owner() {
+    use std::os::unix::fs::PermissionsExt;
+    let app = spawn_app().await;
+    let mode = std::fs::metadata(app.data_dir().join("admin.token"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+}
+
+#[test]
+fn the_data_directory_comes_from_env_or_the_config_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let from_env = dir.path().join("env");
+    let output = lexstack()
+        .env("LEXSTACK_DATA", &from_env)
+        .args(["keys", "create"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(from_env.join("lexstack.redb").exists());
+
+    let from_file = dir.path().join("file");
+    let config = dir.path().join("lexstack.toml");
+    std::fs::write(
+        &config,
+        format!("data = {:?}\n", from_file.to_str().unwrap()),
+    )
+    .unwrap();
+    let output = lexstack()
+        .arg("--config")
+        .arg(&config)
+        .args(["keys", "create"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(from_file.join("lexstack.redb").exists());
+}

@@ -1,0 +1,187 @@
+//! The test harness: a real server on 127.0.0.1:0 over a real store in a
+//! temporary directory, talked to over HTTP.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use lexstack::app::App;
+use lexstack::config::Config;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use tempfile::TempDir;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+pub struct TestApp {
+    pub addr: SocketAddr,
+    pub client: reqwest::Client,
+    pub dir: TempDir,
+    shutdown: Option<oneshot::Sender<()>>,
+    server: Option<JoinHandle<()>>,
+}
+
+/// Settings every test server shares: cheap password hashing.
+pub fn test_config(data_dir: &Path) -> Config {
+    let mut config = Config::for_data_dir(data_dir);
+    config.passwords.memory_kib = 1024;
+    config.passwords.iterations = 1;
+    config
+}
+
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(|_| {}).await
+}
+
+pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
+    let dir = tempfile::tempdir().expect("temp dir");
+    spawn_app_in(dir, adjust).await
+}
+
+/// Starts a server over an existing data directory (to test restarts).
+pub async fn spawn_app_in(dir: TempDir, adjust: impl FnOnce(&mut Config)) -> TestApp {
+    let mut config = test_config(dir.path());
+    adjust(&mut config);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let app = App::build(config, listener).await.expect("app builds");
+    let addr = app.local_addr();
+    let (shutdown, stop) = oneshot::channel::<()>();
+    let server = tokio::spawn(async move {
+        app.run(async {
+            let _ = stop.await;
+        })
+        .await
+        .expect("server runs");
+    });
+    let client = reqwest::Client::builder()
+        .no_proxy()
+        .build()
+        .expect("client");
+    TestApp {
+        addr,
+        client,
+        dir,
+        shutdown: Some(shutdown),
+        server: Some(server),
+    }
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    pub fn data_dir(&self) -> PathBuf {
+        self.dir.path().to_path_buf()
+    }
+
+    fn admin_token_path(&self) -> PathBuf {
+        self.dir.path().join("admin.token")
+    }
+
+    /// Stops the server gracefully and hands back its data directory.
+    pub async fn stop(mut self) -> TempDir {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        if let Some(server) = self.server.take() {
+            server.await.expect("server task");
+        }
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::mem::replace(&mut self.dir, dir)
+    }
+
+    /// Creates an API key through the admin endpoint; returns (key id, secret).
+    pub async fn create_key(&self, balance_usd: &str) -> (String, String) {
+        let body = self
+            .admin(
+                Method::POST,
+                "/admin/keys",
+                Some(json!({ "balanceUsd": balance_usd })),
+            )
+            .await;
+        (
+            body["apiKey"]["keyId"]
+                .as_str()
+                .expect("key id")
+                .to_string(),
+            body["key"].as_str().expect("secret").to_string(),
+        )
+    }
+
+    /// Calls an admin endpoint with the token the server wrote; asserts 2xx.
+    pub async fn admin(&self, method: Method, path: &str, body: Option<Value>) -> Value {
+        let token = std::fs::read_to_string(self.admin_token_path()).expect("admin token");
+        let mut request = self
+            .client
+            .request(method, self.url(path))
+            .bearer_auth(token.trim());
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.expect("admin request");
+        let status = response.status();
+        let body: Value = response.json().await.expect("json");
+        assert!(
+            status.is_success(),
+            "admin call {path} failed: {status} {body}"
+        );
+        body
+    }
+
+    pub async fn get(&self, path: &str, key: Option<&str>) -> (StatusCode, Value) {
+        let mut request = self.client.get(self.url(path));
+        if let Some(key) = key {
+            request = request.bearer_auth(key);
+        }
+        read(request.send().await.expect("request")).await
+    }
+
+    pub async fn post(&self, path: &str, key: Option<&str>, body: Value) -> (StatusCode, Value) {
+        let mut request = self.client.post(self.url(path)).json(&body);
+        if let Some(key) = key {
+            request = request.bearer_auth(key);
+        }
+        read(request.send().await.expect("request")).await
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+    }
+}
+
+pub async fn read(response: reqwest::Response) -> (StatusCode, Value) {
+    let status = response.status();
+    let text = response.text().await.expect("body");
+    let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    (status, body)
+}
+
+/// Asserts the error envelope: status, code, and a request id.
+pub fn assert_error(status: StatusCode, body: &Value, want_status: u16, want_code: &str) {
+    assert_eq!(status.as_u16(), want_status, "body: {body}");
+    assert_eq!(body["error"]["code"], want_code, "body: {body}");
+    assert!(
+        body["error"]["requestId"]
+            .as_str()
+            .is_some_and(|id| !id.is_empty()),
+        "error without requestId: {body}"
+    );
+    assert!(
+        body["error"]["message"].is_string(),
+        "error without message: {body}"
+    );
+}
+
+/// The compiled binary, for CLI and crash tests.
+pub fn lexstack() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_lexstack"));
+    command
+        .env_remove("LEXSTACK_DATA")
+        .env_remove("LEXSTACK_CONFIG");
+    command
+}

@@ -1,0 +1,14 @@
+//! One test binary, one module per feature; every test talks HTTP to a real
+//! server (or runs the real binary) over a real store in a temp directory.
+
+mod accounts;
+mod api_keys;
+mod billing;
+mod cli;
+mod crash;
+mod envelope;
+mod health;
+mod helpers;
+mod openapi;
+mod rate_limits;
+mod wallet;
