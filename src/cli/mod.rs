@@ -4,6 +4,7 @@
 mod dev;
 mod keys;
 mod remote;
+mod review;
 mod serve;
 
 use std::path::PathBuf;
@@ -58,6 +59,9 @@ pub enum Command {
     /// Top up and inspect a key's prepaid wallet.
     #[command(subcommand)]
     Wallet(keys::WalletCommand),
+    /// Contract review on the command line (no server needed).
+    #[command(subcommand)]
+    Review(review::ReviewCommand),
     /// Developer tools (stress tests, generators).
     #[command(subcommand, hide = true)]
     Dev(dev::DevCommand),
@@ -81,6 +85,10 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(args) => serve::run(&cli.global, args).await,
         Command::Keys(command) => keys::run_keys(&cli.global, command).await,
         Command::Wallet(command) => keys::run_wallet(&cli.global, command).await,
+        Command::Review(command) => {
+            init_quiet_logging(&cli.global);
+            review::run(command)
+        }
         Command::Dev(command) => dev::run(&cli.global, command).await,
     }
 }

@@ -43,6 +43,8 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/v1/health/ready"),
     ("GET", "/v1/openapi.yaml"),
     ("GET", "/v1/wallet"),
+    ("POST", "/v1/documents/review"),
+    ("GET", "/v1/documents/playbooks"),
     ("GET", "/admin/keys"),
     ("POST", "/admin/keys"),
     ("POST", "/admin/keys/{keyId}/revoke"),

@@ -64,12 +64,20 @@ impl Family {
             Family::RestrictiveCovenant
         } else if has("hosting") {
             Family::SaasHosting
-        } else if ["distributor", "manufactur", "reseller", "supply", "transportation"]
-            .iter()
-            .any(|k| has(k))
+        } else if [
+            "distributor",
+            "manufactur",
+            "reseller",
+            "supply",
+            "transportation",
+        ]
+        .iter()
+        .any(|k| has(k))
         {
             Family::DistributionSupply
-        } else if ["development", "license", "ip"].iter().any(|k| kind == *k || has(k) && *k != "ip")
+        } else if ["development", "license", "ip"]
+            .iter()
+            .any(|k| kind == *k || has(k) && *k != "ip")
         {
             Family::LicenseIp
         } else if ["maintenance", "outsourcing", "service", "consulting"]
@@ -189,7 +197,10 @@ mod tests {
             ("Part_III/IP", Family::LicenseIp),
             ("Part_I/Development", Family::LicenseIp),
             ("Part_II/Hosting", Family::SaasHosting),
-            ("Part_I/Non_Compete_Non_Solicit", Family::RestrictiveCovenant),
+            (
+                "Part_I/Non_Compete_Non_Solicit",
+                Family::RestrictiveCovenant,
+            ),
             ("Part_III/Strategic Alliance", Family::OtherCommercial),
             ("Part_I/Joint Venture", Family::OtherCommercial),
         ];
@@ -200,7 +211,9 @@ mod tests {
 
     #[test]
     fn prose_is_not_a_contract() {
-        assert!(!looks_like_contract("The quick brown fox jumps over the lazy dog."));
+        assert!(!looks_like_contract(
+            "The quick brown fox jumps over the lazy dog."
+        ));
         assert!(looks_like_contract(
             "This Agreement between the parties hereto shall terminate on breach of the obligations hereunder."
         ));

@@ -182,9 +182,10 @@ pub fn detect_with_scores(model: &ReviewModel, text: &str, scores: &UnitScores) 
     }
     let effective = key_terms::effective_date(text, agreement);
     if let Some(d) = effective {
-        terms.effective_date = Some(d.date.iso());
         extracted(EFFECTIVE_DATE, (d.start, d.end), SCORE_EFFECTIVE_DATE);
     }
+    // Without an explicit effective date, a contract takes effect when made.
+    terms.effective_date = effective.or(agreement).map(|d| d.date.iso());
     let clause_text = |name: &str| {
         let c = model.clauses.labels.iter().position(|l| l == name)?;
         let (i, _) = best_unit[c]?;

@@ -82,7 +82,11 @@ impl Counts {
 }
 
 fn ratio(a: u64, b: u64) -> f64 {
-    if b == 0 { f64::NAN } else { a as f64 / b as f64 }
+    if b == 0 {
+        f64::NAN
+    } else {
+        a as f64 / b as f64
+    }
 }
 
 /// For each prediction, the golds it matches.
@@ -158,7 +162,11 @@ pub fn aupr(mut predictions: Vec<Scored>, gold_counts: &[usize]) -> f64 {
             }
             i += 1;
         }
-        let precision = if tp + fp == 0 { 1.0 } else { tp as f64 / (tp + fp) as f64 };
+        let precision = if tp + fp == 0 {
+            1.0
+        } else {
+            tp as f64 / (tp + fp) as f64
+        };
         points.push((tp as f64 / total as f64, precision));
     }
     for k in (0..points.len() - 1).rev() {
@@ -176,8 +184,12 @@ mod tests {
 
     #[test]
     fn jaccard_follows_cuad() {
-        let gold = GoldText::new("This Agreement shall be governed by<omitted>the laws of Delaware.");
-        assert_eq!(gold.text, "This Agreement shall be governed by the laws of Delaware.");
+        let gold =
+            GoldText::new("This Agreement shall be governed by<omitted>the laws of Delaware.");
+        assert_eq!(
+            gold.text,
+            "This Agreement shall be governed by the laws of Delaware."
+        );
         let pred = "this agreement shall be governed by the laws of delaware";
         assert!(matches("Governing Law", &gold, pred, &cuad_words(pred)));
         let parties = GoldText::new("Acme Inc.");
@@ -189,7 +201,14 @@ mod tests {
     #[test]
     fn counts_and_aupr() {
         let table = vec![vec![0], vec![], vec![0]];
-        assert_eq!(count(2, &table), Counts { tp: 1, fp: 1, fn_: 1 });
+        assert_eq!(
+            count(2, &table),
+            Counts {
+                tp: 1,
+                fp: 1,
+                fn_: 1
+            }
+        );
         let perfect = vec![Scored {
             score: 0.9,
             item: 0,

@@ -59,7 +59,8 @@ fn word_hash(word: &[u8]) -> u64 {
     }
     // Light stemming: "licenses" and "license" share a feature.
     let len = word.len();
-    let stem = if len > 3 && word[len - 1].eq_ignore_ascii_case(&b's')
+    let stem = if len > 3
+        && word[len - 1].eq_ignore_ascii_case(&b's')
         && !word[len - 2].eq_ignore_ascii_case(&b's')
     {
         &word[..len - 1]
@@ -114,7 +115,10 @@ pub fn unit_features(
     if words.len() > 1 {
         let weight = 1.0 / ((words.len() - 1) as f32).sqrt();
         for pair in words.windows(2) {
-            out.push((bucket(GROUP_PAIR ^ pair[0].wrapping_mul(31) ^ pair[1]), weight));
+            out.push((
+                bucket(GROUP_PAIR ^ pair[0].wrapping_mul(31) ^ pair[1]),
+                weight,
+            ));
         }
     }
     if let Some(h) = unit.heading {

@@ -176,7 +176,10 @@ fn year_of(word: &str) -> Option<u16> {
 }
 
 fn is_blank(word: &str) -> bool {
-    !word.is_empty() && word.chars().all(|c| matches!(c, '_' | '[' | ']' | '*' | '-'))
+    !word.is_empty()
+        && word
+            .chars()
+            .all(|c| matches!(c, '_' | '[' | ']' | '*' | '-'))
 }
 
 /// Every date written in `text` (offsets shifted by `base`): "June 1,
@@ -242,6 +245,18 @@ fn date_at(w: &[Word<'_>], i: usize) -> Option<(DateMention, usize)> {
                 return Some(span(k + 1, date(Some(year), Some(month), day)));
             }
         }
+        if get(k).is_some_and(is_blank) && k > 1 {
+            // "___ day of _______, 2004"
+            if let Some(year) = get(k + 1).and_then(year_of) {
+                return Some(span(k + 1, date(Some(year), None, None)));
+            }
+        }
+        if day == 0 {
+            // "[___], 2020"
+            if let Some(year) = get(1).and_then(year_of) {
+                return Some(span(1, date(Some(year), None, None)));
+            }
+        }
         if day == 0 && get(1).is_some_and(is_blank) {
             // "___________ __, 2000"
             if let Some(year) = get(2).and_then(year_of) {
@@ -252,7 +267,11 @@ fn date_at(w: &[Word<'_>], i: usize) -> Option<(DateMention, usize)> {
     }
     // MM/DD/YY(YY)
     let parts: Vec<&str> = first.trim_end_matches(['.', ';', ',']).split('/').collect();
-    if parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())) {
+    if parts.len() == 3
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    {
         let month: u8 = parts[0].parse().ok()?;
         let day: u8 = parts[1].parse().ok()?;
         let mut year: u16 = parts[2].parse().ok()?;
@@ -315,7 +334,9 @@ fn is_upper_word(word: &str) -> bool {
         }
         any = true;
     }
-    any || word.chars().all(|c| c.is_ascii_digit() || matches!(c, '&' | '-' | '#' | '.'))
+    any || word
+        .chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, '&' | '-' | '#' | '.'))
 }
 
 /// The title: near the top, the upper-case run of words ending in a word
@@ -332,9 +353,11 @@ pub fn document_name(text: &str) -> Option<(usize, usize)> {
         for piece in column_pieces(line) {
             let base = line_start + offset_in(line, piece);
             let lower = piece.to_ascii_lowercase();
-            if ["section", "article", "page", "table", "schedule", "annex", "appendix"]
-                .iter()
-                .any(|k| lower.starts_with(k))
+            if [
+                "section", "article", "page", "table", "schedule", "annex", "appendix",
+            ]
+            .iter()
+            .any(|k| lower.starts_with(k))
             {
                 continue;
             }
@@ -343,10 +366,19 @@ pub fn document_name(text: &str) -> Option<(usize, usize)> {
                 .map(|w| (offset_in(piece, w), w))
                 .collect();
             // "EXHIBIT 10.1 SUPPLY AGREEMENT" -> "SUPPLY AGREEMENT".
-            if words.first().is_some_and(|(_, w)| w.eq_ignore_ascii_case("exhibit")) {
+            if words
+                .first()
+                .is_some_and(|(_, w)| w.eq_ignore_ascii_case("exhibit"))
+            {
                 words.drain(..words.len().min(2));
             }
-            let upper_run = words.iter().take_while(|(_, w)| is_upper_word(w)).count();
+            let upper_run = words
+                .iter()
+                .enumerate()
+                .take_while(|(k, (_, w))| {
+                    is_upper_word(w) && !(*k > 0 && matches!(*w, "THIS" | "THE"))
+                })
+                .count();
             let last_title_word = words[..upper_run]
                 .iter()
                 .rposition(|(_, w)| names_agreement(w) && w.chars().any(char::is_alphabetic));
@@ -362,7 +394,8 @@ pub fn document_name(text: &str) -> Option<(usize, usize)> {
             let titled = !words.is_empty()
                 && words.len() <= 10
                 && words.iter().all(|(_, w)| {
-                    w.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit()) || small.contains(w)
+                    w.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
+                        || small.contains(w)
                 })
                 && words.iter().any(|(_, w)| names_agreement(w));
             if titled && fallback.is_none() {
@@ -417,20 +450,142 @@ pub fn parties(text: &str) -> (Option<(usize, usize)>, Vec<Party>) {
     let Some((from, to)) = preamble_span(head) else {
         return (None, Vec::new());
     };
-    let intro = ["by and between", "by and among", " between ", " among ", "between:"]
-        .iter()
-        .filter_map(|k| find_ci(&head[..to], k).map(|i| i + k.len()))
-        .min()
-        .unwrap_or(from);
-    let parties = split_parties(text, intro, to);
+    let intro = [
+        "by and between",
+        "by and among",
+        " between ",
+        " among ",
+        "between:",
+    ]
+    .iter()
+    .filter_map(|k| find_ci(&head[..to], k).map(|i| i + k.len()))
+    .min();
+    let intro = intro.unwrap_or_else(|| {
+        let alias = head[..to].find("(\"").unwrap_or(0);
+        head[..alias].rfind('\n').map_or(0, |k| k + 1)
+    });
+    // Alias definitions are the surest reading; a plain "A and B" split
+    // adds parties defined without an alias.
+    let mut parties = parties_by_alias(text, intro, to);
+    for extra in split_parties(text, intro, to) {
+        let known = parties.iter().any(|p| {
+            let (a, b) = (p.name.to_ascii_lowercase(), extra.name.to_ascii_lowercase());
+            a.contains(&b) || b.contains(&a)
+        });
+        if !known {
+            parties.push(extra);
+        }
+    }
+    parties.retain(|p| plausible_name(&p.name));
     (Some((from, to)), parties)
 }
 
+/// Defined terms that name a role of everyone, not one party.
+const GENERIC_ALIASES: [&str; 6] = [
+    "party",
+    "parties",
+    "agreement",
+    "effective date",
+    "affiliate",
+    "affiliates",
+];
+
+/// Parties as the text defines them: each alias parenthesis ("Acme") closes
+/// a party whose name opens the text since the previous one.
+fn parties_by_alias(text: &str, from: usize, to: usize) -> Vec<Party> {
+    let body = &text[from..to];
+    let mut out: Vec<Party> = Vec::new();
+    let mut segment_start = 0;
+    let mut i = 0;
+    while let Some(open) = body[i..].find('(').map(|k| i + k) {
+        let Some(close) = body[open..].find(')').map(|k| open + k) else {
+            break;
+        };
+        let inside = &body[open + 1..close];
+        let aliases = quoted(inside);
+        i = close + 1;
+        if aliases.is_empty() {
+            continue;
+        }
+        let specific: Vec<String> = aliases
+            .into_iter()
+            .filter(|a| !GENERIC_ALIASES.contains(&a.to_ascii_lowercase().as_str()))
+            .collect();
+        let mut segment = &body[segment_start..open];
+        segment_start = close + 1;
+        // "... ("Effective Date") by and between Acme": the name follows
+        // the last introducing word.
+        for intro in ["between", "among", "BETWEEN", "AMONG", "Between"] {
+            if let Some(k) = segment.rfind(intro) {
+                segment = &segment[k + intro.len()..];
+            }
+        }
+        if specific.is_empty() {
+            continue;
+        }
+        match party_of(
+            text,
+            from + offset_in(body, segment),
+            from + offset_in(body, segment) + segment.len(),
+        ) {
+            Some(mut party) if !segment.trim().is_empty() => {
+                party.aliases = specific;
+                out.push(party);
+            }
+            // A second parenthesis right after a party adds aliases to it.
+            _ => {
+                if let Some(last) = out.last_mut() {
+                    if segment.trim().len() < 3 {
+                        last.aliases.extend(specific);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn quoted(inside: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let normalised = inside.replace(['\u{201c}', '\u{201d}'], "\"");
+    let mut parts = normalised.split('"');
+    parts.next();
+    while let (Some(alias), rest) = (parts.next(), parts.next()) {
+        let alias = alias.trim().trim_end_matches(',').trim();
+        if !alias.is_empty() && alias.len() < 60 && !out.iter().any(|a| a == alias) {
+            out.push(alias.to_string());
+        }
+        if rest.is_none() {
+            break;
+        }
+    }
+    out
+}
+
+/// A party name is capitalised words, not a run of prose.
+fn plausible_name(name: &str) -> bool {
+    let small = [
+        "and", "of", "the", "de", "du", "la", "von", "van", "d/b/a", "for", "in", "&",
+    ];
+    let words: Vec<&str> = name.split_whitespace().collect();
+    !words.is_empty()
+        && words.len() <= 10
+        && words
+            .iter()
+            .all(|w| !w.starts_with(|c: char| c.is_lowercase()) || small.contains(w))
+}
+
 fn preamble_span(head: &str) -> Option<(usize, usize)> {
-    let intro = ["by and between", "by and among", " between ", " among ", "between:"]
-        .iter()
-        .filter_map(|k| find_ci(head, k).map(|i| (i, k.len())))
-        .min_by_key(|(i, _)| *i);
+    let intro = [
+        "by and between",
+        "by and among",
+        " between ",
+        " among ",
+        "between:",
+    ]
+    .iter()
+    .filter_map(|k| find_ci(head, k).map(|i| (i, k.len())))
+    .min_by_key(|(i, _)| *i);
     let alias = head.find("(\"").or_else(|| head.find("(\u{201c}"));
     let intro_at = match (intro, alias) {
         (Some((i, len)), _) => i + len,
@@ -439,7 +594,22 @@ fn preamble_span(head: &str) -> Option<(usize, usize)> {
     };
     let rest = &head[intro_at..];
     let mut end = rest.len().min(2500);
-    for stop in ["WHEREAS", "Whereas", "RECITALS", "Recitals", "W I T N E S S", "WITNESSETH", "NOW, THEREFORE", "NOW THEREFORE", "BACKGROUND", "Background", "\n1.", "\nARTICLE", "\nSection 1", "IN CONSIDERATION"] {
+    for stop in [
+        "WHEREAS",
+        "Whereas",
+        "RECITALS",
+        "Recitals",
+        "W I T N E S S",
+        "WITNESSETH",
+        "NOW, THEREFORE",
+        "NOW THEREFORE",
+        "BACKGROUND",
+        "Background",
+        "\n1.",
+        "\nARTICLE",
+        "\nSection 1",
+        "IN CONSIDERATION",
+    ] {
         if let Some(k) = rest.find(stop) {
             end = end.min(k);
         }
@@ -456,7 +626,9 @@ fn preamble_span(head: &str) -> Option<(usize, usize)> {
 /// The signature block: from "IN WITNESS WHEREOF" to the end, where the
 /// parties sign under their full names.
 pub fn signature_block(text: &str) -> Option<(usize, usize)> {
-    let at = text.rfind("IN WITNESS WHEREOF").or_else(|| text.rfind("In Witness Whereof"))?;
+    let at = text
+        .rfind("IN WITNESS WHEREOF")
+        .or_else(|| text.rfind("In Witness Whereof"))?;
     let end = super::features::floor_char_boundary(text, at + 2500);
     let end = at + text[at..end].trim_end().len();
     (text.len() - at < 20_000).then_some((at, end))
@@ -512,7 +684,18 @@ fn offset_in(text: &str, part: &str) -> usize {
 }
 
 fn party_of(text: &str, s: usize, e: usize) -> Option<Party> {
-    let mut piece = text[s..e].trim_start();
+    let mut piece = text[s..e]
+        .trim_start()
+        .trim_start_matches([',', ';', ' ', '\n']);
+    for lead in ["and ", "AND ", "And "] {
+        if let Some(rest) = piece.strip_prefix(lead) {
+            piece = rest.trim_start();
+        }
+    }
+    // "(1) Acme Ltd" numbers the parties.
+    if piece.starts_with('(') && piece.find(')').is_some_and(|k| k <= 4) {
+        piece = piece[piece.find(')').map_or(0, |k| k + 1)..].trim_start();
+    }
     for article in ["the ", "The "] {
         if let Some(rest) = piece.strip_prefix(article) {
             if rest.starts_with(|c: char| c.is_uppercase()) {
@@ -523,19 +706,47 @@ fn party_of(text: &str, s: usize, e: usize) -> Option<Party> {
     let lower = piece.to_ascii_lowercase();
     let mut cut = piece.len();
     for stop in [
-        "(", ", a ", ", an ", " a corporation", ", with ", ", having", ", located", ", whose",
-        " with its", " having its", " with a place", " with offices", ", organized", ", incorporated",
-        ", acting", ", on behalf", " located at", " whose ", ", registered", " (hereinafter",
-        ", hereinafter", ", each", ", as ",
+        "(",
+        ", a ",
+        ", an ",
+        " a corporation",
+        ", with ",
+        ", having",
+        ", located",
+        ", whose",
+        " with its",
+        " having its",
+        " with a place",
+        " with offices",
+        ", organized",
+        ", incorporated",
+        ", acting",
+        ", on behalf",
+        " located at",
+        " whose ",
+        ", registered",
+        " (hereinafter",
+        " having ",
+        " represented by",
+        " with a principal",
+        " a company",
+        " a limited",
+        " a delaware",
+        ", hereinafter",
+        ", each",
+        ", as ",
     ] {
         if let Some(k) = lower.find(stop) {
             cut = cut.min(k);
         }
     }
-    let name = piece[..cut].trim().trim_end_matches([',', '.', ';', ':']).trim();
+    let name = piece[..cut].trim().trim_end_matches([',', ';', ':']).trim();
     let name = name.trim_end_matches(" and").trim();
     let words = name.split_whitespace().count();
-    if name.len() < 2 || words > 12 || !name.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit()) {
+    if name.len() < 2
+        || words > 12
+        || !name.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
+    {
         return None;
     }
     let name_offset = offset_in(text, name);
@@ -569,7 +780,30 @@ fn party_of(text: &str, s: usize, e: usize) -> Option<Party> {
 /// The date the agreement was made: the first date of the preamble.
 pub fn agreement_date(text: &str) -> Option<DateMention> {
     let head = &text[..preamble_end(text)];
-    dates(head, 0).into_iter().find(|d| d.date.year.is_some())
+    let all: Vec<DateMention> = dates(head, 0)
+        .into_iter()
+        .filter(|d| d.date.year.is_some())
+        .collect();
+    let cues = [
+        "dated",
+        "made",
+        "entered",
+        "as of",
+        "effective",
+        "executed",
+        "date:",
+        "agreement",
+        "day of",
+        "on this",
+        "this ",
+    ];
+    all.iter()
+        .find(|d| {
+            let before = head[d.start.saturating_sub(100)..d.start].to_ascii_lowercase();
+            cues.iter().any(|c| before.contains(c))
+        })
+        .or_else(|| all.first())
+        .copied()
 }
 
 /// The effective date: a date written next to "effective" near the top,
@@ -730,12 +964,17 @@ pub fn renewal_term(clause: &str) -> Option<String> {
     let pick = amounts
         .iter()
         .filter(|a| a.start >= first_anchor)
-        .find(|a| !lower[a.end..].trim_start().starts_with("prior") && !lower[a.end..].trim_start().starts_with("notice") && !lower[a.end..].trim_start().starts_with("written"))
+        .find(|a| {
+            !lower[a.end..].trim_start().starts_with("prior")
+                && !lower[a.end..].trim_start().starts_with("notice")
+                && !lower[a.end..].trim_start().starts_with("written")
+        })
         .or_else(|| amounts.first());
     if let Some(a) = pick {
         return Some(a.text());
     }
-    if lower.contains("year-to-year") || lower.contains("year to year") || lower.contains("annual") {
+    if lower.contains("year-to-year") || lower.contains("year to year") || lower.contains("annual")
+    {
         return Some("1 year".into());
     }
     if lower.contains("month-to-month") || lower.contains("month to month") {
@@ -753,9 +992,16 @@ pub fn notice_period(clause: &str) -> Option<String> {
         .iter()
         .find(|a| {
             let after = lower[a.end..].trim_start();
-            ["prior", "notice", "written", "advance", "before", "in advance"]
-                .iter()
-                .any(|k| after.starts_with(k))
+            [
+                "prior",
+                "notice",
+                "written",
+                "advance",
+                "before",
+                "in advance",
+            ]
+            .iter()
+            .any(|k| after.starts_with(k))
                 || lower[a.start.saturating_sub(30)..a.start].contains("least")
         })
         .or_else(|| amounts.iter().find(|a| a.unit != Unit::Year))
@@ -770,9 +1016,18 @@ pub fn governing_law(clause: &str) -> Option<String> {
             let mut rest = &clause[at + anchor.len()..];
             loop {
                 let t = rest.trim_start();
-                let next = ["the ", "The ", "State of ", "state of ", "Commonwealth of ", "Province of ", "Republic of ", "Kingdom of "]
-                    .iter()
-                    .find_map(|p| t.strip_prefix(p));
+                let next = [
+                    "the ",
+                    "The ",
+                    "State of ",
+                    "state of ",
+                    "Commonwealth of ",
+                    "Province of ",
+                    "Republic of ",
+                    "Kingdom of ",
+                ]
+                .iter()
+                .find_map(|p| t.strip_prefix(p));
                 match next {
                     Some(r) => rest = r,
                     None => {
@@ -802,35 +1057,53 @@ pub fn governing_law(clause: &str) -> Option<String> {
 /// clause, or the start date plus the term ("for five (5) years").
 pub fn expiration(clause: &str, start: Option<Date>) -> Option<String> {
     let lower = clause.to_ascii_lowercase();
-    if lower.contains("perpetu") || lower.contains("indefinite") || lower.contains("until terminated") {
-        return Some("perpetual".into());
-    }
-    if let Some(d) = dates(clause, 0)
+    let all: Vec<DateMention> = dates(clause, 0)
         .into_iter()
         .filter(|d| d.date.year.is_some())
-        .find(|d| {
-            let before = &lower[d.start.saturating_sub(60)..d.start];
-            !before.contains("commenc") && !before.contains("effective") && !before.contains("dated")
-        })
-    {
+        .collect();
+    let end_cues = [
+        "until", "through", "expire", "ending", "end on", "terminat", "ends", " to ",
+    ];
+    let end_date = all.iter().find(|d| {
+        let before = &lower[d.start.saturating_sub(40)..d.start];
+        end_cues.iter().any(|c| before.contains(c))
+    });
+    if let Some(d) = end_date.or(if all.len() >= 2 { all.last() } else { None }) {
         return Some(d.date.iso());
     }
-    let start = start?;
-    let term = amounts(clause, 0)
-        .into_iter()
-        .find(|a| matches!(a.unit, Unit::Year | Unit::Month) && !lower[a.end..].trim_start().starts_with("prior"))?;
+    if lower.contains("perpetu") || lower.contains("indefinite") {
+        return Some("perpetual".into());
+    }
+    let term = amounts(clause, 0).into_iter().find(|a| {
+        matches!(a.unit, Unit::Year | Unit::Month)
+            && !lower[a.end..].trim_start().starts_with("prior")
+    });
+    let (Some(term), Some(start)) = (term, start.or_else(|| all.first().map(|d| d.date))) else {
+        let open_ended = [
+            "until terminated",
+            "unless and until",
+            "until the expiration of",
+            "until expiration of",
+            "until the last",
+            "remain in effect until",
+            "continue in effect until",
+            "in full force and effect until",
+        ];
+        return open_ended
+            .iter()
+            .any(|k| lower.contains(k))
+            .then(|| "perpetual".to_string());
+    };
     let year = start.year?;
     let months = match term.unit {
         Unit::Year => term.count * 12,
         _ => term.count,
     };
     let total = u32::from(start.month.unwrap_or(1)) - 1 + months;
-    let end_year = u32::from(year) + total / 12;
-    let end_month = (total % 12) as u8 + 1;
     let end = Date {
-        year: u16::try_from(end_year).ok(),
-        month: start.month.map(|_| end_month),
-        day: None,
+        year: u16::try_from(u32::from(year) + total / 12).ok(),
+        month: start.month.map(|_| (total % 12) as u8 + 1),
+        day: start.month.and(start.day),
     };
     Some(end.iso())
 }
@@ -843,13 +1116,19 @@ mod tests {
     fn reads_dates_in_common_forms() {
         let text = "dated June 1, 2020, effective as of the 1st day of July, 2020 and 03/01/05; also November ___, 2006";
         let found: Vec<String> = dates(text, 0).iter().map(|d| d.date.iso()).collect();
-        assert_eq!(found, vec!["2020-06-01", "2020-07-01", "2005-03-01", "2006-11-XX"]);
+        assert_eq!(
+            found,
+            vec!["2020-06-01", "2020-07-01", "2005-03-01", "2006-11-XX"]
+        );
     }
 
     #[test]
     fn reads_durations() {
         let a = amounts("within thirty (30) days and a one-year term", 0);
-        assert_eq!(a.iter().map(Amount::text).collect::<Vec<_>>(), vec!["30 days", "1 year"]);
+        assert_eq!(
+            a.iter().map(Amount::text).collect::<Vec<_>>(),
+            vec!["30 days", "1 year"]
+        );
         assert_eq!(
             renewal_term("shall automatically renew for successive one (1) year periods unless either party gives ninety (90) days prior written notice").as_deref(),
             Some("1 year")
@@ -867,7 +1146,8 @@ mod tests {
             Some("New York")
         );
         assert_eq!(
-            governing_law("construed under the laws of the Commonwealth of Pennsylvania.").as_deref(),
+            governing_law("construed under the laws of the Commonwealth of Pennsylvania.")
+                .as_deref(),
             Some("Pennsylvania")
         );
     }
@@ -894,8 +1174,11 @@ mod tests {
         };
         assert_eq!(
             expiration("The term shall continue for six (6) months.", Some(start)).as_deref(),
-            Some("2003-09-XX")
+            Some("2003-09-01")
         );
-        assert_eq!(expiration("This Agreement shall continue in perpetuity.", None).as_deref(), Some("perpetual"));
+        assert_eq!(
+            expiration("This Agreement shall continue in perpetuity.", None).as_deref(),
+            Some("perpetual")
+        );
     }
 }

@@ -38,17 +38,34 @@ pub struct SparseLinear {
 }
 
 impl SparseLinear {
-    /// Builds from dense weights `w[feature * n + label]`, keeping weights
-    /// whose magnitude is at least `min_abs`.
-    pub fn from_dense(labels: Vec<String>, bias: Vec<f32>, dense: &[f32], min_abs: f32) -> Self {
+    /// Builds from dense weights `w[feature * n + label]`, keeping for each
+    /// label only its `keep` largest weights (by magnitude).
+    pub fn from_dense(labels: Vec<String>, bias: Vec<f32>, dense: &[f32], keep: usize) -> Self {
         let n = labels.len();
+        let min_abs: Vec<f32> = (0..n)
+            .map(|label| {
+                let mut magnitudes: Vec<f32> = dense
+                    .iter()
+                    .skip(label)
+                    .step_by(n)
+                    .map(|w| w.abs())
+                    .filter(|w| *w > 0.0)
+                    .collect();
+                if magnitudes.len() <= keep {
+                    return f32::MIN_POSITIVE;
+                }
+                let k = magnitudes.len() - keep;
+                let (_, kth, _) = magnitudes.select_nth_unstable_by(k, f32::total_cmp);
+                *kth
+            })
+            .collect();
         let features = 1usize << FEATURE_BITS;
         let mut offsets = Vec::with_capacity(features + 1);
         let mut rows = Vec::new();
         offsets.push(0);
         for f in 0..features {
             for (label, &w) in dense[f * n..(f + 1) * n].iter().enumerate() {
-                if w.abs() >= min_abs && w != 0.0 {
+                if w != 0.0 && w.abs() >= min_abs[label] {
                     rows.push((label as u16, w));
                 }
             }
@@ -116,7 +133,7 @@ impl SparseLinear {
             previous = f;
             out.push((to - from) as u8);
             for &(label, w) in &self.rows[from..to] {
-                out.extend_from_slice(&label.to_le_bytes());
+                out.push(label as u8);
                 let s = scale[label as usize];
                 let q = if s > 0.0 { (w / s).round() as i16 } else { 0 };
                 out.extend_from_slice(&q.to_le_bytes());
@@ -126,10 +143,12 @@ impl SparseLinear {
 
     fn read(input: &mut Reader<'_>) -> Result<Self, ModelError> {
         let n = input.u32()? as usize;
-        if n > u16::MAX as usize {
+        if n > usize::from(u8::MAX) {
             return Err(ModelError::Corrupt);
         }
-        let labels = (0..n).map(|_| input.string()).collect::<Result<Vec<_>, _>>()?;
+        let labels = (0..n)
+            .map(|_| input.string())
+            .collect::<Result<Vec<_>, _>>()?;
         let bias = (0..n).map(|_| input.f32()).collect::<Result<Vec<_>, _>>()?;
         let scale = (0..n).map(|_| input.f32()).collect::<Result<Vec<_>, _>>()?;
         let features = 1usize << FEATURE_BITS;
@@ -150,7 +169,7 @@ impl SparseLinear {
             f = target;
             let count = input.u8()?;
             for _ in 0..count {
-                let label = input.u16()?;
+                let label = u16::from(input.u8()?);
                 let q = input.u16()? as i16;
                 let s = *scale.get(label as usize).ok_or(ModelError::Corrupt)?;
                 rows.push((label, f32::from(q) * s));
@@ -214,8 +233,7 @@ impl ReviewModel {
             raw.push(u8::from(c.merge));
         }
         self.contract_type.write(&mut raw);
-        let mut encoder =
-            flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
         encoder.write_all(&raw)?;
         Ok(encoder.finish()?)
     }
@@ -335,12 +353,9 @@ mod tests {
         dense[5 * 2 + 1] = -0.25;
         dense[(features - 1) * 2 + 1] = 0.75;
         dense[7 * 2] = 0.0001;
-        let clauses = SparseLinear::from_dense(
-            vec!["A".into(), "B".into()],
-            vec![-1.0, 0.5],
-            &dense,
-            0.001,
-        );
+        dense[9 * 2] = 0.00001;
+        let clauses =
+            SparseLinear::from_dense(vec!["A".into(), "B".into()], vec![-1.0, 0.5], &dense, 2);
         let calibration = vec![
             Calibration {
                 a: 1.0,
@@ -351,7 +366,7 @@ mod tests {
             2
         ];
         let contract_type =
-            SparseLinear::from_dense(vec!["x".into()], vec![0.0], &vec![0f32; features], 0.0);
+            SparseLinear::from_dense(vec!["x".into()], vec![0.0], &vec![0f32; features], 10);
         ReviewModel {
             clauses,
             calibration,
@@ -362,11 +377,14 @@ mod tests {
     #[test]
     fn round_trips_and_scores() {
         let model = tiny();
-        assert_eq!(model.clauses.nonzero_weights(), 3);
+        // Two weights kept per label: the smallest of label 0 is dropped.
+        assert_eq!(model.clauses.nonzero_weights(), 4);
         let back = ReviewModel::from_bytes(&model.to_bytes().unwrap()).unwrap();
         let mut out = Vec::new();
-        back.clauses
-            .margins(&[(5, 1.0), (((1 << FEATURE_BITS) - 1) as u32, 2.0)], &mut out);
+        back.clauses.margins(
+            &[(5, 1.0), (((1 << FEATURE_BITS) - 1) as u32, 2.0)],
+            &mut out,
+        );
         assert!((out[0] - 0.5).abs() < 1e-3, "{out:?}");
         assert!((out[1] - 1.75).abs() < 1e-3, "{out:?}");
     }

@@ -43,11 +43,9 @@ pub fn segment(text: &str) -> Segmented {
         let mut first_in_line = true;
         for (start, end) in sentences(text, line_start, line_end) {
             let unit_text = &text[start..end];
-            if first_in_line {
-                if let Some(number) = section_number(unit_text) {
-                    out.sections.push(number);
-                    section = Some(out.sections.len() - 1);
-                }
+            if let Some(number) = section_number(unit_text) {
+                out.sections.push(number);
+                section = Some(out.sections.len() - 1);
             }
             let is_heading = looks_like_heading(unit_text, first_in_line);
             if is_heading {
@@ -142,11 +140,13 @@ fn is_boundary(text: &str, start: usize, at: usize, to: usize) -> bool {
 
 fn is_abbreviation(word: &str) -> bool {
     const ABBREVIATIONS: &[&str] = &[
-        "inc", "ltd", "co", "corp", "no", "nos", "mr", "mrs", "ms", "dr", "st", "sec", "art",
-        "vs", "v", "u.s", "e.g", "i.e", "etc", "jr", "sr", "p.a", "l.p", "n.v", "b.v", "s.a",
-        "s.p.a", "u.k", "n.a", "cf", "approx", "dept", "ave", "para", "pty", "plc", "llc",
+        "inc", "ltd", "co", "corp", "no", "nos", "mr", "mrs", "ms", "dr", "st", "sec", "art", "vs",
+        "v", "u.s", "e.g", "i.e", "etc", "jr", "sr", "p.a", "l.p", "n.v", "b.v", "s.a", "s.p.a",
+        "u.k", "n.a", "cf", "approx", "dept", "ave", "para", "pty", "plc", "llc",
     ];
-    let lower = word.trim_matches(|c: char| !c.is_alphanumeric()).to_ascii_lowercase();
+    let lower = word
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_ascii_lowercase();
     ABBREVIATIONS.contains(&lower.as_str())
         || (lower.len() <= 4 && lower.contains('.') && !lower.ends_with('.'))
 }
@@ -207,11 +207,13 @@ pub fn section_number(line: &str) -> Option<String> {
         return None;
     }
     let after = &rest[number.len()..];
-    let after_ok = after.is_empty()
-        || after.starts_with(". ")
-        || after.starts_with(' ')
-        || after.starts_with('\t')
-        || after == ".";
+    // "12. Term", "12.3 Term", "4 GOVERNING LAW"; not "30 days".
+    let capital_next = after
+        .trim_start_matches([' ', '\t'])
+        .starts_with(|c: char| c.is_uppercase());
+    let after_ok = after.starts_with(". ")
+        || after == "."
+        || (after.starts_with([' ', '\t']) && (number.contains('.') || capital_next));
     // "2020 " or "100 units" are not section numbers.
     let plausible = number.contains('.') || number.len() <= 3;
     (after_ok && plausible).then(|| number.to_string())
@@ -237,11 +239,20 @@ fn looks_like_heading(unit: &str, first_in_line: bool) -> bool {
     // no verb-like lowercase run.
     let capitalised = words
         .iter()
-        .filter(|w| w.chars().next().is_some_and(|c| c.is_uppercase()))
+        .filter(|w| {
+            w.chars()
+                .next()
+                .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit())
+        })
         .count();
     let small_words = words
         .iter()
-        .filter(|w| matches!(**w, "and" | "of" | "the" | "to" | "for" | "or" | "in" | "on"))
+        .filter(|w| {
+            matches!(
+                **w,
+                "and" | "of" | "the" | "to" | "for" | "or" | "in" | "on"
+            )
+        })
         .count();
     words.len() <= 8 && capitalised + small_words == words.len() && !unit.ends_with(',')
 }
@@ -249,9 +260,7 @@ fn looks_like_heading(unit: &str, first_in_line: bool) -> bool {
 /// The words of a heading without its section number.
 fn heading_words(text: &str, start: usize, end: usize) -> (usize, usize) {
     let unit = &text[start..end];
-    let skip = unit
-        .find(|c: char| c.is_alphabetic())
-        .unwrap_or(unit.len());
+    let skip = unit.find(|c: char| c.is_alphabetic()).unwrap_or(unit.len());
     let word = unit[skip..].split_whitespace().next().unwrap_or("");
     let lower = word.to_ascii_lowercase();
     let skip = if matches!(lower.as_str(), "section" | "article" | "clause") {
@@ -279,7 +288,7 @@ mod tests {
 
     #[test]
     fn splits_sentences_and_keeps_numbered_headings() {
-        let text = "CONSULTING AGREEMENT\n\n1. Services. Acme Inc. will advise the Client. It will report monthly.\n2.1 Fees: the Client pays $5.00 per hour.";
+        let text = "CONSULTING AGREEMENT\n\n1. Services. Acme Inc. will advise the Client. It will report monthly.\n2.1 Fees: The Client pays $5.00 per hour.";
         assert_eq!(
             texts(text),
             vec![
@@ -288,7 +297,7 @@ mod tests {
                 "Acme Inc. will advise the Client.",
                 "It will report monthly.",
                 "2.1 Fees:",
-                "the Client pays $5.00 per hour."
+                "The Client pays $5.00 per hour."
             ]
         );
         let seg = segment(text);
@@ -303,7 +312,10 @@ mod tests {
     fn section_numbers() {
         assert_eq!(section_number("12.3 Term").as_deref(), Some("12.3"));
         assert_eq!(section_number("Section 4.1. Fees").as_deref(), Some("4.1"));
-        assert_eq!(section_number("ARTICLE IV INDEMNITY").as_deref(), Some("IV"));
+        assert_eq!(
+            section_number("ARTICLE IV INDEMNITY").as_deref(),
+            Some("IV")
+        );
         assert_eq!(section_number("2020 was a year"), None);
         assert_eq!(section_number("The term"), None);
     }

@@ -36,8 +36,9 @@ pub struct TrainOptions {
     pub folds: usize,
     pub epochs: usize,
     pub learning_rate: f32,
-    /// Weights smaller than this are dropped from the shipped model.
-    pub prune: f32,
+    /// Weights kept per category (the largest by magnitude); the rest are
+    /// dropped so the embedded file stays small.
+    pub keep: usize,
     pub seed: u64,
 }
 
@@ -47,7 +48,7 @@ impl Default for TrainOptions {
             folds: 5,
             epochs: 4,
             learning_rate: 0.2,
-            prune: 0.02,
+            keep: 20_000,
             seed: 7,
         }
     }
@@ -116,18 +117,33 @@ pub fn read_cuad(path: &Path) -> Result<Vec<CuadDoc>, TrainError> {
             message: message.to_string(),
         };
         let value: Value = serde_json::from_str(&line).map_err(|e| format(&e.to_string()))?;
-        let text = value["text"].as_str().ok_or_else(|| format("no text"))?.to_string();
-        let id = value["id"].as_str().ok_or_else(|| format("no id"))?.to_string();
+        let text = value["text"]
+            .as_str()
+            .ok_or_else(|| format("no text"))?
+            .to_string();
+        let id = value["id"]
+            .as_str()
+            .ok_or_else(|| format("no id"))?
+            .to_string();
         let folder = value["cuad_folder"].as_str().unwrap_or("");
-        let labels_obj = value["labels"].as_object().ok_or_else(|| format("no labels"))?;
+        let labels_obj = value["labels"]
+            .as_object()
+            .ok_or_else(|| format("no labels"))?;
         let mut labels = Vec::new();
         for (category, anns) in labels_obj {
             let (mut spans, mut golds) = (Vec::new(), Vec::new());
             for ann in anns.as_array().into_iter().flatten() {
-                let start = ann["start_byte"].as_u64().ok_or_else(|| format("no start_byte"))?;
-                let end = ann["end_byte"].as_u64().ok_or_else(|| format("no end_byte"))?;
+                let start = ann["start_byte"]
+                    .as_u64()
+                    .ok_or_else(|| format("no start_byte"))?;
+                let end = ann["end_byte"]
+                    .as_u64()
+                    .ok_or_else(|| format("no end_byte"))?;
                 let answer = ann["answer_text"].as_str().unwrap_or("");
-                spans.push(((start as usize).min(text.len()), (end as usize).min(text.len())));
+                spans.push((
+                    (start as usize).min(text.len()),
+                    (end as usize).min(text.len()),
+                ));
                 golds.push(GoldText::new(answer));
             }
             labels.push(Label {
@@ -291,9 +307,9 @@ fn train_linear(
     Dense { n, weights, bias }
 }
 
-fn sparse(labels: Vec<String>, dense: Dense, prune: f32) -> SparseLinear {
+fn sparse(labels: Vec<String>, dense: Dense, keep: usize) -> SparseLinear {
     debug_assert_eq!(labels.len(), dense.n);
-    SparseLinear::from_dense(labels, dense.bias, &dense.weights, prune)
+    SparseLinear::from_dense(labels, dense.bias, &dense.weights, keep)
 }
 
 /// Platt scaling fitted by damped Newton steps on (margin, label) pairs;
@@ -392,7 +408,13 @@ fn calibrate(
         platt.push(fit_platt(&points));
     }
     // counts[c][merge][t]
-    let mut counts = vec![[vec![Counts::default(); grid.len()], vec![Counts::default(); grid.len()]]; n];
+    let mut counts = vec![
+        [
+            vec![Counts::default(); grid.len()],
+            vec![Counts::default(); grid.len()]
+        ];
+        n
+    ];
     for ((doc, p), o) in docs.iter().zip(prepared).zip(oof) {
         let probs: Vec<f32> = o
             .margins
@@ -472,7 +494,6 @@ fn calibrate(
         .collect()
 }
 
-
 /// The clause categories the unit model learns: every CUAD category of the
 /// file except those the extractors answer.
 pub fn unit_categories(docs: &[CuadDoc]) -> Vec<String> {
@@ -525,12 +546,17 @@ pub fn cross_validate(
     for (k, &d) in order.iter().enumerate() {
         fold_of_doc[d] = k % folds;
     }
-    let mut oof: Vec<Oof> = (0..docs.len()).map(|_| Oof { margins: Vec::new() }).collect();
+    let mut oof: Vec<Oof> = (0..docs.len())
+        .map(|_| Oof {
+            margins: Vec::new(),
+        })
+        .collect();
     let mut fold_parts = Vec::new();
     for f in 0..folds {
         progress(&format!("fold {}/{folds}: training", f + 1));
         let train: Vec<usize> = (0..docs.len()).filter(|&d| fold_of_doc[d] != f).collect();
-        let (clauses, contract_type) = train_models(docs, &prepared, &train, &categories, options, f as u64 + 1);
+        let (clauses, contract_type) =
+            train_models(docs, &prepared, &train, &categories, options, f as u64 + 1);
         let mut out = Vec::new();
         for d in (0..docs.len()).filter(|&d| fold_of_doc[d] == f) {
             let mut margins = Vec::with_capacity(prepared[d].features.len() * n);
@@ -544,7 +570,10 @@ pub fn cross_validate(
     }
     let mut fold_models = Vec::new();
     for (f, (clauses, contract_type)) in fold_parts.into_iter().enumerate() {
-        progress(&format!("fold {}/{folds}: calibrating on the other folds", f + 1));
+        progress(&format!(
+            "fold {}/{folds}: calibrating on the other folds",
+            f + 1
+        ));
         let others: Vec<usize> = (0..docs.len()).filter(|&d| fold_of_doc[d] != f).collect();
         let calibration = calibrate(
             &others.iter().map(|&d| &docs[d]).collect::<Vec<_>>(),
@@ -581,8 +610,14 @@ fn train_models(
             examples.push((features, labels));
         }
     }
-    let dense = train_linear(&examples, categories.len(), false, options, options.seed ^ seed);
-    let clauses = sparse(categories.to_vec(), dense, options.prune);
+    let dense = train_linear(
+        &examples,
+        categories.len(),
+        false,
+        options,
+        options.seed ^ seed,
+    );
+    let clauses = sparse(categories.to_vec(), dense, options.keep);
     let families = type_labels(docs);
     let doc_examples: Vec<(&[Feature], u64)> = train
         .iter()
@@ -595,9 +630,15 @@ fn train_models(
         epochs: 20,
         ..options.clone()
     };
-    let dense = train_linear(&doc_examples, families.len(), true, &type_options, options.seed ^ seed ^ 0xff);
+    let dense = train_linear(
+        &doc_examples,
+        families.len(),
+        true,
+        &type_options,
+        options.seed ^ seed ^ 0xff,
+    );
     let labels = families.iter().map(|f| f.as_str().to_string()).collect();
-    let contract_type = sparse(labels, dense, options.prune / 4.0);
+    let contract_type = sparse(labels, dense, options.keep);
     (clauses, contract_type)
 }
 
@@ -611,7 +652,8 @@ pub fn train(
     let cv = cross_validate(docs, options, progress)?;
     progress("final model: training on every contract");
     let all: Vec<usize> = (0..docs.len()).collect();
-    let (clauses, contract_type) = train_models(docs, &cv.prepared, &all, &cv.categories, options, 0);
+    let (clauses, contract_type) =
+        train_models(docs, &cv.prepared, &all, &cv.categories, options, 0);
     progress("final model: calibrating on all out-of-fold margins");
     let calibration = calibrate(
         &docs.iter().collect::<Vec<_>>(),
@@ -666,10 +708,86 @@ impl CvReport {
         let values: Vec<f64> = self
             .per_category
             .iter()
-            .map(|c| if documents { c.documents.f1() } else { c.clauses.f1() })
+            .map(|c| {
+                if documents {
+                    c.documents.f1()
+                } else {
+                    c.clauses.f1()
+                }
+            })
             .filter(|f| !f.is_nan())
             .collect();
         values.iter().sum::<f64>() / values.len().max(1) as f64
+    }
+
+    /// The report as printed by `lexstack dev cv-review`.
+    pub fn render(&self) -> String {
+        use std::fmt::Write;
+        let pct = |x: f64| {
+            if x.is_nan() {
+                "    -".to_string()
+            } else {
+                format!("{:5.1}", 100.0 * x)
+            }
+        };
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{:<36} {:>5} {:>5} {:>5} {:>6} {:>6} | {:>5} {:>5} {:>5}",
+            "category", "P", "R", "F1", "gold", "pred", "docP", "docR", "docF1"
+        );
+        for c in &self.per_category {
+            let _ = writeln!(
+                out,
+                "{:<36} {} {} {} {:>6} {:>6} | {} {} {}",
+                c.category,
+                pct(c.clauses.precision()),
+                pct(c.clauses.recall()),
+                pct(c.clauses.f1()),
+                c.gold,
+                c.predicted,
+                pct(c.documents.precision()),
+                pct(c.documents.recall()),
+                pct(c.documents.f1()),
+            );
+        }
+        let m = self.micro();
+        let d = self.document_micro();
+        let _ = writeln!(
+            out,
+            "clauses micro: P {} R {} F1 {} (tp {} fp {} fn {}); macro F1 {}; AUPR {}",
+            pct(m.precision()),
+            pct(m.recall()),
+            pct(m.f1()),
+            m.tp,
+            m.fp,
+            m.fn_,
+            pct(self.macro_f1(false)),
+            pct(self.aupr)
+        );
+        let _ = writeln!(
+            out,
+            "document presence: micro P {} R {} F1 {}; macro F1 {}",
+            pct(d.precision()),
+            pct(d.recall()),
+            pct(d.f1()),
+            pct(self.macro_f1(true))
+        );
+        let _ = writeln!(
+            out,
+            "contract type: accuracy {} over {} contracts (gold -> predicted):",
+            pct(self.type_accuracy()),
+            self.contracts
+        );
+        for ((gold, predicted), n) in &self.type_confusion {
+            let _ = writeln!(
+                out,
+                "  {:<22} -> {:<22} {n}",
+                gold.as_str(),
+                predicted.as_str()
+            );
+        }
+        out
     }
 
     pub fn type_accuracy(&self) -> f64 {
@@ -711,7 +829,10 @@ pub fn evaluate(
         let detection = detect::detect(model, &doc.text);
         each(doc, &detection);
         let predicted = detection.contract_type.family;
-        match confusion.iter_mut().find(|(k, _)| *k == (doc.family, predicted)) {
+        match confusion
+            .iter_mut()
+            .find(|(k, _)| *k == (doc.family, predicted))
+        {
             Some((_, n)) => *n += 1,
             None => confusion.push(((doc.family, predicted), 1)),
         }

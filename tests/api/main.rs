@@ -11,4 +11,5 @@ mod health;
 mod helpers;
 mod openapi;
 mod rate_limits;
+mod review;
 mod wallet;

@@ -1,6 +1,7 @@
 //! The public API under `/v1`: API-key authentication, rate limits and
 //! billing, applied the same way to every endpoint by [`run`].
 
+mod documents;
 pub mod health;
 mod wallet;
 
@@ -11,7 +12,7 @@ use warp::filters::BoxedFilter;
 use warp::http::StatusCode;
 use warp::reply::Response;
 
-use super::filters::{RequestMeta, meta, with_ctx};
+use super::filters::{RequestMeta, body, meta, with_ctx};
 use super::{one_of, reply};
 use crate::accounts::keys;
 use crate::billing::{BilledItem, BillingError, Charge};
@@ -38,11 +39,24 @@ pub fn handlers(ctx: Ctx) -> BoxedFilter<(Response,)> {
         .boxed();
     let wallet = warp::path!("v1" / "wallet")
         .and(warp::get())
-        .and(with_ctx(ctx))
+        .and(with_ctx(ctx.clone()))
         .and(meta())
         .then(wallet::show)
         .boxed();
-    one_of(vec![health, ready, openapi, wallet])
+    let review = warp::path!("v1" / "documents" / "review")
+        .and(warp::post())
+        .and(with_ctx(ctx.clone()))
+        .and(meta())
+        .and(body())
+        .then(documents::review)
+        .boxed();
+    let playbooks = warp::path!("v1" / "documents" / "playbooks")
+        .and(warp::get())
+        .and(with_ctx(ctx))
+        .and(meta())
+        .then(documents::playbooks)
+        .boxed();
+    one_of(vec![health, ready, openapi, wallet, review, playbooks])
 }
 
 /// How an endpoint is metered: its rate-limit bucket and, when billed, its
@@ -74,6 +88,15 @@ impl<T> Outcome<T> {
             status: StatusCode::OK,
             data,
             units: 0,
+        }
+    }
+
+    /// A 200 that bills `units` of the endpoint's item.
+    pub fn billed(data: T, units: u64) -> Self {
+        Self {
+            status: StatusCode::OK,
+            data,
+            units,
         }
     }
 }
