@@ -215,15 +215,15 @@ fn date_at(w: &[Word<'_>], i: usize) -> Option<(DateMention, usize)> {
     let first = get(0)?;
     // Month D, YYYY / Month YYYY / Month __, YYYY
     if let Some(month) = month_of(first) {
-        if let Some(day) = get(1).and_then(ordinal_day) {
-            if let Some(year) = get(2).and_then(year_of) {
-                return Some(span(2, date(Some(year), Some(month), Some(day))));
-            }
+        if let Some(day) = get(1).and_then(ordinal_day)
+            && let Some(year) = get(2).and_then(year_of)
+        {
+            return Some(span(2, date(Some(year), Some(month), Some(day))));
         }
-        if get(1).is_some_and(is_blank) {
-            if let Some(year) = get(2).and_then(year_of) {
-                return Some(span(2, date(Some(year), Some(month), None)));
-            }
+        if get(1).is_some_and(is_blank)
+            && let Some(year) = get(2).and_then(year_of)
+        {
+            return Some(span(2, date(Some(year), Some(month), None)));
         }
         if let Some(year) = get(1).and_then(year_of) {
             return Some(span(1, date(Some(year), Some(month), None)));
@@ -239,11 +239,11 @@ fn date_at(w: &[Word<'_>], i: usize) -> Option<(DateMention, usize)> {
         if get(k).is_some_and(|x| x.eq_ignore_ascii_case("of")) {
             k += 1;
         }
-        if let Some(month) = get(k).and_then(month_of) {
-            if let Some(year) = get(k + 1).and_then(year_of) {
-                let day = (day > 0).then_some(day);
-                return Some(span(k + 1, date(Some(year), Some(month), day)));
-            }
+        if let Some(month) = get(k).and_then(month_of)
+            && let Some(year) = get(k + 1).and_then(year_of)
+        {
+            let day = (day > 0).then_some(day);
+            return Some(span(k + 1, date(Some(year), Some(month), day)));
         }
         if get(k).is_some_and(is_blank) && k > 1 {
             // "___ day of _______, 2004"
@@ -534,10 +534,10 @@ fn parties_by_alias(text: &str, from: usize, to: usize) -> Vec<Party> {
             }
             // A second parenthesis right after a party adds aliases to it.
             _ => {
-                if let Some(last) = out.last_mut() {
-                    if segment.trim().len() < 3 {
-                        last.aliases.extend(specific);
-                    }
+                if let Some(last) = out.last_mut()
+                    && segment.trim().len() < 3
+                {
+                    last.aliases.extend(specific);
                 }
             }
         }
@@ -697,10 +697,10 @@ fn party_of(text: &str, s: usize, e: usize) -> Option<Party> {
         piece = piece[piece.find(')').map_or(0, |k| k + 1)..].trim_start();
     }
     for article in ["the ", "The "] {
-        if let Some(rest) = piece.strip_prefix(article) {
-            if rest.starts_with(|c: char| c.is_uppercase()) {
-                piece = rest;
-            }
+        if let Some(rest) = piece.strip_prefix(article)
+            && rest.starts_with(|c: char| c.is_uppercase())
+        {
+            piece = rest;
         }
     }
     let lower = piece.to_ascii_lowercase();

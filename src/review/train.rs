@@ -449,9 +449,9 @@ fn calibrate(
         .map(|c| {
             let mut best = (0usize, 0usize);
             let mut best_f1 = -1.0;
-            for merge in 0..2 {
-                for t in 0..grid.len() {
-                    let f1 = counts[c][merge][t].f1();
+            for (merge, by_threshold) in counts[c].iter().enumerate() {
+                for (t, count) in by_threshold.iter().enumerate() {
+                    let f1 = count.f1();
                     if f1 > best_f1 {
                         best_f1 = f1;
                         best = (merge, t);
@@ -471,10 +471,10 @@ fn calibrate(
             }
             let mut best = choice[c];
             let mut best_f1 = -1.0;
-            for merge in 0..2 {
-                for t in 0..grid.len() {
+            for (merge, by_threshold) in counts[c].iter().enumerate() {
+                for (t, count) in by_threshold.iter().enumerate() {
                     let mut total = others;
-                    total.add(counts[c][merge][t]);
+                    total.add(*count);
                     if total.f1() > best_f1 {
                         best_f1 = total.f1();
                         best = (merge, t);
