@@ -20,6 +20,7 @@ pub mod ids;
 pub mod jobs;
 pub mod library;
 pub mod ratelimit;
+pub mod review;
 pub mod store;
 pub mod telemetry;
 pub mod verification;

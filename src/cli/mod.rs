@@ -7,6 +7,7 @@ mod dev;
 mod keys;
 mod library;
 mod remote;
+mod review;
 mod serve;
 
 use std::path::PathBuf;
@@ -70,6 +71,9 @@ pub enum Command {
     /// Find legal citations in text.
     #[command(subcommand)]
     Cite(cite::CiteCommand),
+    /// Contract review on the command line (no server needed).
+    #[command(subcommand)]
+    Review(review::ReviewCommand),
     /// Developer tools (stress tests, generators).
     #[command(subcommand, hide = true)]
     Dev(dev::DevCommand),
@@ -96,6 +100,10 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Library(command) => library::run_library(&cli.global, command).await,
         Command::Import(command) => library::run_import(&cli.global, command).await,
         Command::Cite(command) => cite::run(command),
+        Command::Review(command) => {
+            init_quiet_logging(&cli.global);
+            review::run(command)
+        }
         Command::Dev(command) => dev::run(&cli.global, command).await,
     }
 }

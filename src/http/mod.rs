@@ -49,6 +49,8 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/v1/jobs/{jobId}"),
     ("POST", "/v1/cases/lookup"),
     ("GET", "/library/cases/{caseId}"),
+    ("POST", "/v1/documents/review"),
+    ("GET", "/v1/documents/playbooks"),
     ("GET", "/admin/keys"),
     ("POST", "/admin/keys"),
     ("POST", "/admin/keys/{keyId}/revoke"),

@@ -415,6 +415,12 @@ fn roman_or_number(text: &str) -> Option<u32> {
 
 /// searchMode `lenient`: a bare case name, found by name in the index and
 /// confirmed by the name matcher.
+///
+/// Several decisions often share a name (the four "Brown v. Board of
+/// Education" entries of the Supreme Court Database). Among the hits the
+/// name matcher accepts, the best-scoring ones are ranked by how many cases
+/// in the library cite them, then by their id, so the answer is the most
+/// cited decision and never depends on the index's segment order.
 pub fn by_name(
     library: &Library,
     public_url: &str,
@@ -423,25 +429,41 @@ pub fn by_name(
     let hits = library
         .search(text, Some("case"), 10)
         .map_err(|e| StoreError::Corrupt(format!("search: {e}")))?;
-    for hit in hits {
-        if !case_names_match(text, &hit.name) {
-            continue;
+    let matching: Vec<_> = hits
+        .into_iter()
+        .filter(|hit| case_names_match(text, &hit.name))
+        .collect();
+    let Some(best_score) = matching.iter().map(|hit| hit.score).reduce(f32::max) else {
+        return Ok(None);
+    };
+    let chosen = library.store.read(|txn| -> Result<_, StoreError> {
+        let mut ranked = Vec::new();
+        for hit in matching
+            .iter()
+            .filter(|hit| hit.score >= best_score * 0.999)
+        {
+            if let Some(record) = store::case(txn, &hit.id)? {
+                let cited_by = store::citing_cases(txn, &record.id)?.len();
+                ranked.push((cited_by, record));
+            }
         }
-        let record = library.store.read(|txn| store::case(txn, &hit.id))?;
-        let Some(record) = record else { continue };
-        let case_status = library.store.read(|txn| CaseStatus::of(txn, &record))?;
-        return Ok(Some(CheckedCitation {
-            citation: text.to_string(),
-            status: Status::Verified,
-            content_type: Some(ContentType::Case),
-            bluebook_citation: None,
-            title: Some(record.name.clone()),
-            case_status: Some(case_status),
-            source_url: Some(urls::case_page(public_url, &record)),
-            reason: "found by name".into(),
-        }));
-    }
-    Ok(None)
+        ranked.sort_by(|(a_cited, a), (b_cited, b)| b_cited.cmp(a_cited).then(a.id.cmp(&b.id)));
+        let Some((_, record)) = ranked.into_iter().next() else {
+            return Ok(None);
+        };
+        let case_status = CaseStatus::of(txn, &record)?;
+        Ok(Some((record, case_status)))
+    })?;
+    Ok(chosen.map(|(record, case_status)| CheckedCitation {
+        citation: text.to_string(),
+        status: Status::Verified,
+        content_type: Some(ContentType::Case),
+        bluebook_citation: None,
+        title: Some(record.name.clone()),
+        case_status: Some(case_status),
+        source_url: Some(urls::case_page(public_url, &record)),
+        reason: "found by name".into(),
+    }))
 }
 
 #[cfg(test)]

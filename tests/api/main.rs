@@ -16,4 +16,5 @@ mod jobs;
 mod library;
 mod openapi;
 mod rate_limits;
+mod review;
 mod wallet;

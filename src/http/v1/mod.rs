@@ -3,6 +3,7 @@
 
 mod cases;
 mod citations;
+mod documents;
 pub mod health;
 mod jobs;
 mod wallet;
@@ -67,13 +68,26 @@ pub fn handlers(ctx: Ctx) -> BoxedFilter<(Response,)> {
         .boxed();
     let lookup = warp::path!("v1" / "cases" / "lookup")
         .and(warp::post())
-        .and(with_ctx(ctx))
+        .and(with_ctx(ctx.clone()))
         .and(meta())
         .and(body())
         .then(cases::lookup)
         .boxed();
+    let review = warp::path!("v1" / "documents" / "review")
+        .and(warp::post())
+        .and(with_ctx(ctx.clone()))
+        .and(meta())
+        .and(body())
+        .then(documents::review)
+        .boxed();
+    let playbooks = warp::path!("v1" / "documents" / "playbooks")
+        .and(warp::get())
+        .and(with_ctx(ctx))
+        .and(meta())
+        .then(documents::playbooks)
+        .boxed();
     one_of(vec![
-        health, ready, openapi, wallet, resolve, verify, job, lookup,
+        health, ready, openapi, wallet, resolve, verify, job, lookup, review, playbooks,
     ])
 }
 
