@@ -163,13 +163,22 @@ fn lexicon() -> &'static Lexicon {
     })
 }
 
-/// Lower case, letters and digits only.
+/// Lower case, letters and digits only, typographic ligatures spelled out
+/// ("Saﬂey", as PDF text has it, is "safley").
 fn squash_word(word: &str) -> String {
-    word.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .map(fold_accent)
-        .collect()
+    let mut squashed = String::with_capacity(word.len());
+    for c in word.chars().filter(|c| c.is_alphanumeric()) {
+        match c {
+            'ﬀ' => squashed.push_str("ff"),
+            'ﬁ' => squashed.push_str("fi"),
+            'ﬂ' => squashed.push_str("fl"),
+            'ﬃ' => squashed.push_str("ffi"),
+            'ﬄ' => squashed.push_str("ffl"),
+            'ﬅ' | 'ﬆ' => squashed.push_str("st"),
+            _ => squashed.extend(c.to_lowercase().map(fold_accent)),
+        }
+    }
+    squashed
 }
 
 fn fold_accent(c: char) -> char {
@@ -288,7 +297,7 @@ fn tokens(word: &str) -> Vec<String> {
     if let Some(canonical) = lookup(&whole) {
         return vec![canonical];
     }
-    word.split(['-', '/', '—', '–'])
+    word.split(['-', '/', '—', '–', '\u{2010}', '\u{2011}'])
         .map(squash_word)
         .filter(|t| !t.is_empty())
         .map(|t| lookup(&t).unwrap_or(t))
@@ -359,7 +368,73 @@ fn is_government_only(party: &[String]) -> bool {
     distinctive(party).is_empty() && party.iter().any(|t| GOVERNMENT.contains(&t.as_str()))
 }
 
-fn party_matches(cited: &[String], actual: &[String]) -> bool {
+/// The words of a name that may be acronyms: written in capitals
+/// ("FCC", "N.L.R.B."), squashed. `None` when the whole name is in capitals,
+/// as the Supreme Court Database writes names, so any word may be one.
+fn acronyms(name: &str) -> Option<HashSet<String>> {
+    if !name.chars().any(char::is_lowercase) {
+        return None;
+    }
+    Some(
+        name.split_whitespace()
+            .filter(|word| {
+                let letters = word.chars().filter(char::is_ascii_alphabetic);
+                letters.clone().count() >= 3 && letters.clone().all(|c| c.is_ascii_uppercase())
+            })
+            .map(squash_word)
+            .collect(),
+    )
+}
+
+/// `party` with each acronym that spells the initials of a run of words of
+/// `other` ("fcc" beside "federal communications commission", "naacp"
+/// beside "national association for the advancement of colored people")
+/// replaced by that run, so a party written either way compares alike.
+/// Only words written as acronyms, and runs of three words or more:
+/// shorter ones match ordinary words by chance.
+fn expand_acronyms(
+    party: &[String],
+    other: &[String],
+    acronyms: Option<&HashSet<String>>,
+) -> Vec<String> {
+    let words: Vec<&String> = other
+        .iter()
+        .filter(|t| !STOPWORDS.contains(&t.as_str()))
+        .collect();
+    let mut expanded = Vec::with_capacity(party.len());
+    for token in party {
+        let is_candidate = token.len() >= 3
+            && token.chars().all(|c| c.is_ascii_lowercase())
+            && acronyms.is_none_or(|set| set.contains(token))
+            && !other.contains(token);
+        let run = is_candidate
+            .then(|| {
+                words.windows(token.len()).find(|run| {
+                    run.iter()
+                        .zip(token.chars())
+                        .all(|(word, initial)| word.starts_with(initial))
+                })
+            })
+            .flatten();
+        match run {
+            Some(run) => expanded.extend(run.iter().map(|word| (*word).clone())),
+            None => expanded.push(token.clone()),
+        }
+    }
+    expanded
+}
+
+/// Whether two parties are the same, `*_acronyms` saying which words of
+/// each name may be acronyms (see [`acronyms`]).
+fn party_matches(
+    cited: &[String],
+    actual: &[String],
+    cited_acronyms: Option<&HashSet<String>>,
+    actual_acronyms: Option<&HashSet<String>>,
+) -> bool {
+    let cited = expand_acronyms(cited, actual, cited_acronyms);
+    let actual = expand_acronyms(actual, &cited, actual_acronyms);
+    let (cited, actual) = (cited.as_slice(), actual.as_slice());
     let c = distinctive(cited);
     let a = distinctive(actual);
     if c.is_empty() {
@@ -370,29 +445,29 @@ fn party_matches(cited: &[String], actual: &[String]) -> bool {
     if a.is_empty() {
         return false;
     }
-    c.iter().all(|t| a.contains(t)) || a.iter().all(|t| c.contains(t))
+    // The last test: the same letters broken into words differently, as PDF
+    // text often is ("Ri chardson", "Flint kote").
+    c.iter().all(|t| a.contains(t)) || a.iter().all(|t| c.contains(t)) || c.concat() == a.concat()
 }
 
 /// Whether `cited` (a name as a document writes it) names the case
 /// `actual` (the name of record). See the module documentation for what
 /// counts as the same name.
 pub fn case_names_match(cited: &str, actual: &str) -> bool {
+    let (cited_acronyms, actual_acronyms) = (acronyms(cited), acronyms(actual));
+    let same = |c: &[String], a: &[String]| {
+        party_matches(c, a, cited_acronyms.as_ref(), actual_acronyms.as_ref())
+    };
     let cited = parties(cited);
     let actual = parties(actual);
     match (cited.as_slice(), actual.as_slice()) {
         ([], _) | (_, []) => false,
-        ([one], _) => {
-            !distinctive(one).is_empty() && actual.iter().any(|party| party_matches(one, party))
-        }
-        ([c1, c2], [a1, a2]) => {
-            party_matches(c1, a1) && party_matches(c2, a2)
-                || party_matches(c1, a2) && party_matches(c2, a1)
-        }
+        ([one], _) => !distinctive(one).is_empty() && actual.iter().any(|party| same(one, party)),
+        ([c1, c2], [a1, a2]) => same(c1, a1) && same(c2, a2) || same(c1, a2) && same(c2, a1),
         ([c1, c2], [a]) => {
             // "In re Smith" of record, cited as "Smith v. State": only if one
             // side is a government.
-            party_matches(c1, a) && is_government_only(c2)
-                || party_matches(c2, a) && is_government_only(c1)
+            same(c1, a) && is_government_only(c2) || same(c2, a) && is_government_only(c1)
         }
         _ => false,
     }
@@ -466,6 +541,23 @@ mod tests {
                 "Loup-Miller",
                 "Loup-Miller Const. Co. v. City and County of Denver",
             ),
+            (
+                "FCC v. Fox Television Stations, Inc.",
+                "FEDERAL COMMUNICATIONS COMMISSION et al. v. FOX TELEVISION STATIONS, INC., et al.",
+            ),
+            (
+                "Ri chardson v. United States",
+                "RICHARDSON v. UNITED STATES",
+            ),
+            ("Matter of O-F-A-S-", "O\u{2011}f\u{2011}a\u{2011}s\u{2011}"),
+            (
+                "NAACP v. Button",
+                "National Association for the Advancement of Colored People v. Button",
+            ),
+            (
+                "National Labor Relations Board v. Jones & Laughlin Steel Corp.",
+                "NLRB v. Jones & Laughlin Steel Corp.",
+            ),
         ];
         for (cited, actual) in same {
             assert!(case_names_match(cited, actual), "{cited} ~ {actual}");
@@ -489,6 +581,9 @@ mod tests {
             ("Smith", "Smithfield Foods, Inc. v. Jones"),
             ("People v. Smith", "State v. Smith"),
             ("Smith v. Jones", "In re Smith"),
+            ("FTC v. Fox", "Federal Communications Commission v. Fox"),
+            ("Ray v. Smith", "Richard Allen Yates v. Smith"),
+            ("Rich Ardson v. Smith", "Richardson v. Jones"),
             ("", "Smith v. Jones"),
         ];
         for (cited, actual) in different {

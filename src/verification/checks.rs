@@ -143,6 +143,18 @@ fn check_case(
     let Some(first) = records.first() else {
         return Ok(unavailable(written, case, "the case record is missing"));
     };
+    if let Some(name) = &name
+        && distinctive_tokens(name).is_empty()
+    {
+        // "United States" or "State" alone: often all a PDF's broken line
+        // left of the name ("N evada v. United States"). It names no one,
+        // so it can neither confirm nor contradict the case at the page.
+        return Ok(unavailable(
+            written,
+            case,
+            &format!("the name given ({name}) does not say which case it means"),
+        ));
+    }
     let chosen = match &name {
         None if records.len() == 1 => Some(first),
         None => {
@@ -306,37 +318,69 @@ fn check_law(
             "the citation names no section or rule",
         ));
     };
-    Ok(match find_authority(txn, code, &title, &section)? {
-        AuthorityLookup::Found { authority } => CheckedCitation {
-            citation: written,
-            status: Status::Verified,
-            content_type,
-            bluebook_citation: bluebook(citation),
-            title: None,
-            case_status: None,
-            source_url: Some(urls::authority_page(&authority)),
-            reason: if authority.status == "live" {
-                format!("in force: {}", authority.heading)
-            } else {
-                format!("{} (the section is no longer in force)", authority.heading)
-            },
-        },
-        AuthorityLookup::Absent { reason } => CheckedCitation {
-            citation: written,
-            status: Status::Unverified,
-            content_type,
-            bluebook_citation: None,
-            title: None,
-            case_status: None,
-            source_url: None,
-            reason: format!("this cannot exist: {reason}"),
-        },
-        AuthorityLookup::NotHeld => unavailable(
+    let mut found = None;
+    for endpoint in range_endpoints(&section, written.contains("§§")) {
+        match find_authority(txn, code, &title, endpoint)? {
+            AuthorityLookup::Found { authority } => {
+                found.get_or_insert(authority);
+            }
+            AuthorityLookup::Absent { reason } => {
+                return Ok(CheckedCitation {
+                    citation: written,
+                    status: Status::Unverified,
+                    content_type,
+                    bluebook_citation: None,
+                    title: None,
+                    case_status: None,
+                    source_url: None,
+                    reason: format!("this cannot exist: {reason}"),
+                });
+            }
+            AuthorityLookup::NotHeld => {
+                return Ok(unavailable(
+                    written,
+                    content_type,
+                    "the library does not hold this title with its history, so it cannot tell",
+                ));
+            }
+        }
+    }
+    let Some(authority) = found else {
+        return Ok(unavailable(
             written,
             content_type,
-            "the library does not hold this title with its history, so it cannot tell",
-        ),
+            "the citation names no section or rule",
+        ));
+    };
+    Ok(CheckedCitation {
+        citation: written,
+        status: Status::Verified,
+        content_type,
+        bluebook_citation: bluebook(citation),
+        title: None,
+        case_status: None,
+        source_url: Some(urls::authority_page(&authority)),
+        reason: if authority.status == "live" {
+            format!("in force: {}", authority.heading)
+        } else {
+            format!("{} (the section is no longer in force)", authority.heading)
+        },
     })
+}
+
+/// The sections a section reference names: both ends of a range ("51–60",
+/// or "51-60" after "§§"), else the section itself. A hyphen alone is part
+/// of many section numbers ("2000e-2"), so it splits only after "§§".
+fn range_endpoints(section: &str, several: bool) -> Vec<&str> {
+    let split = section
+        .split_once(['–', '—'])
+        .or_else(|| several.then(|| section.split_once('-')).flatten());
+    match split {
+        Some((first, last)) if !first.trim().is_empty() && !last.trim().is_empty() => {
+            vec![first.trim(), last.trim()]
+        }
+        _ => vec![section],
+    }
 }
 
 fn check_constitution(
@@ -468,7 +512,7 @@ pub fn by_name(
 
 #[cfg(test)]
 mod tests {
-    use super::roman_or_number;
+    use super::{range_endpoints, roman_or_number};
 
     #[test]
     fn roman_numerals() {
@@ -478,5 +522,14 @@ mod tests {
         assert_eq!(roman_or_number("3"), Some(3));
         assert_eq!(roman_or_number("XXX"), Some(30));
         assert_eq!(roman_or_number("Q"), None);
+    }
+
+    #[test]
+    fn section_ranges() {
+        assert_eq!(range_endpoints("51–60", false), ["51", "60"]);
+        assert_eq!(range_endpoints("51-60", true), ["51", "60"]);
+        assert_eq!(range_endpoints("2000e-2", false), ["2000e-2"]);
+        assert_eq!(range_endpoints("1983", true), ["1983"]);
+        assert_eq!(range_endpoints("5–", false), ["5–"]);
     }
 }

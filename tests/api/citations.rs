@@ -115,6 +115,49 @@ async fn verify_gives_each_citation_an_honest_status() {
     );
 }
 
+/// What PDF and web text does to briefs: words split at line ends, soft
+/// hyphens, ligatures, zero-width joiners, section ranges, state codes cited
+/// by title and section. None of it may turn a real citation `unverified`.
+const PDF_BRIEF: &str = "Neither Ri chardson v. United States, 468 U.S. 317, nor N evada v. United \
+States, 463 U.S. 110, applies. Turner v. Sa\u{fb02}ey, 482 U.S. 78 (1987); Johnson v. \u{200d}United \
+States, 559 U.S. 133 (2010); Brown v. Board of Edu\u{ad}\ncation, 347 U.S. 483 (1954). \
+FELA, 45 U.S.C. \u{a7}\u{a7} 51\u{2013}60, and 42 U.S.C. \u{a7}\u{a7} 1983\u{2013}1985. Title 35, \
+section 780-113(a)(30) of the Pennsylvania Consolidated Statutes.";
+
+#[tokio::test]
+async fn text_from_pdfs_and_web_pages_is_read_fairly() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let (status, body) = verify(&app, &key, json!({ "text": PDF_BRIEF })).await;
+    assert_eq!(status, 200, "{body}");
+    let data = &body["data"];
+    for written in [
+        "482 U.S. 78",
+        "559 U.S. 133",
+        "347 U.S. 483",
+        "45 U.S.C. \u{a7}\u{a7} 51\u{2013}60",
+        "42 U.S.C. \u{a7}\u{a7} 1983\u{2013}1985",
+    ] {
+        assert_eq!(
+            by_citation(data, written)["status"],
+            "verified",
+            "{written}"
+        );
+    }
+    for written in ["468 U.S. 317", "463 U.S. 110"] {
+        let checked = by_citation(data, written);
+        assert_ne!(checked["status"], "unverified", "{checked}");
+    }
+    assert!(
+        data["citations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["status"] != "unverified"),
+        "the Pennsylvania statute is not a U.S. Code section: {data}"
+    );
+}
+
 #[tokio::test]
 async fn verify_checks_at_most_fifty_and_bills_fifty() {
     let app = spawn_app().await;

@@ -47,6 +47,27 @@ fn spans_are_bytes_and_code_points_are_available() {
 }
 
 #[test]
+fn zero_width_characters_inside_names_and_reporters_are_read_through() {
+    let text = "in Johnson v. \u{200d}United\nStates, 559 U.S. 133 (2010), and Stokeling v. United \
+                States, 139 S.\u{200d} Ct. 544 (2019), under 18 \u{200d}U.S.C. \u{a7} \u{200d}16(a)";
+    let citations = extract(text);
+    let johnson = find(&citations, text, "559 U.S. 133");
+    assert_eq!(johnson.plaintiff.as_deref(), Some("Johnson"));
+    assert_eq!(johnson.defendant.as_deref(), Some("United States"));
+    let stokeling = find(&citations, text, "139 S.\u{200d} Ct. 544");
+    assert_eq!(stokeling.reporter, Some("S. Ct."));
+    assert_eq!(stokeling.page.as_deref(), Some("544"));
+    assert_eq!(stokeling.plaintiff.as_deref(), Some("Stokeling"));
+    let law = citations
+        .iter()
+        .find(|c| c.kind == CitationKind::Law)
+        .expect("the U.S.C. citation");
+    assert_eq!(law.reporter, Some("U.S.C."));
+    assert_eq!(law.pin_cite.as_deref(), Some("(a)"));
+    assert!(law.text(text).starts_with("18 \u{200d}U.S.C."));
+}
+
+#[test]
 fn parallel_citations_share_name_year_and_parenthetical() {
     let text = "Brown v. Board of Education, 347 U.S. 483, 495, 74 S. Ct. 686, 98 L. Ed. 873 (1954) \
                 (overruling Plessy).";

@@ -435,6 +435,15 @@ impl<'t> Builder<'t> {
         let limit = self.next_start(i);
         let pin = law_pin(text, core.span.end, limit);
         let after_pin = pin.as_ref().map_or(core.span.end, |p| p.end);
+        let code_unnamed = matches!(
+            &text[core.reporter_span.clone()],
+            "title" | "Title" | "section" | "Section" | "§"
+        );
+        if code_unnamed && names_another_code(text, after_pin) {
+            self.last_end = after_pin;
+            self.floor = self.floor.max(after_pin);
+            return i + 1;
+        }
         let mut pos = after_pin;
         let mut year = None;
         let mut parenthetical = None;
@@ -557,6 +566,30 @@ impl<'t> Builder<'t> {
     }
 }
 
+/// Whether the words after a code cited only by title and section name
+/// another code ("Title 35, section 780-113 of the Pennsylvania
+/// Consolidated Statutes"): then the citation is not to the U.S. Code.
+fn names_another_code(text: &str, after: usize) -> bool {
+    let rest = text.get(after..).unwrap_or_default().trim_start();
+    let Some(named) = rest
+        .strip_prefix("of the ")
+        .or_else(|| rest.strip_prefix("of "))
+    else {
+        return false;
+    };
+    let named = named.trim_start();
+    let federal = [
+        "United States Code",
+        "U.S. Code",
+        "U.S.C.",
+        "U. S. C.",
+        "title ",
+    ]
+    .iter()
+    .any(|prefix| named.starts_with(prefix));
+    !federal && named.starts_with(char::is_uppercase)
+}
+
 fn span_start(spans: &[(Range<usize>, Option<Range<usize>>)]) -> usize {
     spans.first().map_or(0, |(s, _)| s.start)
 }
@@ -647,6 +680,21 @@ fn publisher_year(inner: &str) -> Option<Option<i32>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn codes_named_after_title_and_section() {
+        let text = "Title 35, section 780-113 of the Pennsylvania Consolidated Statutes";
+        assert!(names_another_code(text, 25));
+        assert!(!names_another_code(
+            "section 1983 of title 42 of the United States Code",
+            24
+        ));
+        assert!(!names_another_code("title 42, section 1983, which", 21));
+        assert!(!names_another_code(
+            "title 42, section 1983 of its text",
+            21
+        ));
+    }
 
     #[test]
     fn law_pins() {

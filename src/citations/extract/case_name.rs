@@ -513,14 +513,17 @@ pub(crate) fn split(name: &str) -> (Option<String>, Option<String>) {
     }
 }
 
-/// The name with whitespace runs made single spaces, soft hyphens dropped
-/// and words broken at line ends rejoined ("Flint-\nkote" → "Flintkote",
-/// "Loup-\nMiller" → "Loup-Miller").
+/// The name with whitespace runs made single spaces, soft hyphens (and the
+/// line breaks after them) dropped and words broken at line ends rejoined
+/// ("Flint-\nkote" → "Flintkote", "Loup-\nMiller" → "Loup-Miller").
 fn clean_name(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
         if c == '\u{ad}' {
+            // A soft hyphen only ever marks a break inside a word: the
+            // line break after it is not a space ("Corne\u{ad}\nlius").
+            while chars.next_if(|n| n.is_whitespace()).is_some() {}
             continue;
         }
         if c == '-' && chars.peek().is_some_and(|n| n.is_whitespace()) {
@@ -663,6 +666,10 @@ mod tests {
         assert_eq!(
             parties("See Loup-\nMiller v. Denver, CITE"),
             p("Loup-Miller", "Denver")
+        );
+        assert_eq!(
+            parties("See Corne\u{ad}\nlius v. NAACP, CITE"),
+            p("Cornelius", "NAACP")
         );
     }
 

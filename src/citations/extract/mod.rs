@@ -8,6 +8,7 @@ mod references;
 mod tail;
 
 use std::borrow::Cow;
+use std::ops::Range;
 use std::sync::OnceLock;
 
 pub(crate) use build::Context;
@@ -136,10 +137,74 @@ impl Extractor {
     /// Every citation in `text`, in text order, with metadata and
     /// resolution. Never panics; linear in the length of `text`.
     pub fn extract(&self, text: &str) -> Vec<Citation> {
+        match Visible::of(text) {
+            Some(visible) => {
+                let mut citations = self.extract_visible(&visible.text);
+                for citation in &mut citations {
+                    citation.span = visible.original(&citation.span);
+                    citation.full_span = visible.original(&citation.full_span);
+                }
+                citations
+            }
+            None => self.extract_visible(text),
+        }
+    }
+
+    fn extract_visible(&self, text: &str) -> Vec<Citation> {
         let cores = cores::find(text, &self.scanner, self.vocabulary);
         let (mut citations, mut contexts) = build::build(text, &cores, self.vocabulary);
         references::add(text, &mut citations, &mut contexts);
         resolve::resolve(&mut citations, &contexts);
         citations
+    }
+}
+
+/// Zero-width characters that web pages and PDFs scatter inside words and
+/// citations ("S.\u{200d} Ct.", "\u{200d}United States"): they join or
+/// mark, never separate, so the extractor reads the text without them.
+const INVISIBLE: [char; 5] = ['\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}', '\u{feff}'];
+
+/// A text with its invisible characters removed, and the way back to the
+/// original offsets.
+struct Visible {
+    text: String,
+    /// For each byte of `text`, its offset in the original.
+    origin: Vec<usize>,
+}
+
+impl Visible {
+    /// `None` when the text has no invisible character (the common case,
+    /// which costs one scan).
+    fn of(original: &str) -> Option<Visible> {
+        if !original.contains(INVISIBLE) {
+            return None;
+        }
+        let mut text = String::with_capacity(original.len());
+        let mut origin = Vec::with_capacity(original.len());
+        for (at, c) in original.char_indices() {
+            if !INVISIBLE.contains(&c) {
+                text.push(c);
+                origin.extend(at..at + c.len_utf8());
+            }
+        }
+        Some(Visible { text, origin })
+    }
+
+    /// The original byte range of a range of `text`.
+    fn original(&self, range: &Range<usize>) -> Range<usize> {
+        let start = self.origin.get(range.start).copied();
+        let end = range
+            .end
+            .checked_sub(1)
+            .and_then(|last| self.origin.get(last))
+            .map(|last| last + 1);
+        match (start, end) {
+            (Some(start), Some(end)) if start < end => start..end,
+            (Some(start), _) => start..start,
+            _ => {
+                let past = self.origin.last().map_or(0, |last| last + 1);
+                past..past
+            }
+        }
     }
 }
