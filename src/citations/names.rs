@@ -424,9 +424,40 @@ fn expand_acronyms(
     expanded
 }
 
+/// Words that join two names of one party: "Y & H Corp., dba The
+/// Moonlight Cafe", "Chase & Sanborn Corp., fka General Coffee Corp.".
+const ALIAS_WORDS: [&str; 4] = ["dba", "fka", "aka", "nka"];
+
+/// A party and each of its names when it has several (see [`ALIAS_WORDS`]).
+fn alias_names(party: &[String]) -> Vec<&[String]> {
+    let mut names = vec![party];
+    if party.iter().any(|t| ALIAS_WORDS.contains(&t.as_str())) {
+        names.extend(
+            party
+                .split(|t| ALIAS_WORDS.contains(&t.as_str()))
+                .filter(|name| !name.is_empty()),
+        );
+    }
+    names
+}
+
 /// Whether two parties are the same, `*_acronyms` saying which words of
-/// each name may be acronyms (see [`acronyms`]).
+/// each name may be acronyms (see [`acronyms`]): any name of one may be
+/// any name of the other.
 fn party_matches(
+    cited: &[String],
+    actual: &[String],
+    cited_acronyms: Option<&HashSet<String>>,
+    actual_acronyms: Option<&HashSet<String>>,
+) -> bool {
+    alias_names(cited).into_iter().any(|cited| {
+        alias_names(actual)
+            .into_iter()
+            .any(|actual| same_party(cited, actual, cited_acronyms, actual_acronyms))
+    })
+}
+
+fn same_party(
     cited: &[String],
     actual: &[String],
     cited_acronyms: Option<&HashSet<String>>,
@@ -584,6 +615,10 @@ mod tests {
             ("FTC v. Fox", "Federal Communications Commission v. Fox"),
             ("Ray v. Smith", "Richard Allen Yates v. Smith"),
             ("Rich Ardson v. Smith", "Richardson v. Jones"),
+            (
+                "Arbaugh v. Sunlight Cafe",
+                "Arbaugh v. Y & H Corp., dba The Moonlight Cafe",
+            ),
             ("", "Smith v. Jones"),
         ];
         for (cited, actual) in different {
