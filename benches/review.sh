@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Contract-review measurement: 5-fold cross-validation on the CUAD dev split
 # scored by the benchmark's own scorer, and single-thread detection
-# throughput of `lexstack review detect --jsonl` over the same contracts.
+# throughput of `lexstack review detect --jsonl` over the same contracts, and
+# the p99 latency of the endpoint for a 200,000-char contract.
 #   benches/review.sh [path/to/shared/eval/review]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,3 +25,4 @@ START=$(date +%s.%N)
 "$BIN" review detect --jsonl < "$OUT/dev.jsonl" > "$OUT/detect.jsonl"
 END=$(date +%s.%N)
 python3 -c "import sys; b,s,e=map(float,sys.argv[1:]); print(f'detect --jsonl: {b/1e6:.1f} MB in {e-s:.2f} s = {b/1e6/(e-s):.1f} MB/s (single thread, includes JSON I/O)')" "$BYTES" "$START" "$END"
+python3 benches/review_latency.py "$BIN" "$EVAL/cuad_dev.jsonl.gz"

@@ -101,7 +101,7 @@ pub struct ContractType {
 /// Words a contract can hardly do without; text with too few of them is
 /// not reviewed as a contract.
 const CONTRACT_CUES: &[&str] = &[
-    "agreement",
+    "agree",
     "party",
     "parties",
     "shall",
@@ -116,6 +116,9 @@ const CONTRACT_CUES: &[&str] = &[
     "governed",
 ];
 const MIN_CONTRACT_CUES: usize = 5;
+/// Fewer cues suffice under a title that names an agreement: short
+/// contracts (joint filing agreements, amendments) use few of the words.
+const MIN_CONTRACT_CUES_UNDER_TITLE: usize = 2;
 
 const RESTRICTIVE_TITLES: &[&str] = &[
     "non-compet",
@@ -129,7 +132,7 @@ const RESTRICTIVE_TITLES: &[&str] = &[
     "non-disparagement",
 ];
 
-pub fn looks_like_contract(text: &str) -> bool {
+pub fn looks_like_contract(title: &str, text: &str) -> bool {
     let mut seen = 0;
     let lower = text.to_ascii_lowercase();
     for cue in CONTRACT_CUES {
@@ -140,11 +143,20 @@ pub fn looks_like_contract(text: &str) -> bool {
             seen += 1;
         }
     }
-    seen >= MIN_CONTRACT_CUES
+    let titled = [
+        "agreement",
+        "contract",
+        "amendment",
+        "addendum",
+        "endorsement",
+    ]
+    .iter()
+    .any(|k| title.to_ascii_lowercase().contains(k));
+    seen >= MIN_CONTRACT_CUES || titled && seen >= MIN_CONTRACT_CUES_UNDER_TITLE
 }
 
 pub fn classify(model: &ReviewModel, title: &str, text: &str) -> ContractType {
-    if !looks_like_contract(text) {
+    if !looks_like_contract(title, text) {
         return ContractType {
             family: Family::None,
             confidence: 1.0,
@@ -212,10 +224,15 @@ mod tests {
     #[test]
     fn prose_is_not_a_contract() {
         assert!(!looks_like_contract(
+            "",
             "The quick brown fox jumps over the lazy dog."
         ));
         assert!(looks_like_contract(
+            "",
             "This Agreement between the parties hereto shall terminate on breach of the obligations hereunder."
         ));
+        let filing = "The undersigned hereby agree to file this statement jointly.";
+        assert!(looks_like_contract("JOINT FILING AGREEMENT", filing));
+        assert!(!looks_like_contract("", filing));
     }
 }

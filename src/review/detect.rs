@@ -1,14 +1,17 @@
-//! Clause detection: score every unit for every clause category, keep the
-//! units at or above the category's calibrated threshold, merge neighbours
-//! where the category's clauses run over several sentences, and add the
-//! short-span categories read by the extractors (title, parties, dates).
+//! Clause detection: score every unit for every clause category, decide per
+//! category whether the contract has such a clause at all (a document-level
+//! model over the unit scores), and if it does, emit the units at or above
+//! the category's calibrated threshold (neighbours merged where the
+//! category's clauses run over several sentences) or else its best unit.
+//! The short-span categories (title, parties, dates) are read by the
+//! extractors.
 
 use serde::Serialize;
 
 use super::contract_type::{self, ContractType};
-use super::features::{DocTokens, Feature, unit_features};
-use super::key_terms::{self, Party};
-use super::model::{Calibration, ReviewModel};
+use super::features::{DocTokens, Feature, bag_features, unit_features};
+use super::key_terms::{self, DateMention, Party};
+use super::model::{Calibration, PRESENCE_FEATURES, ReviewModel};
 use super::segment::{Segmented, segment};
 
 /// The CUAD categories answered by extractors rather than the unit model.
@@ -24,6 +27,9 @@ const SCORE_PARTIES: f32 = 0.9;
 const SCORE_SIGNATURES: f32 = 0.5;
 const SCORE_AGREEMENT_DATE: f32 = 0.8;
 const SCORE_EFFECTIVE_DATE: f32 = 0.6;
+/// A contract with no explicit effective date takes effect when made: its
+/// agreement date answers Effective Date too, less surely.
+const SCORE_EFFECTIVE_FROM_AGREEMENT: f32 = 0.4;
 /// A key term is read from the best unit of its category when that unit is
 /// at least this probable, even if below the emission threshold.
 const KEY_TERM_MIN_PROBABILITY: f32 = 0.2;
@@ -58,15 +64,53 @@ pub struct Detection {
     pub contract_type: ContractType,
 }
 
-/// Per-unit calibrated probabilities, `probs[unit * n + category]`.
+/// How many of a category's best units the rescoring model sees.
+pub const CANDIDATES: usize = 5;
+
+/// Everything the model computes about one document, owned.
 pub struct UnitScores {
     pub seg: Segmented,
+    pub margins: Vec<f32>,
     pub probs: Vec<f32>,
+    pub rescored: Vec<f32>,
+    pub document_margins: Vec<f32>,
     pub n: usize,
 }
 
-/// Raw margins of every unit for every clause category.
-pub fn unit_margins(model: &ReviewModel, text: &str) -> (Segmented, Vec<f32>) {
+impl UnitScores {
+    pub fn view(&self) -> ScoresView<'_> {
+        ScoresView {
+            seg: &self.seg,
+            margins: &self.margins,
+            probs: &self.probs,
+            rescored: &self.rescored,
+            document_margins: &self.document_margins,
+            n: self.n,
+        }
+    }
+}
+
+/// Everything the decisions read about one document, borrowed (the trainer
+/// builds one from out-of-fold scores). Per-unit arrays are indexed
+/// `[unit * n + category]`.
+#[derive(Clone, Copy)]
+pub struct ScoresView<'a> {
+    pub seg: &'a Segmented,
+    /// Margins of the unit model.
+    pub margins: &'a [f32],
+    /// The same, calibrated to probabilities.
+    pub probs: &'a [f32],
+    /// Margins of the rescoring model; detection computes them only for
+    /// the units that are some category's candidates, and leaves 0 on the
+    /// others, which nothing reads.
+    pub rescored: &'a [f32],
+    /// Margins of the document-level model, one per category.
+    pub document_margins: &'a [f32],
+    pub n: usize,
+}
+
+/// Runs the unit, rescoring and document models over `text`.
+pub fn unit_scores(model: &ReviewModel, text: &str) -> UnitScores {
     let seg = segment(text);
     let tokens = DocTokens::new(text, &seg);
     let n = model.clauses.len();
@@ -78,33 +122,51 @@ pub fn unit_margins(model: &ReviewModel, text: &str) -> (Segmented, Vec<f32>) {
         model.clauses.margins(&features, &mut out);
         margins.extend_from_slice(&out);
     }
-    (seg, margins)
-}
-
-pub fn unit_scores(model: &ReviewModel, text: &str) -> UnitScores {
-    let (seg, mut probs) = unit_margins(model, text);
-    let n = model.clauses.len();
+    // The presence decisions read the rescoring model only on candidate
+    // units, a few per category: scoring every unit added a quarter to the
+    // detection time for margins nothing reads.
+    let mut rescored = vec![0f32; seg.units.len() * n];
+    let mut candidate = vec![false; seg.units.len()];
+    for c in 0..n {
+        for i in candidates(&seg, &margins, n, c) {
+            candidate[i] = true;
+        }
+    }
+    for (i, _) in candidate.iter().enumerate().filter(|(_, c)| **c) {
+        unit_features(&seg, &tokens, text.len(), i, &mut features);
+        model.rescoring.margins(&features, &mut out);
+        rescored[i * n..(i + 1) * n].copy_from_slice(&out);
+    }
+    bag_features(&tokens, &mut features);
+    let mut document_margins = Vec::new();
+    model.documents.margins(&features, &mut document_margins);
+    let mut probs = margins.clone();
     for row in probs.chunks_mut(n.max(1)) {
         for (p, cal) in row.iter_mut().zip(&model.calibration) {
             *p = cal.probability(*p);
         }
     }
-    UnitScores { seg, probs, n }
+    UnitScores {
+        seg,
+        margins,
+        probs,
+        rescored,
+        document_margins,
+        n,
+    }
 }
 
 /// Spans of one category: units at or above the threshold, adjacent ones
 /// merged when the calibration says so; each scored by its best unit.
 pub fn decode_category(
-    seg: &Segmented,
-    probs: &[f32],
-    n: usize,
+    scores: &ScoresView<'_>,
     category: usize,
     cal: &Calibration,
 ) -> Vec<(usize, usize, f32)> {
     let mut out: Vec<(usize, usize, f32)> = Vec::new();
     let mut last_unit = usize::MAX;
-    for (i, unit) in seg.units.iter().enumerate() {
-        let p = probs[i * n + category];
+    for (i, unit) in scores.seg.units.iter().enumerate() {
+        let p = scores.probs[i * scores.n + category];
         if p < cal.threshold || unit.is_heading {
             continue;
         }
@@ -120,6 +182,143 @@ pub fn decode_category(
     out
 }
 
+/// The `CANDIDATES` units (headings excluded) with the highest margins of a
+/// category, best first; ties go to the earlier unit.
+pub fn candidates(seg: &Segmented, margins: &[f32], n: usize, category: usize) -> Vec<usize> {
+    let mut best: Vec<usize> = Vec::with_capacity(CANDIDATES + 1);
+    for (i, unit) in seg.units.iter().enumerate() {
+        if unit.is_heading {
+            continue;
+        }
+        let m = margins[i * n + category];
+        let at = best.partition_point(|&j| margins[j * n + category] >= m);
+        if at < CANDIDATES {
+            best.insert(at, i);
+            best.truncate(CANDIDATES);
+        }
+    }
+    best
+}
+
+/// Log-odds of a probability, bounded so that saturated scores stay finite.
+fn log_odds(p: f32) -> f32 {
+    let p = p.clamp(1e-4, 1.0 - 1e-4);
+    (p / (1.0 - p)).ln()
+}
+
+/// What the document-level decision of a category reads: from the unit
+/// model the log-odds of the best and second-best unit, the mean
+/// probability of the three best, how many units reach 0.5 and 0.2
+/// (log-scaled), the length of the document in units (log-scaled); the
+/// margin of the document-level model; and from the rescoring model the
+/// best margin among the category's candidates and the margin of its best
+/// unit.
+pub fn presence_features(scores: &ScoresView<'_>, category: usize) -> [f32; PRESENCE_FEATURES] {
+    let n = scores.n;
+    let best = candidates(scores.seg, scores.margins, n, category);
+    let prob = |k: usize| best.get(k).map_or(0.0, |&i| scores.probs[i * n + category]);
+    let rescored = |i: usize| scores.rescored[i * n + category];
+    let (mut above_half, mut above_fifth, mut units) = (0u32, 0u32, 0u32);
+    for (i, unit) in scores.seg.units.iter().enumerate() {
+        if !unit.is_heading {
+            let p = scores.probs[i * n + category];
+            units += 1;
+            above_half += u32::from(p >= 0.5);
+            above_fifth += u32::from(p >= 0.2);
+        }
+    }
+    let log1p = |k: u32| (1.0 + k as f32).ln();
+    let best_rescored = best
+        .iter()
+        .map(|&i| rescored(i))
+        .fold(None, |acc: Option<f32>, m| {
+            Some(acc.map_or(m, |a| a.max(m)))
+        });
+    [
+        log_odds(prob(0)),
+        log_odds(prob(1)),
+        (prob(0) + prob(1) + prob(2)) / 3.0,
+        log1p(above_half),
+        log1p(above_fifth),
+        log1p(units) / 8.0,
+        scores.document_margins[category],
+        best_rescored.unwrap_or(-10.0),
+        best.first().map_or(-10.0, |&i| rescored(i)),
+    ]
+}
+
+/// Spans of one category as emitted: none when the document-level decision
+/// says the contract has no such clause; otherwise the decoded spans, or
+/// the category's best unit when no unit reaches the span threshold.
+pub fn emit_category(
+    scores: &ScoresView<'_>,
+    category: usize,
+    cal: &Calibration,
+    present: bool,
+) -> Vec<(usize, usize, f32)> {
+    if !present {
+        return Vec::new();
+    }
+    let spans = decode_category(scores, category, cal);
+    if !spans.is_empty() {
+        return spans;
+    }
+    candidates(scores.seg, scores.margins, scores.n, category)
+        .first()
+        .map(|&i| {
+            let unit = &scores.seg.units[i];
+            (unit.start, unit.end, scores.probs[i * scores.n + category])
+        })
+        .into_iter()
+        .collect()
+}
+
+/// What the preamble extractors read: a span per category they answer, and
+/// the key terms that come with them.
+pub struct Preamble {
+    pub spans: Vec<(&'static str, (usize, usize), f32)>,
+    pub document_name: Option<(usize, usize)>,
+    pub parties: Vec<Party>,
+    pub agreement: Option<DateMention>,
+    pub effective: Option<DateMention>,
+}
+
+pub fn read_preamble(text: &str) -> Preamble {
+    let mut spans = Vec::new();
+    let document_name = key_terms::document_name(text);
+    if let Some(span) = document_name {
+        spans.push((DOCUMENT_NAME, span, SCORE_DOCUMENT_NAME));
+    }
+    let (party_span, parties) = key_terms::parties(text);
+    if let Some(span) = party_span {
+        spans.push((PARTIES, span, SCORE_PARTIES));
+    }
+    if let Some(span) = key_terms::signature_block(text) {
+        spans.push((PARTIES, span, SCORE_SIGNATURES));
+    }
+    let agreement = key_terms::agreement_date(text);
+    if let Some(d) = agreement {
+        spans.push((AGREEMENT_DATE, (d.start, d.end), SCORE_AGREEMENT_DATE));
+    }
+    let effective = key_terms::effective_date(text, agreement);
+    match (effective, agreement) {
+        (Some(d), _) => spans.push((EFFECTIVE_DATE, (d.start, d.end), SCORE_EFFECTIVE_DATE)),
+        (None, Some(d)) => spans.push((
+            EFFECTIVE_DATE,
+            (d.start, d.end),
+            SCORE_EFFECTIVE_FROM_AGREEMENT,
+        )),
+        (None, None) => {}
+    }
+    Preamble {
+        spans,
+        document_name,
+        parties,
+        agreement,
+        effective,
+    }
+}
+
 pub fn detect(model: &ReviewModel, text: &str) -> Detection {
     let scores = unit_scores(model, text);
     detect_with_scores(model, text, &scores)
@@ -133,10 +332,11 @@ pub fn detect_with_scores(model: &ReviewModel, text: &str, scores: &UnitScores) 
             .and_then(|k| seg.units[k].section)
             .map(|s| seg.sections[s].clone())
     };
+    let view = scores.view();
     let mut clauses = Vec::new();
-    let mut best_unit: Vec<Option<(usize, f32)>> = vec![None; scores.n];
-    for (c, cal) in model.calibration.iter().enumerate() {
-        for (start, end, score) in decode_category(seg, &scores.probs, scores.n, c, cal) {
+    for (c, (cal, presence)) in model.calibration.iter().zip(&model.presence).enumerate() {
+        let present = presence.probability(&presence_features(&view, c)) >= presence.threshold;
+        for (start, end, score) in emit_category(&view, c, cal, present) {
             clauses.push(Clause {
                 category: model.clauses.labels[c].clone(),
                 start,
@@ -145,15 +345,9 @@ pub fn detect_with_scores(model: &ReviewModel, text: &str, scores: &UnitScores) 
                 section: section_at(start),
             });
         }
-        for i in 0..seg.units.len() {
-            let p = scores.probs[i * scores.n + c];
-            if p >= KEY_TERM_MIN_PROBABILITY && best_unit[c].is_none_or(|(_, b)| p > b) {
-                best_unit[c] = Some((i, p));
-            }
-        }
     }
-    let mut terms = KeyTerms::default();
-    let mut extracted = |category: &str, (start, end): (usize, usize), score: f32| {
+    let preamble = read_preamble(text);
+    for &(category, (start, end), score) in &preamble.spans {
         clauses.push(Clause {
             category: category.to_string(),
             start,
@@ -161,49 +355,53 @@ pub fn detect_with_scores(model: &ReviewModel, text: &str, scores: &UnitScores) 
             score,
             section: section_at(start),
         });
+    }
+    let mut terms = KeyTerms {
+        document_name: preamble.document_name.map(|(s, e)| text[s..e].to_string()),
+        parties: preamble.parties,
+        agreement_date: preamble.agreement.map(|d| d.date.iso()),
+        // Without an explicit effective date, a contract takes effect when
+        // made.
+        effective_date: preamble
+            .effective
+            .or(preamble.agreement)
+            .map(|d| d.date.iso()),
+        ..KeyTerms::default()
     };
-    let title = key_terms::document_name(text);
-    if let Some(span) = title {
-        terms.document_name = Some(text[span.0..span.1].to_string());
-        extracted(DOCUMENT_NAME, span, SCORE_DOCUMENT_NAME);
-    }
-    let (party_span, parties) = key_terms::parties(text);
-    if let Some(span) = party_span {
-        extracted(PARTIES, span, SCORE_PARTIES);
-    }
-    if let Some(span) = key_terms::signature_block(text) {
-        extracted(PARTIES, span, SCORE_SIGNATURES);
-    }
-    terms.parties = parties;
-    let agreement = key_terms::agreement_date(text);
-    if let Some(d) = agreement {
-        terms.agreement_date = Some(d.date.iso());
-        extracted(AGREEMENT_DATE, (d.start, d.end), SCORE_AGREEMENT_DATE);
-    }
-    let effective = key_terms::effective_date(text, agreement);
-    if let Some(d) = effective {
-        extracted(EFFECTIVE_DATE, (d.start, d.end), SCORE_EFFECTIVE_DATE);
-    }
-    // Without an explicit effective date, a contract takes effect when made.
-    terms.effective_date = effective.or(agreement).map(|d| d.date.iso());
-    let clause_text = |name: &str| {
+    // A key term is read from its category's candidate units in turn, the
+    // most probable first, each with the unit after it: a clause may run on
+    // ("... for successive one-year terms; unless either party gives notice").
+    let read = |name: &str, floor: f32, extract: &dyn Fn(&str) -> Option<String>| {
         let c = model.clauses.labels.iter().position(|l| l == name)?;
-        let (i, _) = best_unit[c]?;
-        let unit = &seg.units[i];
-        // The clause may run on into the next unit ("... for successive
-        // one-year terms; unless either party gives notice ...").
-        let end = seg.units.get(i + 1).map_or(unit.end, |next| next.end);
-        Some(&text[unit.start..end])
+        candidates(seg, &scores.margins, scores.n, c)
+            .into_iter()
+            .filter(|&i| scores.probs[i * scores.n + c] >= floor)
+            .find_map(|i| {
+                let unit = &seg.units[i];
+                let end = seg.units.get(i + 1).map_or(unit.end, |next| next.end);
+                extract(&text[unit.start..end])
+            })
     };
-    terms.governing_law = clause_text("Governing Law").and_then(key_terms::governing_law);
-    terms.renewal_term = clause_text("Renewal Term").and_then(key_terms::renewal_term);
-    terms.notice_period_to_terminate_renewal =
-        clause_text("Notice Period To Terminate Renewal").and_then(key_terms::notice_period);
-    let start = effective.or(agreement).map(|d| d.date);
+    let floor = KEY_TERM_MIN_PROBABILITY;
+    terms.governing_law = read("Governing Law", floor, &key_terms::governing_law)
+        .or_else(|| key_terms::governing_law_anywhere(text));
+    terms.renewal_term = read("Renewal Term", floor, &key_terms::renewal_term);
+    terms.notice_period_to_terminate_renewal = read(
+        "Notice Period To Terminate Renewal",
+        floor,
+        &key_terms::notice_period,
+    );
+    let start = preamble.effective.or(preamble.agreement).map(|d| d.date);
+    // A stated end date in any candidate beats a term computed from the
+    // most probable one.
     terms.expiration_date =
-        clause_text("Expiration Date").and_then(|c| key_terms::expiration(c, start));
+        read("Expiration Date", 0.0, &key_terms::stated_expiration).or_else(|| {
+            read("Expiration Date", floor, &|c| {
+                key_terms::expiration(c, start)
+            })
+        });
     clauses.sort_by(|a, b| a.start.cmp(&b.start).then(a.category.cmp(&b.category)));
-    let title_text = title.map_or("", |(s, e)| &text[s..e]);
+    let title_text = preamble.document_name.map_or("", |(s, e)| &text[s..e]);
     let contract_type = contract_type::classify(model, title_text, text);
     Detection {
         clauses,

@@ -21,6 +21,9 @@ const GROUP_HEADING: u64 = 0x1656_67b1_9e37_79f9;
 const GROUP_PREV: u64 = 0x27d4_eb2f_1656_67c5;
 const GROUP_NEXT: u64 = 0x85eb_ca77_c2b2_ae63;
 const GROUP_SHAPE: u64 = 0xff51_afd7_ed55_8ccd;
+const GROUP_PREFIX: u64 = 0x9fb2_1c65_1e98_df25;
+/// Letters kept of a word for its prefix feature.
+const PREFIX_LEN: usize = 5;
 const NUMBER_TOKEN: u64 = 0x0123_4567_89ab_cdef;
 
 /// 64-bit finaliser (splitmix64): spreads token hashes over the buckets.
@@ -85,6 +88,25 @@ fn bucket(h: u64) -> u32 {
 pub struct DocTokens {
     pub units: Vec<Vec<u64>>,
     pub headings: Vec<Vec<u64>>,
+    /// Word-prefix hashes of every unit.
+    pub prefixes: Vec<Vec<u64>>,
+}
+
+/// Hashes of the first [`PREFIX_LEN`] letters of each longer word of
+/// `text`: "disparage", "disparaging" and "disparagement" share one, which
+/// helps the rarer categories whose wording varies.
+pub fn prefix_hashes(text: &str, out: &mut Vec<u64>) {
+    out.clear();
+    for word in text.split(|c: char| !c.is_ascii_alphabetic()) {
+        if word.len() > PREFIX_LEN {
+            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+            for &b in &word.as_bytes()[..PREFIX_LEN] {
+                h ^= u64::from(b.to_ascii_lowercase());
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+            out.push(h);
+        }
+    }
 }
 
 impl DocTokens {
@@ -96,7 +118,19 @@ impl DocTokens {
         };
         let units = seg.units.iter().map(|u| tokens(u.start, u.end)).collect();
         let headings = seg.headings.iter().map(|&(s, e)| tokens(s, e)).collect();
-        Self { units, headings }
+        let prefixes = seg
+            .units
+            .iter()
+            .map(|u| {
+                prefix_hashes(&text[u.start..u.end], &mut buf);
+                buf.clone()
+            })
+            .collect();
+        Self {
+            units,
+            headings,
+            prefixes,
+        }
     }
 }
 
@@ -112,6 +146,7 @@ pub fn unit_features(
     let unit = &seg.units[i];
     let words = &tokens.units[i];
     add_bag(out, words, GROUP_WORD, 1.0);
+    add_bag(out, &tokens.prefixes[i], GROUP_PREFIX, 0.7);
     if words.len() > 1 {
         let weight = 1.0 / ((words.len() - 1) as f32).sqrt();
         for pair in words.windows(2) {
@@ -154,21 +189,49 @@ fn add_bag(out: &mut Vec<Feature>, words: &[u64], group: u64, scale: f32) {
     }
 }
 
-/// Document-level features for contract-type detection: the title words
-/// (weighted heavily, since CUAD's types follow the document name), the
-/// words of the opening, and the words of the whole text.
+/// Document-level features for contract-type detection: the title's words
+/// and word beginnings (weighted heavily, since CUAD's types follow the
+/// document name: "DISTRIBUTORSHIP" and "DISTRIBUTION" share "distr"), the
+/// words and word beginnings of the opening, and the words of the whole
+/// text.
 pub fn document_features(title: &str, text: &str, out: &mut Vec<Feature>) {
     out.clear();
     let mut buf = Vec::new();
     token_hashes(title, &mut buf);
     add_bag(out, &buf, GROUP_HEADING, 2.0);
+    prefix_hashes(title, &mut buf);
+    add_bag(out, &buf, GROUP_HEADING ^ GROUP_PREFIX, 2.0);
     let opening_end = floor_char_boundary(text, 3000);
     token_hashes(&text[..opening_end], &mut buf);
     add_bag(out, &buf, GROUP_PREV, 1.0);
+    prefix_hashes(&text[..opening_end], &mut buf);
+    add_bag(out, &buf, GROUP_PREV ^ GROUP_PREFIX, 1.0);
     token_hashes(text, &mut buf);
     buf.sort_unstable();
     buf.dedup();
     add_bag(out, &buf, GROUP_WORD, 1.0);
+    out.push((bucket(GROUP_SHAPE), 1.0));
+}
+
+/// The whole contract as a bag for the document-level presence models: each
+/// distinct word and word pair of its units once, scaled so that long and
+/// short contracts weigh alike.
+pub fn bag_features(tokens: &DocTokens, out: &mut Vec<Feature>) {
+    out.clear();
+    let mut hashes: Vec<u64> = Vec::new();
+    for words in &tokens.units {
+        hashes.extend(words.iter().map(|&w| GROUP_WORD ^ w));
+        hashes.extend(
+            words
+                .windows(2)
+                .map(|pair| GROUP_PAIR ^ pair[0].wrapping_mul(31) ^ pair[1]),
+        );
+    }
+    let mut buckets: Vec<u32> = hashes.into_iter().map(bucket).collect();
+    buckets.sort_unstable();
+    buckets.dedup();
+    let weight = 1.0 / (buckets.len().max(1) as f32).sqrt();
+    out.extend(buckets.into_iter().map(|b| (b, weight)));
     out.push((bucket(GROUP_SHAPE), 1.0));
 }
 

@@ -10,6 +10,8 @@ use serde::Serialize;
 
 /// How far into the document the title and preamble are looked for.
 const PREAMBLE_BYTES: usize = 6000;
+/// How far the preamble is looked for behind a table of contents.
+const PREAMBLE_AFTER_CONTENTS_BYTES: usize = 30_000;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Party {
@@ -200,6 +202,88 @@ pub fn dates(text: &str, base: usize) -> Vec<DateMention> {
     out
 }
 
+const ORDINAL_WORDS: [&str; 31] = [
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+    "twenty-first",
+    "twenty-second",
+    "twenty-third",
+    "twenty-fourth",
+    "twenty-fifth",
+    "twenty-sixth",
+    "twenty-seventh",
+    "twenty-eighth",
+    "twenty-ninth",
+    "thirtieth",
+    "thirty-first",
+];
+
+const WEEKDAYS: [&str; 7] = [
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
+
+/// A day of the month at word `i`: "18", "18th", and the forms PDF
+/// conversion leaves ("18t h", "1 st"), or a word ("first", "thirtieth
+/// (30th)"). Returns the day and how many words it takes.
+fn day_at(w: &[Word<'_>], i: usize) -> Option<(u8, usize)> {
+    let word = w.get(i)?.text;
+    let next = w.get(i + 1).map(|x| x.text.to_ascii_lowercase());
+    if let Some(k) = ORDINAL_WORDS
+        .iter()
+        .position(|o| o.eq_ignore_ascii_case(word))
+    {
+        let day = k as u8 + 1;
+        let repeated = w.get(i + 1).and_then(|x| ordinal_day(x.text)) == Some(day);
+        return Some((day, if repeated { 2 } else { 1 }));
+    }
+    let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits > 2 {
+        return None;
+    }
+    let day: u8 = word[..digits]
+        .parse()
+        .ok()
+        .filter(|d| (1..=31).contains(d))?;
+    let rest = word[digits..].to_ascii_lowercase();
+    let suffixes = ["st", "nd", "rd", "th"];
+    match rest.as_str() {
+        "" if next.as_deref().is_some_and(|n| suffixes.contains(&n)) => Some((day, 2)),
+        "" | "st" | "nd" | "rd" | "th" | "." => Some((day, 1)),
+        "s" | "n" | "r" | "t"
+            if next
+                .as_deref()
+                .is_some_and(|n| suffixes.contains(&format!("{rest}{n}").as_str())) =>
+        {
+            Some((day, 2))
+        }
+        _ => None,
+    }
+}
+
 fn date_at(w: &[Word<'_>], i: usize) -> Option<(DateMention, usize)> {
     let get = |k: usize| w.get(i + k).map(|x| x.text);
     let span = |last: usize, date: Date| {
@@ -215,10 +299,10 @@ fn date_at(w: &[Word<'_>], i: usize) -> Option<(DateMention, usize)> {
     let first = get(0)?;
     // Month D, YYYY / Month YYYY / Month __, YYYY
     if let Some(month) = month_of(first) {
-        if let Some(day) = get(1).and_then(ordinal_day)
-            && let Some(year) = get(2).and_then(year_of)
+        if let Some((day, used)) = day_at(w, i + 1)
+            && let Some(year) = get(1 + used).and_then(year_of)
         {
-            return Some(span(2, date(Some(year), Some(month), Some(day))));
+            return Some(span(1 + used, date(Some(year), Some(month), Some(day))));
         }
         if get(1).is_some_and(is_blank)
             && let Some(year) = get(2).and_then(year_of)
@@ -230,13 +314,15 @@ fn date_at(w: &[Word<'_>], i: usize) -> Option<(DateMention, usize)> {
         }
         return None;
     }
-    // D(th) [day] of Month, YYYY / D Month YYYY
-    if let Some(day) = ordinal_day(first).or_else(|| is_blank(first).then_some(0)) {
-        let mut k = 1;
-        if get(k).is_some_and(|x| x.eq_ignore_ascii_case("day")) {
-            k += 1;
+    // D(th) [day] of [the month of] [weekday] Month, YYYY / D Month YYYY
+    if let Some((day, used)) = day_at(w, i).or_else(|| is_blank(first).then_some((0, 1))) {
+        let mut k = used;
+        for filler in ["day", "of", "the", "month", "of"] {
+            if get(k).is_some_and(|x| x.eq_ignore_ascii_case(filler)) {
+                k += 1;
+            }
         }
-        if get(k).is_some_and(|x| x.eq_ignore_ascii_case("of")) {
+        if get(k).is_some_and(|x| WEEKDAYS.contains(&x.to_ascii_lowercase().as_str())) {
             k += 1;
         }
         if let Some(month) = get(k).and_then(month_of)
@@ -265,24 +351,39 @@ fn date_at(w: &[Word<'_>], i: usize) -> Option<(DateMention, usize)> {
         }
         return None;
     }
-    // MM/DD/YY(YY)
-    let parts: Vec<&str> = first.trim_end_matches(['.', ';', ',']).split('/').collect();
-    if parts.len() == 3
-        && parts
+    numeric_date(first).map(|d| span(0, d))
+}
+
+/// "06/01/2020", "04-01-06"; month first as in US usage, unless the first
+/// number cannot be a month ("13/07/05").
+fn numeric_date(word: &str) -> Option<Date> {
+    let word = word.trim_end_matches(['.', ';', ',', ':']);
+    let separator = if word.contains('/') { '/' } else { '-' };
+    let parts: Vec<&str> = word.split(separator).collect();
+    if parts.len() != 3
+        || !parts
             .iter()
-            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+            .all(|p| (1..=4).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()))
     {
-        let month: u8 = parts[0].parse().ok()?;
-        let day: u8 = parts[1].parse().ok()?;
-        let mut year: u16 = parts[2].parse().ok()?;
-        if parts[2].len() == 2 {
-            year += if year >= 50 { 1900 } else { 2000 };
-        }
-        if (1..=12).contains(&month) && (1..=31).contains(&day) && (1900..=2100).contains(&year) {
-            return Some(span(0, date(Some(year), Some(month), Some(day))));
-        }
+        return None;
     }
-    None
+    let (mut month, mut day): (u8, u8) = (parts[0].parse().ok()?, parts[1].parse().ok()?);
+    if month > 12 {
+        (month, day) = (day, month);
+    }
+    let mut year: u16 = parts[2].parse().ok()?;
+    if parts[2].len() == 2 {
+        year += if year >= 50 { 1900 } else { 2000 };
+    }
+    ((1..=12).contains(&month) && (1..=31).contains(&day) && (1900..=2100).contains(&year))
+        .then(|| date(Some(year), Some(month), Some(day)))
+}
+
+/// Whether `at` lies on an EDGAR filing line ("Source: ACME INC, 8-K,
+/// 2/5/2020"), whose date is the filing's, not the contract's.
+fn in_filing_header(text: &str, at: usize) -> bool {
+    let line_start = text[..at].rfind('\n').map_or(0, |k| k + 1);
+    text[line_start..at].contains("Source:")
 }
 
 fn date(year: Option<u16>, month: Option<u8>, day: Option<u8>) -> Date {
@@ -372,21 +473,51 @@ pub fn document_name(text: &str) -> Option<(usize, usize)> {
             {
                 words.drain(..words.len().min(2));
             }
+            // "(TRANSLATION) ...", "THIS ... AGREEMENT".
+            if words.len() > 1 && (words[0].1 == "(TRANSLATION)" || words[0].1 == "THIS") {
+                words.drain(..1);
+            }
+            if words.len() == 1 && matches!(words[0].1, "AGREEMENT" | "CONTRACT") {
+                continue;
+            }
             let upper_run = words
                 .iter()
                 .enumerate()
-                .take_while(|(k, (_, w))| {
-                    is_upper_word(w) && !(*k > 0 && matches!(*w, "THIS" | "THE"))
-                })
+                .take_while(|(k, (_, w))| is_upper_word(w) && !(*k > 0 && *w == "THIS"))
                 .count();
-            let last_title_word = words[..upper_run]
+            // The first AGREEMENT ends the title ("SERVICES AGREEMENT
+            // SERVICES AGREEMENT" is one title set twice); else the last
+            // word naming an agreement ("SUBLICENSE").
+            let run = &words[..upper_run];
+            let last_title_word = run
                 .iter()
-                .rposition(|(_, w)| names_agreement(w) && w.chars().any(char::is_alphabetic));
+                .position(|(_, w)| w.starts_with("AGREEMENT") || w.starts_with("CONTRACT"))
+                .or_else(|| {
+                    run.iter().rposition(|(_, w)| {
+                        names_agreement(w) && w.chars().any(char::is_alphabetic)
+                    })
+                });
             if let Some(last) = last_title_word {
-                let (s, _) = words[0];
+                // "CISCO SYSTEMS, INC. NONEXCLUSIVE ... AGREEMENT": the
+                // title starts after the company's name.
+                let first = run[..last]
+                    .iter()
+                    .rposition(|(_, w)| is_company_suffix(w))
+                    .map_or(0, |k| k + 1);
+                let first = if run.get(first).is_some_and(|(_, w)| *w == "DBA") {
+                    (first + 2).min(last)
+                } else {
+                    first
+                };
+                let (s, _) = words[first];
                 let (ls, lw) = words[last];
                 let e = ls + lw.trim_end_matches([',', '.', '(', ':', ';']).len();
                 if e > s + 5 {
+                    let amends = ["AMENDMENT", "ADDENDUM"].contains(&words[first].1)
+                        && !words.iter().any(|(_, w)| w.starts_with("AGREEMENT"));
+                    if amends {
+                        return Some(amended_title(text, base + s, base + piece.len()));
+                    }
                     return Some((base + s, base + e));
                 }
             }
@@ -398,7 +529,7 @@ pub fn document_name(text: &str) -> Option<(usize, usize)> {
                         || small.contains(w)
                 })
                 && words.iter().any(|(_, w)| names_agreement(w));
-            if titled && fallback.is_none() {
+            if titled && words.len() > 1 && fallback.is_none() {
                 let (s, _) = words[0];
                 let (ls, lw) = words[words.len() - 1];
                 let e = ls + lw.trim_end_matches([',', '.', '(', ':', ';']).len();
@@ -416,7 +547,50 @@ pub fn document_name(text: &str) -> Option<(usize, usize)> {
     let capitalised = name
         .split_whitespace()
         .all(|w| w.chars().next().is_some_and(char::is_uppercase));
-    (end < 80 && capitalised).then_some((at + 5, at + 5 + end))
+    let more_than_a_word = name.split_whitespace().count() > 1;
+    (end < 80 && capitalised && more_than_a_word).then_some((at + 5, at + 5 + end))
+}
+
+/// "INC.", "CORPORATION", "LLC,": the word that ends a company's name.
+fn is_company_suffix(word: &str) -> bool {
+    let w = word.trim_end_matches([',', '.']).to_ascii_uppercase();
+    matches!(
+        w.as_str(),
+        "INC" | "CORPORATION" | "CORP" | "LLC" | "LTD" | "LIMITED" | "PLC" | "L.P" | "LP"
+    )
+}
+
+/// An amendment's heading ("AMENDMENT NO. 2") names the agreement it
+/// amends on a following line ("MANUFACTURING AGREEMENT"): the title runs
+/// on to that line when it comes within two lines; else it is the heading.
+fn amended_title(text: &str, start: usize, heading_end: usize) -> (usize, usize) {
+    let heading_end = start + text[start..heading_end].trim_end().len();
+    let mut at = heading_end;
+    for line in text[heading_end..].split_inclusive('\n').take(6) {
+        let trimmed = line.trim();
+        let line_at = at + offset_in(line, line.trim_start());
+        at += line.len();
+        let words: Vec<&str> = trimmed.split_whitespace().collect();
+        // Blank lines and connectors ("OF", "TO THE") keep the title going.
+        if words
+            .iter()
+            .all(|w| matches!(w.to_ascii_uppercase().as_str(), "OF" | "TO" | "THE"))
+        {
+            continue;
+        }
+        let titled = words.len() <= 12
+            && words.iter().all(|w| {
+                w.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
+                    || matches!(*w, "and" | "of" | "to" | "the" | "for")
+            })
+            && words.iter().any(|w| names_agreement(w));
+        return if titled {
+            (start, line_at + trimmed.len())
+        } else {
+            (start, heading_end)
+        };
+    }
+    (start, heading_end)
 }
 
 /// The pieces of a line separated by layout gaps (three or more spaces).
@@ -443,31 +617,126 @@ fn column_pieces(line: &str) -> Vec<&str> {
         .collect()
 }
 
-/// The preamble's party list: the byte range from the first party to the
-/// end of the sentence that introduces them, and each party.
+/// The preamble's parties, and the byte range from the top of the contract
+/// to the end of the party list (title blocks above the preamble often name
+/// the parties too). Several readings are tried (each "between ..." or
+/// "among ..." list, a paragraph defining aliases, "Party A:" lines) and the
+/// one that defines the most parties, aliases first, wins.
 pub fn parties(text: &str) -> (Option<(usize, usize)>, Vec<Party>) {
     let head = &text[..preamble_end(text)];
-    let Some((from, to)) = preamble_span(head) else {
-        return (None, Vec::new());
+    // A table of contents can push the preamble far down.
+    let head = if head.contains("TABLE OF CONTENTS") || head.contains("Table of Contents") {
+        &text[..super::features::floor_char_boundary(text, PREAMBLE_AFTER_CONTENTS_BYTES)]
+    } else {
+        head
     };
-    let intro = [
-        "by and between",
-        "by and among",
-        " between ",
-        " among ",
-        "between:",
-    ]
-    .iter()
-    .filter_map(|k| find_ci(&head[..to], k).map(|i| i + k.len()))
-    .min();
-    let intro = intro.unwrap_or_else(|| {
-        let alias = head[..to].find("(\"").unwrap_or(0);
-        head[..alias].rfind('\n').map_or(0, |k| k + 1)
-    });
-    // Alias definitions are the surest reading; a plain "A and B" split
-    // adds parties defined without an alias.
-    let mut parties = parties_by_alias(text, intro, to);
-    for extra in split_parties(text, intro, to) {
+    let mut best: Option<(usize, Vec<Party>)> = None;
+    let mut reach = 0;
+    let score = |parties: &[Party]| {
+        let aliased = parties.iter().filter(|p| !p.aliases.is_empty()).count();
+        3 * aliased.min(6) + parties.len().min(6)
+    };
+    for (from, to) in party_lists(head) {
+        let parties = read_party_list(text, from, to);
+        if parties.is_empty() {
+            continue;
+        }
+        reach = reach.max(to);
+        if best
+            .as_ref()
+            .is_none_or(|(_, b)| score(&parties) > score(b))
+        {
+            best = Some((to, parties));
+        }
+    }
+    let labelled = labelled_parties(head);
+    if !labelled.is_empty()
+        && best
+            .as_ref()
+            .is_none_or(|(_, b)| score(&labelled) > score(b))
+    {
+        reach = reach.max(labelled.iter().map(|p| p.end).max().unwrap_or(0));
+        best = Some((reach, labelled));
+    }
+    match best {
+        Some((_, parties)) => (Some((0, reach)), parties),
+        None => (None, Vec::new()),
+    }
+}
+
+/// Where party lists may be: after each "between" or "among" near the top,
+/// and in paragraphs that define an alias ("Acme Inc. (\"Acme\") and ..."),
+/// each up to the recitals or the first section.
+fn party_lists(head: &str) -> Vec<(usize, usize)> {
+    let lower = head.to_ascii_lowercase();
+    let mut starts: Vec<usize> = Vec::new();
+    for intro in ["between", "among"] {
+        for (at, _) in lower.match_indices(intro) {
+            let end = at + intro.len();
+            let word_start = at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphabetic();
+            let word_end = lower
+                .as_bytes()
+                .get(end)
+                .is_none_or(|b| !b.is_ascii_alphabetic());
+            if word_start && word_end {
+                starts.push(end + usize::from(lower.as_bytes().get(end) == Some(&b':')));
+            }
+        }
+    }
+    for open in ["(\"", "(\u{201c}", "( \""] {
+        if let Some(at) = head.find(open) {
+            starts.push(head[..at].rfind("\n\n").map_or(0, |k| k + 2));
+        }
+    }
+    starts.sort_unstable();
+    starts.dedup();
+    starts
+        .into_iter()
+        .map(|from| (from, party_list_end(head, from)))
+        .filter(|(from, to)| to > from)
+        .collect()
+}
+
+/// Where a party list that starts at `from` ends: at the recitals, the
+/// first section or a date line, at most 2,500 bytes on.
+fn party_list_end(head: &str, from: usize) -> usize {
+    let rest = &head[from..];
+    let mut end = rest.len().min(2500);
+    for stop in [
+        "WHEREAS",
+        "Whereas",
+        "RECITALS",
+        "Recitals",
+        "W I T N E S S",
+        "WITNESSETH",
+        "NOW, THEREFORE",
+        "NOW THEREFORE",
+        "BACKGROUND",
+        "Background",
+        "\n1.",
+        "\nARTICLE",
+        "\nSection 1",
+        "IN CONSIDERATION",
+        "TABLE OF CONTENTS",
+        "Dated as of",
+        "DATED AS OF",
+    ] {
+        if let Some(k) = rest.find(stop) {
+            end = end.min(k);
+        }
+    }
+    let mut to = from + end;
+    while !head.is_char_boundary(to) {
+        to -= 1;
+    }
+    from + head[from..to].trim_end().len()
+}
+
+/// The parties of one list: alias definitions are the surest reading; a
+/// plain "A and B" split adds parties defined without an alias.
+fn read_party_list(text: &str, from: usize, to: usize) -> Vec<Party> {
+    let mut parties = parties_by_alias(text, from, to);
+    for extra in split_parties(text, from, to) {
         let known = parties.iter().any(|p| {
             let (a, b) = (p.name.to_ascii_lowercase(), extra.name.to_ascii_lowercase());
             a.contains(&b) || b.contains(&a)
@@ -477,7 +746,38 @@ pub fn parties(text: &str) -> (Option<(usize, usize)>, Vec<Party>) {
         }
     }
     parties.retain(|p| plausible_name(&p.name));
-    (Some((from, to)), parties)
+    parties
+}
+
+/// Parties written as labelled lines: "Party A: Beike Internet Co., Ltd.".
+fn labelled_parties(head: &str) -> Vec<Party> {
+    let mut out: Vec<Party> = Vec::new();
+    for label in [
+        "Party A", "Party B", "Party C", "PARTY A", "PARTY B", "PARTY C",
+    ] {
+        let Some(at) = head.find(&format!("{label}:")) else {
+            continue;
+        };
+        let from = at + label.len() + 1;
+        let line_end = head[from..].find('\n').map_or(head.len(), |k| from + k);
+        let Some(mut party) = party_of(head, from, line_end) else {
+            continue;
+        };
+        // Layout columns and the representative that follows end the name.
+        if let Some(k) = party
+            .name
+            .find("   ")
+            .or_else(|| party.name.find(" Legal "))
+        {
+            party.name.truncate(k);
+            party.end = party.start + k;
+        }
+        party.aliases = vec![label.to_string()];
+        if plausible_name(&party.name) && !out.iter().any(|p| p.name == party.name) {
+            out.push(party);
+        }
+    }
+    out
 }
 
 /// Defined terms that name a role of everyone, not one party.
@@ -523,11 +823,18 @@ fn parties_by_alias(text: &str, from: usize, to: usize) -> Vec<Party> {
         if specific.is_empty() {
             continue;
         }
-        match party_of(
-            text,
-            from + offset_in(body, segment),
-            from + offset_in(body, segment) + segment.len(),
-        ) {
+        let segment_start = from + offset_in(body, segment);
+        let segment_end = segment_start + segment.len();
+        // The name may follow a description of the previous party
+        // ("..., a Maryland corporation, Hyde Park Bancorp, MHC").
+        let named = std::iter::once(segment_start)
+            .chain(
+                segment
+                    .match_indices(", ")
+                    .map(|(k, _)| segment_start + k + 2),
+            )
+            .find_map(|s| party_of(text, s, segment_end).filter(|p| plausible_name(&p.name)));
+        match named {
             Some(mut party) if !segment.trim().is_empty() => {
                 party.aliases = specific;
                 out.push(party);
@@ -562,65 +869,53 @@ fn quoted(inside: &str) -> Vec<String> {
     out
 }
 
+/// "a California corporation", "an Ontario limited partnership": a
+/// description that ends a party's name.
+fn describes_entity(rest: &str) -> bool {
+    let mut words = rest.split_whitespace();
+    if !matches!(words.next(), Some("a" | "an")) {
+        return false;
+    }
+    let kinds = [
+        "corporation",
+        "company",
+        "limited",
+        "partnership",
+        "entity",
+        "bank",
+        "association",
+        "individual",
+        "organization",
+    ];
+    words
+        .take(4)
+        .any(|w| kinds.iter().any(|k| w.to_ascii_lowercase().starts_with(k)))
+}
+
 /// A party name is capitalised words, not a run of prose.
 fn plausible_name(name: &str) -> bool {
     let small = [
         "and", "of", "the", "de", "du", "la", "von", "van", "d/b/a", "for", "in", "&",
     ];
     let words: Vec<&str> = name.split_whitespace().collect();
+    // Page and section numbers after the first word mean a table of
+    // contents was read ("2205925 Ontario Limited" is a name).
+    let numbered = words
+        .iter()
+        .skip(1)
+        .any(|w| w.bytes().all(|b| b.is_ascii_digit() || b == b'.'));
+    // "This Co-Branding Agreement" is the contract, not a party.
+    let titled = words.iter().any(|w| {
+        let lower = w.to_ascii_lowercase();
+        lower.starts_with("agreement") || lower == "this" || lower == "amendment"
+    });
     !words.is_empty()
         && words.len() <= 10
-        && words
-            .iter()
-            .all(|w| !w.starts_with(|c: char| c.is_lowercase()) || small.contains(w))
-}
-
-fn preamble_span(head: &str) -> Option<(usize, usize)> {
-    let intro = [
-        "by and between",
-        "by and among",
-        " between ",
-        " among ",
-        "between:",
-    ]
-    .iter()
-    .filter_map(|k| find_ci(head, k).map(|i| (i, k.len())))
-    .min_by_key(|(i, _)| *i);
-    let alias = head.find("(\"").or_else(|| head.find("(\u{201c}"));
-    let intro_at = match (intro, alias) {
-        (Some((i, len)), _) => i + len,
-        (None, Some(a)) => head[..a].rfind('\n').map_or(0, |k| k + 1),
-        (None, None) => return None,
-    };
-    let rest = &head[intro_at..];
-    let mut end = rest.len().min(2500);
-    for stop in [
-        "WHEREAS",
-        "Whereas",
-        "RECITALS",
-        "Recitals",
-        "W I T N E S S",
-        "WITNESSETH",
-        "NOW, THEREFORE",
-        "NOW THEREFORE",
-        "BACKGROUND",
-        "Background",
-        "\n1.",
-        "\nARTICLE",
-        "\nSection 1",
-        "IN CONSIDERATION",
-    ] {
-        if let Some(k) = rest.find(stop) {
-            end = end.min(k);
-        }
-    }
-    let mut to = intro_at + end;
-    while !head.is_char_boundary(to) {
-        to -= 1;
-    }
-    let to = intro_at + head[intro_at..to].trim_end().len();
-    // The title block above the preamble often names the parties too.
-    (to > 0).then_some((0, to))
+        && !numbered
+        && !titled
+        && words.iter().all(|w| {
+            !w.starts_with(|c: char| c.is_lowercase()) || small.contains(w) || w.contains('.')
+        })
 }
 
 /// The signature block: from "IN WITNESS WHEREOF" to the end, where the
@@ -636,7 +931,8 @@ pub fn signature_block(text: &str) -> Option<(usize, usize)> {
 
 fn split_parties(text: &str, from: usize, to: usize) -> Vec<Party> {
     let body = &text[from..to];
-    // Split at " and " / ";" outside parentheses and quotes.
+    // Split at "and" between white space (cover pages put it on a line of
+    // its own) and at ";", outside parentheses and quotes.
     let mut pieces = Vec::new();
     let mut depth = 0i32;
     let mut quoted = false;
@@ -651,10 +947,13 @@ fn split_parties(text: &str, from: usize, to: usize) -> Vec<Party> {
             _ => {}
         }
         if depth <= 0 && !quoted {
-            let and = bytes.len() - i >= 5 && bytes[i..i + 5].eq_ignore_ascii_case(b" and ");
-            if and && !looks_like_name_continuation(&body[i + 5..]) || bytes[i] == b';' {
+            let and = bytes.len() - i >= 5
+                && bytes[i].is_ascii_whitespace()
+                && bytes[i + 1..i + 4].eq_ignore_ascii_case(b"and")
+                && bytes[i + 4].is_ascii_whitespace();
+            if and && !looks_like_name_continuation(&body[i + 4..]) || bytes[i] == b';' {
                 pieces.push((start, i));
-                start = i + if bytes[i] == b';' { 1 } else { 5 };
+                start = i + if bytes[i] == b';' { 1 } else { 4 };
                 i = start;
                 continue;
             }
@@ -671,11 +970,17 @@ fn split_parties(text: &str, from: usize, to: usize) -> Vec<Party> {
     out
 }
 
-/// "and Beta LLC" starts a party; "and existing under" does not.
+/// "and Beta LLC" or "and ebix.com, Inc." starts a party; "and existing
+/// under" does not.
 fn looks_like_name_continuation(after: &str) -> bool {
     let next = after.trim_start();
-    !next.starts_with(|c: char| c.is_uppercase() || c == '"' || c == '\u{201c}')
+    let domain = next
+        .split_whitespace()
+        .next()
+        .is_some_and(|w| w.contains(".com"));
+    !domain && !next.starts_with(|c: char| c.is_uppercase() || c == '"' || c == '\u{201c}')
         || next.starts_with("Delaware")
+        || next.starts_with("Wales")
 }
 
 /// Where `part`, a subslice of `text`, starts in it.
@@ -684,13 +989,21 @@ fn offset_in(text: &str, part: &str) -> usize {
 }
 
 fn party_of(text: &str, s: usize, e: usize) -> Option<Party> {
-    let mut piece = text[s..e]
-        .trim_start()
-        .trim_start_matches([',', ';', ' ', '\n']);
-    for lead in ["and ", "AND ", "And "] {
-        if let Some(rest) = piece.strip_prefix(lead) {
-            piece = rest.trim_start();
+    // Layout debris ("---", "___") and list punctuation come first.
+    let debris = |c: char| c.is_whitespace() || matches!(c, ',' | ';' | '-' | '_' | '*');
+    let mut piece = text[s..e].trim_start_matches(debris);
+    for lead in ["and", "AND", "And"] {
+        if let Some(rest) = piece.strip_prefix(lead)
+            && rest.starts_with(|c: char| c.is_whitespace() || c == ':' || c == ',')
+        {
+            piece = rest
+                .trim_start_matches([':', ','])
+                .trim_start_matches(debris);
         }
+    }
+    // A letter agreement's salutation precedes the first party.
+    if let Some(k) = piece.find("Gentlemen:").filter(|&k| k < 20) {
+        piece = piece[k + "Gentlemen:".len()..].trim_start();
     }
     // "(1) Acme Ltd" numbers the parties.
     if piece.starts_with('(') && piece.find(')').is_some_and(|k| k <= 4) {
@@ -728,6 +1041,10 @@ fn party_of(text: &str, s: usize, e: usize) -> Option<Party> {
         " (hereinafter",
         " having ",
         " represented by",
+        " with an ",
+        " and its affiliates",
+        " and its subsidiaries",
+        " with an address",
         " with a principal",
         " a company",
         " a limited",
@@ -740,35 +1057,33 @@ fn party_of(text: &str, s: usize, e: usize) -> Option<Party> {
             cut = cut.min(k);
         }
     }
+    // A street address after the name: "Uniquest Corporation 780 Montague".
+    let street = piece[..cut].match_indices(' ').map(|(k, _)| k).find(|&k| {
+        let word = piece[k + 1..cut].split_whitespace().next().unwrap_or("");
+        word.len() >= 2 && word.bytes().all(|b| b.is_ascii_digit())
+    });
+    let cut = street.unwrap_or(cut);
+    // "Snap Technologies, Inc. a California corporation".
+    let described = piece[..cut]
+        .match_indices([' '])
+        .map(|(k, _)| k)
+        .find(|&k| describes_entity(&piece[k + 1..cut]));
+    let cut = described.unwrap_or(cut);
     let name = piece[..cut].trim().trim_end_matches([',', ';', ':']).trim();
     let name = name.trim_end_matches(" and").trim();
     let words = name.split_whitespace().count();
-    if name.len() < 2
-        || words > 12
-        || !name.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
-    {
+    // Lower-case names are internet companies: "ebix.com, Inc.".
+    let first_word = name.split_whitespace().next().unwrap_or("");
+    let opens_name = name.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
+        || first_word.contains('.');
+    if name.len() < 2 || words > 12 || !opens_name {
         return None;
     }
     let name_offset = offset_in(text, name);
-    let mut aliases = Vec::new();
-    for open in find_ci_all(piece, "\"").into_iter().step_by(2) {
-        let rest = &piece[open + 1..];
-        if let Some(close) = rest.find('"') {
-            let alias = rest[..close].trim();
-            if !alias.is_empty() && alias.len() < 60 && !aliases.iter().any(|a| a == alias) {
-                aliases.push(alias.to_string());
-            }
-        }
-    }
-    for (open, _) in piece.match_indices('\u{201c}') {
-        let rest = &piece[open + 3..];
-        if let Some(close) = rest.find('\u{201d}') {
-            let alias = rest[..close].trim();
-            if !alias.is_empty() && alias.len() < 60 && !aliases.iter().any(|a| a == alias) {
-                aliases.push(alias.to_string());
-            }
-        }
-    }
+    let aliases = quoted(piece)
+        .into_iter()
+        .filter(|a| !GENERIC_ALIASES.contains(&a.to_ascii_lowercase().as_str()))
+        .collect();
     Some(Party {
         name: name.to_string(),
         aliases,
@@ -777,13 +1092,34 @@ fn party_of(text: &str, s: usize, e: usize) -> Option<Party> {
     })
 }
 
-/// The date the agreement was made: the first date of the preamble.
+/// Up to `n` bytes of `text` before `at`, cut on a char boundary.
+fn before(text: &str, at: usize, n: usize) -> &str {
+    let mut from = at.saturating_sub(n);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    &text[from..at]
+}
+
+/// Up to `n` bytes of `text` from `at`, cut on a char boundary.
+fn after(text: &str, at: usize, n: usize) -> &str {
+    &text[at..super::features::floor_char_boundary(text, at + n)]
+}
+
+/// Dates with a year, outside EDGAR filing lines.
+fn contract_dates(text: &str) -> Vec<DateMention> {
+    dates(text, 0)
+        .into_iter()
+        .filter(|d| d.date.year.is_some() && !in_filing_header(text, d.start))
+        .collect()
+}
+
+/// The date the agreement was made: the first date of the preamble written
+/// after words that date a contract ("dated", "made ... as of", "entered
+/// into"), else its first date.
 pub fn agreement_date(text: &str) -> Option<DateMention> {
     let head = &text[..preamble_end(text)];
-    let all: Vec<DateMention> = dates(head, 0)
-        .into_iter()
-        .filter(|d| d.date.year.is_some())
-        .collect();
+    let all = contract_dates(head);
     let cues = [
         "dated",
         "made",
@@ -793,36 +1129,63 @@ pub fn agreement_date(text: &str) -> Option<DateMention> {
         "executed",
         "date:",
         "agreement",
-        "day of",
         "on this",
         "this ",
     ];
     all.iter()
         .find(|d| {
-            let before = head[d.start.saturating_sub(100)..d.start].to_ascii_lowercase();
-            cues.iter().any(|c| before.contains(c))
+            let lower = before(head, d.start, 60).to_ascii_lowercase();
+            cues.iter().any(|c| lower.contains(c))
         })
         .or_else(|| all.first())
         .copied()
 }
 
-/// The effective date: a date written next to "effective" near the top,
-/// else the agreement date when the preamble makes the agreement effective
-/// as of it.
+/// How far into the contract the term clause is looked for.
+const TERM_SEARCH_BYTES: usize = 60_000;
+
+/// The effective date: a date defined as the Effective Date, else one
+/// written just after "effective" in the preamble, else the date the term
+/// commences on, else the agreement date when the preamble makes the
+/// agreement effective as of it.
 pub fn effective_date(text: &str, agreement: Option<DateMention>) -> Option<DateMention> {
-    let head = &text[..preamble_end(text)];
-    let all = dates(head, 0);
-    for at in find_ci_all(head, "effective") {
-        if let Some(d) = all
-            .iter()
-            .find(|d| d.start > at && d.start - at < 80 && d.date.year.is_some())
-        {
-            return Some(*d);
-        }
+    let region = &text[..super::features::floor_char_boundary(text, TERM_SEARCH_BYTES)];
+    let head_end = preamble_end(text);
+    let all = contract_dates(region);
+    let defined = all.iter().find(|d| {
+        let next = after(region, d.end, 40).to_ascii_lowercase();
+        next.trim_start().starts_with('(') && next.contains("effective date")
+    });
+    if let Some(d) = defined {
+        return Some(*d);
+    }
+    let cued = |cues: &[&str], window: usize, limit: usize| {
+        all.iter()
+            .filter(|d| d.start < limit)
+            .find(|d| {
+                let lower = before(region, d.start, window).to_ascii_lowercase();
+                cues.iter().any(|c| lower.contains(c))
+            })
+            .copied()
+    };
+    let commencement = [
+        "commence",
+        "commencing",
+        "begin on",
+        "beginning on",
+        "begins on",
+        "into force",
+        "effective from",
+        "effective on",
+        "start:",
+    ];
+    let found =
+        cued(&["effective"], 80, head_end).or_else(|| cued(&commencement, 40, region.len()));
+    if found.is_some() {
+        return found;
     }
     let agreement = agreement?;
-    let before = &head[agreement.start.saturating_sub(40)..agreement.start];
-    let lower = before.to_ascii_lowercase();
+    let lower = before(text, agreement.start, 40).to_ascii_lowercase();
     (lower.contains("as of") || lower.contains("effective")).then_some(agreement)
 }
 
@@ -948,164 +1311,302 @@ pub fn amounts(text: &str, base: usize) -> Vec<Amount> {
     out
 }
 
-/// The renewal term of a renewal clause: "successive one-year periods",
-/// "renew for an additional two (2) years", "year-to-year".
-pub fn renewal_term(clause: &str) -> Option<String> {
-    let lower = clause.to_ascii_lowercase();
-    if lower.contains("perpetual") || lower.contains("indefinite") {
-        return Some("perpetual".into());
-    }
-    let anchors: Vec<usize> = ["successive", "renew", "extend", "additional", "further"]
+/// Whether an amount reads as a notice period: "thirty (30) days prior
+/// written notice", "at least 60 days before", "30 days' notice".
+fn is_notice_amount(lower: &str, amount: &Amount) -> bool {
+    let next = lower[amount.end..].trim_start_matches(['\'', ')', ' ', '\u{2019}']);
+    let lead = before(lower, amount.start, 30);
+    [
+        "prior",
+        "notice",
+        "written",
+        "advance",
+        "before",
+        "in advance",
+        "notification",
+    ]
+    .iter()
+    .any(|k| next.starts_with(k))
+        || [
+            "at least",
+            "not less than",
+            "no less than",
+            "no later than",
+            "not later than",
+            "minimum of",
+            "within",
+        ]
         .iter()
-        .filter_map(|k| lower.find(k))
-        .collect();
-    let first_anchor = anchors.iter().min().copied().unwrap_or(0);
-    let amounts = amounts(clause, 0);
-    let pick = amounts
-        .iter()
-        .filter(|a| a.start >= first_anchor)
-        .find(|a| {
-            !lower[a.end..].trim_start().starts_with("prior")
-                && !lower[a.end..].trim_start().starts_with("notice")
-                && !lower[a.end..].trim_start().starts_with("written")
-        })
-        .or_else(|| amounts.first());
-    if let Some(a) = pick {
-        return Some(a.text());
-    }
-    if lower.contains("year-to-year") || lower.contains("year to year") || lower.contains("annual")
-    {
-        return Some("1 year".into());
-    }
-    if lower.contains("month-to-month") || lower.contains("month to month") {
-        return Some("1 month".into());
-    }
-    None
+        .any(|k| lead.contains(k))
 }
 
-/// The notice needed to stop a renewal: the amount written before "notice"
-/// or "prior to".
+/// Where a clause speaks of renewing or extending.
+const RENEWAL_ANCHORS: [&str; 8] = [
+    "renew",
+    "extend",
+    "extension",
+    "successive",
+    "additional",
+    "further",
+    "subsequent",
+    "thereafter",
+];
+
+/// The renewal term of a renewal clause: "successive one-year periods",
+/// "renew for an additional two (2) years", "year-to-year"; the initial
+/// term again when renewals are "of the same duration"; perpetual when the
+/// contract then runs until terminated.
+pub fn renewal_term(clause: &str) -> Option<String> {
+    let lower = clause.to_ascii_lowercase();
+    let amounts: Vec<Amount> = amounts(clause, 0)
+        .into_iter()
+        .filter(|a| !is_notice_amount(&lower, a))
+        .collect();
+    let anchors: Vec<usize> = RENEWAL_ANCHORS
+        .iter()
+        .flat_map(|k| lower.match_indices(k).map(|(i, _)| i))
+        .collect();
+    let near_anchor = amounts
+        .iter()
+        .find(|a| anchors.iter().any(|&k| k <= a.start && a.start - k <= 120));
+    if let Some(a) = near_anchor {
+        return Some(a.text());
+    }
+    let yearly = [
+        "year-to-year",
+        "year to year",
+        "annual",
+        "every year",
+        "each year",
+        "yearly",
+    ];
+    if yearly.iter().any(|k| lower.contains(k)) {
+        return Some("1 year".into());
+    }
+    if ["month-to-month", "month to month", "monthly"]
+        .iter()
+        .any(|k| lower.contains(k))
+    {
+        return Some("1 month".into());
+    }
+    if lower.contains("same duration") || lower.contains("equal to the initial") {
+        return amounts.first().map(Amount::text);
+    }
+    let open_ended = ["indefinite", "perpetual", "until terminated"];
+    open_ended
+        .iter()
+        .any(|k| lower.contains(k))
+        .then(|| "perpetual".to_string())
+}
+
+/// The notice needed to stop a renewal: an amount that reads as notice
+/// ("sixty (60) days prior written notice"), else any amount shorter than
+/// a year in a clause that speaks of notice.
 pub fn notice_period(clause: &str) -> Option<String> {
     let lower = clause.to_ascii_lowercase();
     let amounts = amounts(clause, 0);
     amounts
         .iter()
-        .find(|a| {
-            let after = lower[a.end..].trim_start();
-            [
-                "prior",
-                "notice",
-                "written",
-                "advance",
-                "before",
-                "in advance",
-            ]
-            .iter()
-            .any(|k| after.starts_with(k))
-                || lower[a.start.saturating_sub(30)..a.start].contains("least")
+        .find(|a| is_notice_amount(&lower, a))
+        .or_else(|| {
+            amounts
+                .iter()
+                .find(|a| a.unit != Unit::Year && lower.contains("notice"))
         })
-        .or_else(|| amounts.iter().find(|a| a.unit != Unit::Year))
         .map(Amount::text)
 }
 
-/// The law named in a governing-law clause.
+/// Names after "laws of" that say nothing about which law applies, or only
+/// the federal part of it.
+const GENERIC_LAWS: [&str; 8] = [
+    "United",
+    "U",
+    "Agreement",
+    "This",
+    "State",
+    "United States",
+    "United States of America",
+    "USA",
+];
+
+/// The law named in a governing-law clause: "the laws of the State of New
+/// York" gives "New York", "Delaware law" gives "Delaware". A federal or
+/// generic name is kept only when nothing more specific is named.
 pub fn governing_law(clause: &str) -> Option<String> {
     let lower = clause.to_ascii_lowercase();
+    let mut generic = None;
     for anchor in ["laws of", "law of", "accordance with"] {
         for at in find_ci_all(&lower, anchor) {
-            let mut rest = &clause[at + anchor.len()..];
-            loop {
-                let t = rest.trim_start();
-                let next = [
-                    "the ",
-                    "The ",
-                    "State of ",
-                    "state of ",
-                    "Commonwealth of ",
-                    "Province of ",
-                    "Republic of ",
-                    "Kingdom of ",
-                ]
-                .iter()
-                .find_map(|p| t.strip_prefix(p));
-                match next {
-                    Some(r) => rest = r,
-                    None => {
-                        rest = t;
-                        break;
-                    }
-                }
+            let Some(name) = jurisdiction_after(&clause[at + anchor.len()..]) else {
+                continue;
+            };
+            if GENERIC_LAWS.contains(&name.as_str()) {
+                generic.get_or_insert(name);
+                continue;
             }
-            let name: Vec<&str> = rest
-                .split(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | ';' | ')' | '('))
-                .filter(|w| !w.is_empty())
-                .take_while(|w| w.starts_with(|c: char| c.is_uppercase()) || matches!(*w, "of"))
-                .take(4)
-                .collect();
+            return Some(expand_jurisdiction(name));
+        }
+    }
+    for at in find_ci_all(&lower, " law") {
+        let lead: Vec<&str> = clause[..at]
+            .rsplit(char::is_whitespace)
+            .take_while(|w| w.starts_with(|c: char| c.is_uppercase()))
+            .take(3)
+            .collect();
+        let governed = ["governed", "construed", "subject to"]
+            .iter()
+            .any(|k| before(&lower, at, 60).contains(k));
+        if governed && !lead.is_empty() {
+            let name: Vec<&str> = lead.into_iter().rev().collect();
             let name = name.join(" ");
-            let name = name.trim_end_matches(" of").to_string();
-            let junk = ["United", "U", "Agreement", "This"];
-            if !name.is_empty() && !junk.contains(&name.as_str()) {
-                return Some(name);
+            if !GENERIC_LAWS.contains(&name.as_str()) {
+                return Some(expand_jurisdiction(name));
             }
         }
     }
-    None
+    generic.filter(|g| g.starts_with("United States"))
 }
 
-/// The expiration of the initial term: "perpetual", a date written in the
-/// clause, or the start date plus the term ("for five (5) years").
-pub fn expiration(clause: &str, start: Option<Date>) -> Option<String> {
-    let lower = clause.to_ascii_lowercase();
-    let all: Vec<DateMention> = dates(clause, 0)
-        .into_iter()
-        .filter(|d| d.date.year.is_some())
-        .collect();
-    let end_cues = [
-        "until", "through", "expire", "ending", "end on", "terminat", "ends", " to ",
-    ];
-    let end_date = all.iter().find(|d| {
-        let before = &lower[d.start.saturating_sub(40)..d.start];
-        end_cues.iter().any(|c| before.contains(c))
-    });
-    if let Some(d) = end_date.or(if all.len() >= 2 { all.last() } else { None }) {
-        return Some(d.date.iso());
+/// The governing law read from the text around its usual wording, for
+/// contracts whose governing-law clause the model did not find.
+pub fn governing_law_anywhere(text: &str) -> Option<String> {
+    ["governed by", "governing law", "construed in accordance"]
+        .iter()
+        .flat_map(|k| find_ci_all(text, k))
+        .min()
+        .and_then(|at| governing_law(after(text, at, 300)))
+}
+
+/// The capitalised name that follows "laws of", without "the State of".
+fn jurisdiction_after(text: &str) -> Option<String> {
+    let mut rest = text;
+    loop {
+        let t = rest.trim_start();
+        let next = [
+            "the ",
+            "The ",
+            "State of ",
+            "state of ",
+            "Commonwealth of ",
+            "Province of ",
+            "Kingdom of ",
+        ]
+        .iter()
+        .find_map(|p| t.strip_prefix(p));
+        match next {
+            Some(r) => rest = r,
+            None => {
+                rest = t;
+                break;
+            }
+        }
     }
-    if lower.contains("perpetu") || lower.contains("indefinite") {
+    let name: Vec<&str> = rest
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | ';' | ')' | '('))
+        .filter(|w| !w.is_empty())
+        .take_while(|w| w.starts_with(|c: char| c.is_uppercase()) || matches!(*w, "of"))
+        .take(4)
+        .collect();
+    let name = name.join(" ");
+    let name = name.trim_end_matches(" of");
+    (!name.is_empty()).then(|| name.to_string())
+}
+
+fn expand_jurisdiction(name: String) -> String {
+    match name.as_str() {
+        "PRC" | "P.R.C" => "People's Republic of China".to_string(),
+        "Swiss" => "Switzerland".to_string(),
+        _ => name,
+    }
+}
+
+/// "the third anniversary of the Effective Date" as a number of years.
+fn anniversary_years(lower: &str) -> Option<u32> {
+    let at = lower.find("anniversary")?;
+    let word = lower[..at]
+        .split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+        .rfind(|w| !w.is_empty())?;
+    if let Some(k) = ORDINAL_WORDS.iter().position(|o| *o == word) {
+        return Some(k as u32 + 1);
+    }
+    let digits: String = word.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
+/// The date a term clause says it ends on: "expiring May 31, 2001",
+/// "until July 29, 2012", "\"Expiration Date\" means March 31, 2020".
+pub fn stated_expiration(clause: &str) -> Option<String> {
+    let lower = clause.to_ascii_lowercase();
+    let end_cues = [
+        "until",
+        "through",
+        "expir",
+        "ending",
+        "end on",
+        "end as of",
+        "terminat",
+        "ends",
+        " to ",
+        "conclud",
+    ];
+    contract_dates(clause)
+        .iter()
+        .find(|d| {
+            let lead = before(&lower, d.start, 40);
+            end_cues.iter().any(|c| lead.contains(c))
+        })
+        .map(|d| d.date.iso())
+}
+
+/// The expiration of the initial term: a date the clause ends on, else the
+/// start plus the term ("for five (5) years"; the start is the date the
+/// clause commences on, else `start`), else "perpetual" when the clause
+/// runs on until an event rather than a date.
+pub fn expiration(clause: &str, start: Option<Date>) -> Option<String> {
+    if let Some(stated) = stated_expiration(clause) {
+        return Some(stated);
+    }
+    let lower = clause.to_ascii_lowercase();
+    let all = contract_dates(clause);
+    let start_cues = ["commenc", "begin", "from", "effective", "start", "as of"];
+    let own_start = all.iter().find(|d| {
+        let lead = before(&lower, d.start, 40);
+        start_cues.iter().any(|c| lead.contains(c))
+    });
+    let term = amounts(clause, 0)
+        .into_iter()
+        .find(|a| matches!(a.unit, Unit::Year | Unit::Month) && !is_notice_amount(&lower, a))
+        .map(|a| match a.unit {
+            Unit::Year => a.count * 12,
+            _ => a.count,
+        })
+        .or_else(|| anniversary_years(&lower).map(|years| years * 12));
+    let start = own_start.map(|d| d.date).or(start);
+    if let (Some(months), Some(start)) = (term, start) {
+        return add_months(start, months).map(|d| d.iso());
+    }
+    let open_ended = [
+        "perpetu",
+        "indefinite",
+        "until",
+        "unless terminated",
+        "unless sooner terminated",
+        "terminated by either party",
+    ];
+    if term.is_none() && all.is_empty() && open_ended.iter().any(|k| lower.contains(k)) {
         return Some("perpetual".into());
     }
-    let term = amounts(clause, 0).into_iter().find(|a| {
-        matches!(a.unit, Unit::Year | Unit::Month)
-            && !lower[a.end..].trim_start().starts_with("prior")
-    });
-    let (Some(term), Some(start)) = (term, start.or_else(|| all.first().map(|d| d.date))) else {
-        let open_ended = [
-            "until terminated",
-            "unless and until",
-            "until the expiration of",
-            "until expiration of",
-            "until the last",
-            "remain in effect until",
-            "continue in effect until",
-            "in full force and effect until",
-        ];
-        return open_ended
-            .iter()
-            .any(|k| lower.contains(k))
-            .then(|| "perpetual".to_string());
-    };
+    (all.len() >= 2).then(|| all[all.len() - 1].date.iso())
+}
+
+fn add_months(start: Date, months: u32) -> Option<Date> {
     let year = start.year?;
-    let months = match term.unit {
-        Unit::Year => term.count * 12,
-        _ => term.count,
-    };
     let total = u32::from(start.month.unwrap_or(1)) - 1 + months;
-    let end = Date {
+    Some(Date {
         year: u16::try_from(u32::from(year) + total / 12).ok(),
         month: start.month.map(|_| (total % 12) as u8 + 1),
         day: start.month.and(start.day),
-    };
-    Some(end.iso())
+    })
 }
 
 #[cfg(test)]

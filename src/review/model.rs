@@ -1,19 +1,20 @@
 //! The shipped model: sparse linear scorers over hashed features, the
-//! per-category calibration and decoding settings, and the weights file
-//! format.
+//! per-category calibration, presence and decoding settings, and the
+//! weights file format.
 //!
 //! The file is gzip over a little-endian binary layout (magic `LXRV`,
 //! version, then each linear model as labels, biases, per-label scales and
-//! rows of `(label, i16 weight)` keyed by delta-coded feature id). Weights
-//! are quantised to i16 per label and tiny ones are dropped by the trainer,
-//! which keeps the embedded file small.
+//! rows of `(label, i16 weight)` keyed by delta-coded feature id, and the
+//! small per-category settings as f32). Weights are quantised to i16 per
+//! label and tiny ones are dropped by the trainer, which keeps the embedded
+//! file small.
 
 use std::io::{Read, Write};
 
 use super::features::{FEATURE_BITS, Feature};
 
 const MAGIC: &[u8; 4] = b"LXRV";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {
@@ -205,6 +206,33 @@ impl Calibration {
     }
 }
 
+/// How many document-level features the presence decision reads (see
+/// `detect::presence_features`).
+pub const PRESENCE_FEATURES: usize = 9;
+
+/// The document-level decision of one clause category: does the contract
+/// have such a clause at all? A logistic model over features of the
+/// category's unit scores, and its own threshold.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Presence {
+    pub weights: [f32; PRESENCE_FEATURES],
+    pub bias: f32,
+    pub threshold: f32,
+}
+
+impl Presence {
+    pub fn probability(&self, features: &[f32; PRESENCE_FEATURES]) -> f32 {
+        let z: f32 = self
+            .weights
+            .iter()
+            .zip(features)
+            .map(|(w, x)| w * x)
+            .sum::<f32>()
+            + self.bias;
+        sigmoid(z)
+    }
+}
+
 pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -216,6 +244,15 @@ pub struct ReviewModel {
     pub clauses: SparseLinear,
     /// One entry per clause category, in the same order.
     pub calibration: Vec<Calibration>,
+    /// One entry per clause category, in the same order.
+    pub presence: Vec<Presence>,
+    /// Clause categories scored per document (from its bag of words), one
+    /// of the inputs of the presence decisions; same labels as `clauses`.
+    pub documents: SparseLinear,
+    /// Clause categories scored again per unit by a model trained only on
+    /// each category's best candidate units (its hardest negatives), one of
+    /// the inputs of the presence decisions; same labels as `clauses`.
+    pub rescoring: SparseLinear,
     /// Contract families scored per document.
     pub contract_type: SparseLinear,
 }
@@ -232,6 +269,15 @@ impl ReviewModel {
             put_f32(&mut raw, c.threshold);
             raw.push(u8::from(c.merge));
         }
+        for p in &self.presence {
+            for &w in &p.weights {
+                put_f32(&mut raw, w);
+            }
+            put_f32(&mut raw, p.bias);
+            put_f32(&mut raw, p.threshold);
+        }
+        self.documents.write(&mut raw);
+        self.rescoring.write(&mut raw);
         self.contract_type.write(&mut raw);
         let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
         encoder.write_all(&raw)?;
@@ -260,6 +306,24 @@ impl ReviewModel {
                 })
             })
             .collect::<Result<Vec<_>, ModelError>>()?;
+        let presence = (0..clauses.len())
+            .map(|_| {
+                let mut weights = [0f32; PRESENCE_FEATURES];
+                for w in &mut weights {
+                    *w = input.f32()?;
+                }
+                Ok(Presence {
+                    weights,
+                    bias: input.f32()?,
+                    threshold: input.f32()?,
+                })
+            })
+            .collect::<Result<Vec<_>, ModelError>>()?;
+        let documents = SparseLinear::read(&mut input)?;
+        let rescoring = SparseLinear::read(&mut input)?;
+        if documents.labels != clauses.labels || rescoring.labels != clauses.labels {
+            return Err(ModelError::Corrupt);
+        }
         let contract_type = SparseLinear::read(&mut input)?;
         if input.at != raw.len() {
             return Err(ModelError::Corrupt);
@@ -267,6 +331,9 @@ impl ReviewModel {
         Ok(Self {
             clauses,
             calibration,
+            presence,
+            documents,
+            rescoring,
             contract_type,
         })
     }
@@ -365,11 +432,29 @@ mod tests {
             };
             2
         ];
+        let presence = vec![
+            Presence {
+                weights: [0.5; PRESENCE_FEATURES],
+                bias: -1.0,
+                threshold: 0.4,
+            };
+            2
+        ];
+        let documents = SparseLinear::from_dense(
+            vec!["A".into(), "B".into()],
+            vec![0.0, 0.0],
+            &vec![0f32; features * 2],
+            10,
+        );
+        let rescoring = documents.clone();
         let contract_type =
             SparseLinear::from_dense(vec!["x".into()], vec![0.0], &vec![0f32; features], 10);
         ReviewModel {
             clauses,
             calibration,
+            presence,
+            documents,
+            rescoring,
             contract_type,
         }
     }
@@ -380,6 +465,7 @@ mod tests {
         // Two weights kept per label: the smallest of label 0 is dropped.
         assert_eq!(model.clauses.nonzero_weights(), 4);
         let back = ReviewModel::from_bytes(&model.to_bytes().unwrap()).unwrap();
+        assert_eq!(back.presence, model.presence);
         let mut out = Vec::new();
         back.clauses.margins(
             &[(5, 1.0), (((1 << FEATURE_BITS) - 1) as u32, 2.0)],

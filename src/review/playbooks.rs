@@ -1,7 +1,9 @@
-//! Playbooks are data: `assets/playbooks/*.json`, validated against
-//! `data-schema/playbook.schema.json` in spirit and by [`Playbook::validate`]
-//! in fact. Each names the contract family it reviews, whether automatic
-//! detection may select it, and its checks.
+//! Playbooks are data: `assets/playbooks/*.json`, described by
+//! `data-schema/playbook.schema.json` and validated by [`Playbook::validate`],
+//! which checks the rules the schema states and the one it cannot (minDays
+//! <= maxDays); a test keeps the two in step. Each names the contract
+//! family it reviews, whether automatic detection may select it, and its
+//! checks.
 
 use serde::{Deserialize, Serialize};
 
@@ -91,8 +93,9 @@ impl Playbook {
         Ok(playbook)
     }
 
-    /// Checks what the schema cannot: known family and categories, sane
-    /// bounds, non-empty names.
+    /// Checks the rules of `data-schema/playbook.schema.json` that parsing
+    /// leaves (id form, names, known family and categories) and the bounds
+    /// of term limits.
     pub fn validate(&self, categories: &[&str]) -> Result<(), PlaybookError> {
         let invalid = |problem: String| PlaybookError::Invalid {
             id: self.id.clone(),
@@ -107,6 +110,9 @@ impl Playbook {
             return Err(invalid(
                 "id must be lower-case letters, digits and dashes".into(),
             ));
+        }
+        if self.name.trim().is_empty() {
+            return Err(invalid("a playbook needs a name".into()));
         }
         if Family::parse(&self.contract_type).is_none_or(|f| f == Family::None) {
             return Err(invalid(format!(

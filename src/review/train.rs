@@ -24,8 +24,10 @@ use serde_json::Value;
 use super::contract_type::Family;
 use super::detect::{self, AGREEMENT_DATE, DOCUMENT_NAME, EFFECTIVE_DATE, PARTIES};
 use super::eval::{self, Counts, GoldText, Scored};
-use super::features::{DocTokens, FEATURE_BITS, Feature, document_features, unit_features};
-use super::model::{Calibration, ReviewModel, SparseLinear, sigmoid};
+use super::features::{
+    DocTokens, FEATURE_BITS, Feature, bag_features, document_features, unit_features,
+};
+use super::model::{Calibration, PRESENCE_FEATURES, Presence, ReviewModel, SparseLinear, sigmoid};
 use super::segment::{Segmented, segment};
 
 /// Categories answered by extractors, not learned per unit.
@@ -47,7 +49,7 @@ impl Default for TrainOptions {
         Self {
             folds: 5,
             epochs: 4,
-            learning_rate: 0.2,
+            learning_rate: 0.1,
             keep: 20_000,
             seed: 7,
         }
@@ -185,7 +187,43 @@ struct Prepared {
     features: Vec<Vec<Feature>>,
     /// Bit c set when the unit is a positive of clause category c.
     labels: Vec<u64>,
+    /// Bit c set when the contract has a clause of category c.
+    present: u64,
+    /// The contract as a bag, for the document-level presence models.
+    bag: Vec<Feature>,
     doc_features: Vec<Feature>,
+    extracted: ExtractedCounts,
+}
+
+/// How the preamble extractors score on one document: they are rules, so
+/// these counts are the same in every fold and enter the pooled F1s that
+/// the calibration maximises as they are.
+#[derive(Clone, Copy, Default)]
+struct ExtractedCounts {
+    clauses: Counts,
+    documents: Counts,
+}
+
+fn extracted_counts(doc: &CuadDoc, preamble: &detect::Preamble) -> ExtractedCounts {
+    let mut out = ExtractedCounts::default();
+    for category in EXTRACTED {
+        let golds = doc.golds(category);
+        let texts: Vec<&str> = preamble
+            .spans
+            .iter()
+            .filter(|(c, _, _)| *c == category)
+            .map(|(_, (s, e), _)| &doc.text[*s..*e])
+            .collect();
+        let table = eval::match_table(category, golds, &texts);
+        out.clauses.add(eval::count(golds.len(), &table));
+        let (gold, predicted) = (!golds.is_empty(), !texts.is_empty());
+        out.documents.add(Counts {
+            tp: u64::from(gold && predicted),
+            fp: u64::from(predicted && !gold),
+            fn_: u64::from(gold && !predicted),
+        });
+    }
+    out
 }
 
 fn prepare(doc: &CuadDoc, categories: &[String]) -> Prepared {
@@ -198,10 +236,14 @@ fn prepare(doc: &CuadDoc, categories: &[String]) -> Prepared {
         features.push(buf.clone());
     }
     let mut labels = vec![0u64; seg.units.len()];
+    let mut present = 0u64;
     for (c, category) in categories.iter().enumerate() {
         let Some(label) = doc.label(category) else {
             continue;
         };
+        if !label.spans.is_empty() {
+            present |= 1 << c;
+        }
         for &(g_start, g_end) in &label.spans {
             let first = seg.units.partition_point(|u| u.end <= g_start);
             for (i, unit) in seg.units.iter().enumerate().skip(first) {
@@ -217,19 +259,21 @@ fn prepare(doc: &CuadDoc, categories: &[String]) -> Prepared {
             }
         }
     }
-    let title = detect_title(&doc.text);
+    let mut bag = Vec::new();
+    bag_features(&tokens, &mut bag);
+    let preamble = detect::read_preamble(&doc.text);
+    let title = preamble.document_name.map_or("", |(s, e)| &doc.text[s..e]);
     let mut doc_features = Vec::new();
     document_features(title, &doc.text, &mut doc_features);
     Prepared {
         seg,
         features,
         labels,
+        present,
+        bag,
         doc_features,
+        extracted: extracted_counts(doc, &preamble),
     }
-}
-
-fn detect_title(text: &str) -> &str {
-    super::key_terms::document_name(text).map_or("", |(s, e)| &text[s..e])
 }
 
 /// Dense weights during training: `w[feature * n + label]`.
@@ -239,10 +283,30 @@ struct Dense {
     bias: Vec<f32>,
 }
 
+/// One training example of a multi-output linear model.
+#[derive(Clone, Copy)]
+struct Example<'a> {
+    features: &'a [Feature],
+    /// Bit c set when output c is positive.
+    labels: u64,
+    /// Bit c set when output c learns from this example.
+    outputs: u64,
+}
+
+impl<'a> Example<'a> {
+    fn all(features: &'a [Feature], labels: u64) -> Self {
+        Self {
+            features,
+            labels,
+            outputs: u64::MAX,
+        }
+    }
+}
+
 /// Trains `n` logistic outputs (independent, or one softmax when
 /// `softmax`) with AdaGrad over `examples` in a seeded order.
 fn train_linear(
-    examples: &[(&[Feature], u64)],
+    examples: &[Example<'_>],
     n: usize,
     softmax: bool,
     options: &TrainOptions,
@@ -261,39 +325,50 @@ fn train_linear(
     for _ in 0..options.epochs {
         rng.shuffle(&mut order);
         for &k in &order {
-            let (features, labels) = examples[k];
+            let example = examples[k];
             margin.copy_from_slice(&bias);
-            for &(f, v) in features {
+            for &(f, v) in example.features {
                 let row = &weights[f as usize * n..(f as usize + 1) * n];
                 for (m, w) in margin.iter_mut().zip(row) {
                     *m += w * v;
                 }
             }
+            let target = |c: usize| {
+                if example.labels >> c & 1 == 1 {
+                    1.0
+                } else {
+                    0.0
+                }
+            };
             if softmax {
                 let max = margin.iter().copied().fold(f32::NEG_INFINITY, f32::max);
                 let sum: f32 = margin.iter().map(|m| (m - max).exp()).sum();
                 for (c, g) in gradient.iter_mut().enumerate() {
-                    let p = (margin[c] - max).exp() / sum;
-                    *g = p - if labels >> c & 1 == 1 { 1.0 } else { 0.0 };
+                    *g = (margin[c] - max).exp() / sum - target(c);
                 }
             } else {
                 for (c, g) in gradient.iter_mut().enumerate() {
-                    *g = sigmoid(margin[c]) - if labels >> c & 1 == 1 { 1.0 } else { 0.0 };
+                    *g = sigmoid(margin[c]) - target(c);
+                }
+            }
+            for (c, g) in gradient.iter_mut().enumerate() {
+                if example.outputs >> c & 1 == 0 || g.abs() < 1e-4 {
+                    *g = 0.0;
                 }
             }
             for c in 0..n {
                 let g = gradient[c];
-                if g.abs() < 1e-4 {
+                if g == 0.0 {
                     continue;
                 }
                 bias_squares[c] += g * g;
                 bias[c] -= eta * g / (bias_squares[c] + 1e-8).sqrt();
             }
-            for &(f, v) in features {
+            for &(f, v) in example.features {
                 let base = f as usize * n;
                 for c in 0..n {
                     let g = gradient[c];
-                    if g.abs() < 1e-4 {
+                    if g == 0.0 {
                         continue;
                     }
                     let g = g * v;
@@ -385,16 +460,156 @@ fn threshold_grid() -> Vec<f32> {
 /// Out-of-fold material of one document.
 struct Oof {
     margins: Vec<f32>,
+    rescored: Vec<f32>,
+    document_margins: Vec<f32>,
 }
 
-/// Chooses each clause category's calibration on the given documents'
-/// out-of-fold margins, maximising the micro-F1 over all categories.
+/// Logistic regression with an L2 penalty on the weights (not the bias),
+/// fitted by damped Newton steps from zero, so the fit is deterministic.
+fn fit_logistic<const K: usize>(rows: &[([f32; K], bool)], l2: f64) -> ([f32; K], f32) {
+    let dim = K + 1;
+    let x = |row: &[f32; K], j: usize| if j < K { f64::from(row[j]) } else { 1.0 };
+    let loss = |w: &[f64]| -> f64 {
+        let data: f64 = rows
+            .iter()
+            .map(|(row, y)| {
+                let z: f64 = (0..dim).map(|j| w[j] * x(row, j)).sum();
+                let z = if *y { -z } else { z };
+                // log(1 + e^z), computed stably.
+                z.max(0.0) + (-z.abs()).exp().ln_1p()
+            })
+            .sum();
+        data + 0.5 * l2 * w[..K].iter().map(|v| v * v).sum::<f64>()
+    };
+    let mut w = vec![0f64; dim];
+    let mut current = loss(&w);
+    for _ in 0..50 {
+        let mut gradient = vec![0f64; dim];
+        let mut hessian = vec![0f64; dim * dim];
+        for (row, y) in rows {
+            let z: f64 = (0..dim).map(|j| w[j] * x(row, j)).sum();
+            let p = 1.0 / (1.0 + (-z).exp());
+            let d = p - if *y { 1.0 } else { 0.0 };
+            let h = (p * (1.0 - p)).max(1e-9);
+            for j in 0..dim {
+                gradient[j] += d * x(row, j);
+                for k in 0..dim {
+                    hessian[j * dim + k] += h * x(row, j) * x(row, k);
+                }
+            }
+        }
+        for j in 0..dim {
+            let penalty = if j < K { l2 } else { 1e-6 };
+            gradient[j] += if j < K { l2 * w[j] } else { 0.0 };
+            hessian[j * dim + j] += penalty;
+        }
+        let Some(step) = solve(hessian, gradient, dim) else {
+            break;
+        };
+        let mut scale = 1.0;
+        let mut improved = false;
+        while scale > 1e-6 {
+            let next: Vec<f64> = w.iter().zip(&step).map(|(a, d)| a - scale * d).collect();
+            let value = loss(&next);
+            if value.is_finite() && value <= current {
+                improved = current - value > 1e-9;
+                (w, current) = (next, value);
+                break;
+            }
+            scale /= 2.0;
+        }
+        if !improved {
+            break;
+        }
+    }
+    let mut weights = [0f32; K];
+    for (out, v) in weights.iter_mut().zip(&w) {
+        *out = *v as f32;
+    }
+    (weights, w[K] as f32)
+}
+
+/// Solves `a x = b` (a is dim x dim, row-major) by Gaussian elimination with
+/// partial pivoting; None when a is singular.
+fn solve(mut a: Vec<f64>, mut b: Vec<f64>, dim: usize) -> Option<Vec<f64>> {
+    for col in 0..dim {
+        let pivot = (col..dim)
+            .max_by(|&i, &j| a[i * dim + col].abs().total_cmp(&a[j * dim + col].abs()))?;
+        if a[pivot * dim + col].abs() < 1e-12 {
+            return None;
+        }
+        if pivot != col {
+            for k in 0..dim {
+                a.swap(pivot * dim + k, col * dim + k);
+            }
+            b.swap(pivot, col);
+        }
+        for row in col + 1..dim {
+            let factor = a[row * dim + col] / a[col * dim + col];
+            for k in col..dim {
+                a[row * dim + k] -= factor * a[col * dim + k];
+            }
+            b[row] -= factor * b[col];
+        }
+    }
+    let mut x = vec![0f64; dim];
+    for row in (0..dim).rev() {
+        let tail: f64 = (row + 1..dim).map(|k| a[row * dim + k] * x[k]).sum();
+        x[row] = (b[row] - tail) / a[row * dim + row];
+    }
+    Some(x)
+}
+
+/// Picks one option per category so that the pooled counts (plus `fixed`,
+/// the categories not being tuned) have the best F1: each category's own
+/// best first, then rounds of coordinate ascent on the pooled F1. Ties go
+/// to the earlier option.
+fn choose_pooled(options: &[Vec<Counts>], fixed: Counts) -> Vec<usize> {
+    let best_of = |counts: &[Counts], base: Counts| {
+        let mut best = (0usize, -1.0f64);
+        for (k, count) in counts.iter().enumerate() {
+            let mut total = base;
+            total.add(*count);
+            let f1 = total.f1();
+            if f1 > best.1 {
+                best = (k, f1);
+            }
+        }
+        best.0
+    };
+    let mut choice: Vec<usize> = options
+        .iter()
+        .map(|counts| best_of(counts, Counts::default()))
+        .collect();
+    for _ in 0..3 {
+        for c in 0..options.len() {
+            let mut others = fixed;
+            for (d, &k) in choice.iter().enumerate() {
+                if d != c {
+                    others.add(options[d][k]);
+                }
+            }
+            choice[c] = best_of(&options[c], others);
+        }
+    }
+    choice
+}
+
+/// L2 penalty of the presence models, relative to the examples' loss.
+const PRESENCE_L2: f64 = 1.0;
+
+/// Chooses each clause category's calibration and presence decision on the
+/// given documents' out-of-fold margins: Platt scaling per category, then
+/// the presence model and its threshold (maximising the document-level
+/// micro-F1), then the span threshold and merge rule of the spans emitted
+/// in documents judged to have the clause (maximising the clause micro-F1).
+/// The extractor categories count in both pooled F1s as they are.
 fn calibrate(
     docs: &[&CuadDoc],
     prepared: &[&Prepared],
     oof: &[&Oof],
     categories: &[String],
-) -> Vec<Calibration> {
+) -> (Vec<Calibration>, Vec<Presence>) {
     let n = categories.len();
     let grid = threshold_grid();
     let mut platt = Vec::with_capacity(n);
@@ -407,26 +622,80 @@ fn calibrate(
         }
         platt.push(fit_platt(&points));
     }
-    // counts[c][merge][t]
-    let mut counts = vec![
-        [
-            vec![Counts::default(); grid.len()],
-            vec![Counts::default(); grid.len()]
-        ];
-        n
-    ];
-    for ((doc, p), o) in docs.iter().zip(prepared).zip(oof) {
-        let probs: Vec<f32> = o
-            .margins
+    let probs: Vec<Vec<f32>> = oof
+        .iter()
+        .map(|o| {
+            o.margins
+                .iter()
+                .enumerate()
+                .map(|(k, &m)| {
+                    let (a, b) = platt[k % n];
+                    sigmoid(a * m + b)
+                })
+                .collect()
+        })
+        .collect();
+    let (mut fixed_clauses, mut fixed_documents) = (Counts::default(), Counts::default());
+    for p in prepared {
+        fixed_clauses.add(p.extracted.clauses);
+        fixed_documents.add(p.extracted.documents);
+    }
+    let views: Vec<detect::ScoresView<'_>> = prepared
+        .iter()
+        .zip(oof)
+        .zip(&probs)
+        .map(|((p, o), pr)| detect::ScoresView {
+            seg: &p.seg,
+            margins: &o.margins,
+            probs: pr,
+            rescored: &o.rescored,
+            document_margins: &o.document_margins,
+            n,
+        })
+        .collect();
+    let mut presence = Vec::with_capacity(n);
+    let mut presence_probability = vec![vec![0f32; n]; docs.len()];
+    let mut document_options = vec![vec![Counts::default(); grid.len()]; n];
+    for (c, category) in categories.iter().enumerate() {
+        let features: Vec<[f32; PRESENCE_FEATURES]> = views
             .iter()
-            .enumerate()
-            .map(|(k, &m)| {
-                let (a, b) = platt[k % n];
-                sigmoid(a * m + b)
-            })
+            .map(|view| detect::presence_features(view, c))
             .collect();
+        let rows: Vec<([f32; PRESENCE_FEATURES], bool)> = features
+            .iter()
+            .zip(docs)
+            .map(|(f, doc)| (*f, !doc.golds(category).is_empty()))
+            .collect();
+        let (weights, bias) = fit_logistic(&rows, PRESENCE_L2);
+        let model = Presence {
+            weights,
+            bias,
+            threshold: 1.01,
+        };
+        for (d, (f, gold)) in rows.iter().enumerate() {
+            let q = model.probability(f);
+            presence_probability[d][c] = q;
+            for (t, &threshold) in grid.iter().enumerate() {
+                let predicted = q >= threshold;
+                document_options[c][t].add(Counts {
+                    tp: u64::from(predicted && *gold),
+                    fp: u64::from(predicted && !*gold),
+                    fn_: u64::from(!predicted && *gold),
+                });
+            }
+        }
+        presence.push(model);
+    }
+    let document_choice = choose_pooled(&document_options, fixed_documents);
+    for (model, &t) in presence.iter_mut().zip(&document_choice) {
+        model.threshold = grid[t];
+    }
+    // span_options[c][merge * grid.len() + t]
+    let mut span_options = vec![vec![Counts::default(); 2 * grid.len()]; n];
+    for (d, (doc, view)) in docs.iter().zip(&views).enumerate() {
         for (c, category) in categories.iter().enumerate() {
             let golds = doc.golds(category);
+            let present = presence_probability[d][c] >= presence[c].threshold;
             for merge in [false, true] {
                 for (t, &threshold) in grid.iter().enumerate() {
                     let cal = Calibration {
@@ -435,63 +704,25 @@ fn calibrate(
                         threshold,
                         merge,
                     };
-                    let spans = detect::decode_category(&p.seg, &probs, n, c, &cal);
+                    let spans = detect::emit_category(view, c, &cal, present);
                     let texts: Vec<&str> = spans.iter().map(|s| &doc.text[s.0..s.1]).collect();
                     let table = eval::match_table(category, golds, &texts);
-                    counts[c][usize::from(merge)][t].add(eval::count(golds.len(), &table));
+                    span_options[c][usize::from(merge) * grid.len() + t]
+                        .add(eval::count(golds.len(), &table));
                 }
             }
         }
     }
-    // Start from each category's own best F1, then coordinate ascent on the
-    // pooled micro-F1.
-    let mut choice: Vec<(usize, usize)> = (0..n)
-        .map(|c| {
-            let mut best = (0usize, 0usize);
-            let mut best_f1 = -1.0;
-            for (merge, by_threshold) in counts[c].iter().enumerate() {
-                for (t, count) in by_threshold.iter().enumerate() {
-                    let f1 = count.f1();
-                    if f1 > best_f1 {
-                        best_f1 = f1;
-                        best = (merge, t);
-                    }
-                }
-            }
-            best
-        })
-        .collect();
-    for _ in 0..3 {
-        for c in 0..n {
-            let mut others = Counts::default();
-            for (d, &(merge, t)) in choice.iter().enumerate() {
-                if d != c {
-                    others.add(counts[d][merge][t]);
-                }
-            }
-            let mut best = choice[c];
-            let mut best_f1 = -1.0;
-            for (merge, by_threshold) in counts[c].iter().enumerate() {
-                for (t, count) in by_threshold.iter().enumerate() {
-                    let mut total = others;
-                    total.add(*count);
-                    if total.f1() > best_f1 {
-                        best_f1 = total.f1();
-                        best = (merge, t);
-                    }
-                }
-            }
-            choice[c] = best;
-        }
-    }
-    (0..n)
+    let span_choice = choose_pooled(&span_options, fixed_clauses);
+    let calibration = (0..n)
         .map(|c| Calibration {
             a: platt[c].0,
             b: platt[c].1,
-            threshold: grid[choice[c].1],
-            merge: choice[c].0 == 1,
+            threshold: grid[span_choice[c] % grid.len()],
+            merge: span_choice[c] >= grid.len(),
         })
-        .collect()
+        .collect();
+    (calibration, presence)
 }
 
 /// The clause categories the unit model learns: every CUAD category of the
@@ -549,42 +780,69 @@ pub fn cross_validate(
     let mut oof: Vec<Oof> = (0..docs.len())
         .map(|_| Oof {
             margins: Vec::new(),
+            rescored: Vec::new(),
+            document_margins: Vec::new(),
         })
         .collect();
     let mut fold_parts = Vec::new();
     for f in 0..folds {
         progress(&format!("fold {}/{folds}: training", f + 1));
         let train: Vec<usize> = (0..docs.len()).filter(|&d| fold_of_doc[d] != f).collect();
-        let (clauses, contract_type) =
-            train_models(docs, &prepared, &train, &categories, options, f as u64 + 1);
+        let trained = train_models(docs, &prepared, &train, &categories, options, f as u64 + 1);
         let mut out = Vec::new();
         for d in (0..docs.len()).filter(|&d| fold_of_doc[d] == f) {
             let mut margins = Vec::with_capacity(prepared[d].features.len() * n);
             for features in &prepared[d].features {
-                clauses.margins(features, &mut out);
+                trained.clauses.margins(features, &mut out);
                 margins.extend_from_slice(&out);
             }
             oof[d].margins = margins;
+            trained
+                .documents
+                .margins(&prepared[d].bag, &mut oof[d].document_margins);
         }
-        fold_parts.push((clauses, contract_type));
+        fold_parts.push(trained);
+    }
+    let mut rescoring_models = Vec::new();
+    for f in 0..folds {
+        progress(&format!(
+            "fold {}/{folds}: training the rescoring model",
+            f + 1
+        ));
+        let train: Vec<usize> = (0..docs.len()).filter(|&d| fold_of_doc[d] != f).collect();
+        let rescoring =
+            train_rescoring(&prepared, &oof, &train, &categories, options, f as u64 + 1);
+        let mut out = Vec::new();
+        for d in (0..docs.len()).filter(|&d| fold_of_doc[d] == f) {
+            let mut rescored = Vec::with_capacity(prepared[d].features.len() * n);
+            for features in &prepared[d].features {
+                rescoring.margins(features, &mut out);
+                rescored.extend_from_slice(&out);
+            }
+            oof[d].rescored = rescored;
+        }
+        rescoring_models.push(rescoring);
     }
     let mut fold_models = Vec::new();
-    for (f, (clauses, contract_type)) in fold_parts.into_iter().enumerate() {
+    for (f, (trained, rescoring)) in fold_parts.into_iter().zip(rescoring_models).enumerate() {
         progress(&format!(
             "fold {}/{folds}: calibrating on the other folds",
             f + 1
         ));
         let others: Vec<usize> = (0..docs.len()).filter(|&d| fold_of_doc[d] != f).collect();
-        let calibration = calibrate(
+        let (calibration, presence) = calibrate(
             &others.iter().map(|&d| &docs[d]).collect::<Vec<_>>(),
             &others.iter().map(|&d| &prepared[d]).collect::<Vec<_>>(),
             &others.iter().map(|&d| &oof[d]).collect::<Vec<_>>(),
             &categories,
         );
         fold_models.push(ReviewModel {
-            clauses,
+            clauses: trained.clauses,
             calibration,
-            contract_type,
+            presence,
+            documents: trained.documents,
+            rescoring,
+            contract_type: trained.contract_type,
         });
     }
     Ok(CrossValidation {
@@ -596,6 +854,52 @@ pub fn cross_validate(
     })
 }
 
+/// Trains the rescoring model on the candidate units of each category in
+/// the given documents, chosen by their out-of-fold unit margins: each
+/// output learns only from its own category's candidates.
+fn train_rescoring(
+    prepared: &[Prepared],
+    oof: &[Oof],
+    train: &[usize],
+    categories: &[String],
+    options: &TrainOptions,
+    seed: u64,
+) -> SparseLinear {
+    let n = categories.len();
+    let mut examples = Vec::new();
+    for &d in train {
+        let p = &prepared[d];
+        let mut outputs = vec![0u64; p.seg.units.len()];
+        for c in 0..n {
+            for i in detect::candidates(&p.seg, &oof[d].margins, n, c) {
+                outputs[i] |= 1 << c;
+            }
+        }
+        for (i, &mask) in outputs.iter().enumerate() {
+            if mask != 0 {
+                examples.push(Example {
+                    features: &p.features[i],
+                    labels: p.labels[i],
+                    outputs: mask,
+                });
+            }
+        }
+    }
+    let dense = train_linear(&examples, n, false, options, options.seed ^ seed ^ 0x5e5c);
+    sparse(categories.to_vec(), dense, options.keep)
+}
+
+/// The linear models of one training run, before calibration.
+struct Trained {
+    clauses: SparseLinear,
+    documents: SparseLinear,
+    contract_type: SparseLinear,
+}
+
+/// Epochs over the contracts for the document-level models, which see one
+/// example per contract rather than hundreds.
+const DOCUMENT_EPOCHS: usize = 20;
+
 fn train_models(
     docs: &[CuadDoc],
     prepared: &[Prepared],
@@ -603,11 +907,11 @@ fn train_models(
     categories: &[String],
     options: &TrainOptions,
     seed: u64,
-) -> (SparseLinear, SparseLinear) {
-    let mut examples: Vec<(&[Feature], u64)> = Vec::new();
+) -> Trained {
+    let mut examples = Vec::new();
     for &d in train {
         for (features, &labels) in prepared[d].features.iter().zip(&prepared[d].labels) {
-            examples.push((features, labels));
+            examples.push(Example::all(features, labels));
         }
     }
     let dense = train_linear(
@@ -618,28 +922,44 @@ fn train_models(
         options.seed ^ seed,
     );
     let clauses = sparse(categories.to_vec(), dense, options.keep);
+    let document_options = TrainOptions {
+        epochs: DOCUMENT_EPOCHS,
+        ..options.clone()
+    };
+    let bags: Vec<Example<'_>> = train
+        .iter()
+        .map(|&d| Example::all(&prepared[d].bag, prepared[d].present))
+        .collect();
+    let dense = train_linear(
+        &bags,
+        categories.len(),
+        false,
+        &document_options,
+        options.seed ^ seed ^ 0xd0c,
+    );
+    let documents = sparse(categories.to_vec(), dense, options.keep);
     let families = type_labels(docs);
-    let doc_examples: Vec<(&[Feature], u64)> = train
+    let doc_examples: Vec<Example<'_>> = train
         .iter()
         .filter_map(|&d| {
             let k = families.iter().position(|f| *f == docs[d].family)?;
-            Some((prepared[d].doc_features.as_slice(), 1u64 << k))
+            Some(Example::all(&prepared[d].doc_features, 1u64 << k))
         })
         .collect();
-    let type_options = TrainOptions {
-        epochs: 20,
-        ..options.clone()
-    };
     let dense = train_linear(
         &doc_examples,
         families.len(),
         true,
-        &type_options,
+        &document_options,
         options.seed ^ seed ^ 0xff,
     );
     let labels = families.iter().map(|f| f.as_str().to_string()).collect();
     let contract_type = sparse(labels, dense, options.keep);
-    (clauses, contract_type)
+    Trained {
+        clauses,
+        documents,
+        contract_type,
+    }
 }
 
 /// Trains the shipped model: cross-validation first (its out-of-fold
@@ -652,19 +972,23 @@ pub fn train(
     let cv = cross_validate(docs, options, progress)?;
     progress("final model: training on every contract");
     let all: Vec<usize> = (0..docs.len()).collect();
-    let (clauses, contract_type) =
-        train_models(docs, &cv.prepared, &all, &cv.categories, options, 0);
+    let trained = train_models(docs, &cv.prepared, &all, &cv.categories, options, 0);
+    progress("final model: training the rescoring model on every contract");
+    let rescoring = train_rescoring(&cv.prepared, &cv.oof, &all, &cv.categories, options, 0);
     progress("final model: calibrating on all out-of-fold margins");
-    let calibration = calibrate(
+    let (calibration, presence) = calibrate(
         &docs.iter().collect::<Vec<_>>(),
         &cv.prepared.iter().collect::<Vec<_>>(),
         &cv.oof.iter().collect::<Vec<_>>(),
         &cv.categories,
     );
     Ok(ReviewModel {
-        clauses,
+        clauses: trained.clauses,
         calibration,
-        contract_type,
+        presence,
+        documents: trained.documents,
+        rescoring,
+        contract_type: trained.contract_type,
     })
 }
 

@@ -15,6 +15,7 @@ mod import;
 mod jobs;
 mod library;
 mod openapi;
+mod playbooks;
 mod rate_limits;
 mod review;
 mod wallet;
