@@ -29,28 +29,11 @@ pub fn check(
     match citation.kind {
         CitationKind::FullCase => check_case(txn, public_url, citations, index, written),
         CitationKind::Law => check_law(txn, citation, written),
-        _ => Ok(unavailable(
+        _ => Ok(CheckedCitation::unavailable(
             written,
             None,
             "law journals and other secondary sources are not in the library",
         )),
-    }
-}
-
-fn unavailable(
-    citation: String,
-    content_type: Option<ContentType>,
-    reason: &str,
-) -> CheckedCitation {
-    CheckedCitation {
-        citation,
-        status: Status::Unavailable,
-        content_type,
-        bluebook_citation: None,
-        title: None,
-        case_status: None,
-        source_url: None,
-        reason: reason.to_string(),
     }
 }
 
@@ -86,7 +69,7 @@ fn check_case(
     let citation = &citations[index];
     let case = Some(ContentType::Case);
     let Some(reporter) = citation.reporter else {
-        return Ok(unavailable(
+        return Ok(CheckedCitation::unavailable(
             written,
             case,
             "the reporter abbreviation is unknown or could stand for several",
@@ -96,7 +79,7 @@ fn check_case(
         citation.volume.as_deref().and_then(|v| v.parse().ok()),
         citation.page.as_deref().and_then(|p| p.parse().ok()),
     ) else {
-        return Ok(unavailable(
+        return Ok(CheckedCitation::unavailable(
             written,
             case,
             "the citation has no volume or page to look up",
@@ -111,24 +94,20 @@ fn check_case(
     let cases = match find_case(txn, &key)? {
         CaseLookup::Found { cases, .. } => cases,
         CaseLookup::Absent { source } => {
-            return Ok(CheckedCitation {
-                citation: written,
-                status: Status::Unverified,
-                content_type: case,
-                bluebook_citation: None,
-                title: None,
-                case_status: None,
-                source_url: None,
-                reason: format!(
-                    "the library holds {volume} {reporter} completely ({source}) and no case is at page {page}"
-                ),
-            });
-        }
-        CaseLookup::NotHeld => {
-            return Ok(unavailable(
+            return Ok(CheckedCitation::unverified(
                 written,
                 case,
-                &format!(
+                None,
+                format!(
+                    "the library holds {volume} {reporter} completely ({source}) and no case is at page {page}"
+                ),
+            ));
+        }
+        CaseLookup::NotHeld => {
+            return Ok(CheckedCitation::unavailable(
+                written,
+                case,
+                format!(
                     "the library does not hold {volume} {reporter} completely, so it cannot tell"
                 ),
             ));
@@ -141,7 +120,11 @@ fn check_case(
         }
     }
     let Some(first) = records.first() else {
-        return Ok(unavailable(written, case, "the case record is missing"));
+        return Ok(CheckedCitation::unavailable(
+            written,
+            case,
+            "the case record is missing",
+        ));
     };
     if let Some(name) = &name
         && distinctive_tokens(name).is_empty()
@@ -149,16 +132,16 @@ fn check_case(
         // "United States" or "State" alone: often all a PDF's broken line
         // left of the name ("N evada v. United States"). It names no one,
         // so it can neither confirm nor contradict the case at the page.
-        return Ok(unavailable(
+        return Ok(CheckedCitation::unavailable(
             written,
             case,
-            &format!("the name given ({name}) does not say which case it means"),
+            format!("the name given ({name}) does not say which case it means"),
         ));
     }
     let chosen = match &name {
         None if records.len() == 1 => Some(first),
         None => {
-            return Ok(unavailable(
+            return Ok(CheckedCitation::unavailable(
                 written,
                 case,
                 "several cases start at this page and no name says which",
@@ -179,10 +162,10 @@ fn check_case(
         // a lawyer; calling it verified could pass a fabrication.
         return Ok(CheckedCitation {
             title: Some(near.name.clone()),
-            ..unavailable(
+            ..CheckedCitation::unavailable(
                 written,
                 case,
-                &format!(
+                format!(
                     "the name only partly matches the case at this page ({}): check it",
                     near.name
                 ),
@@ -190,25 +173,21 @@ fn check_case(
         });
     }
     if records.iter().any(|r| r.name.is_empty()) {
-        return Ok(unavailable(
+        return Ok(CheckedCitation::unavailable(
             written,
             case,
             "the library knows a decision at this page but not its name, so the name cannot be checked",
         ));
     }
-    Ok(CheckedCitation {
-        citation: written,
-        status: Status::Unverified,
-        content_type: case,
-        bluebook_citation: None,
-        title: Some(first.name.clone()),
-        case_status: None,
-        source_url: None,
-        reason: format!(
+    Ok(CheckedCitation::unverified(
+        written,
+        case,
+        Some(first.name.clone()),
+        format!(
             "the case at this page is {}, a different case from the one named",
             first.name
         ),
-    })
+    ))
 }
 
 /// Whether the cited name and the case's name share a word that
@@ -286,7 +265,7 @@ fn check_law(
     written: String,
 ) -> Result<CheckedCitation, StoreError> {
     let Some(law) = citation.law.as_deref() else {
-        return Ok(unavailable(
+        return Ok(CheckedCitation::unavailable(
             written,
             None,
             "the law citation could not be read",
@@ -296,15 +275,15 @@ fn check_law(
         return Ok(check_constitution(citation, law, written));
     }
     let Some(code) = law_code(&law.code) else {
-        return Ok(unavailable(
+        return Ok(CheckedCitation::unavailable(
             written,
             Some(ContentType::Statute),
-            &format!("the library holds no {} data", law.code),
+            format!("the library holds no {} data", law.code),
         ));
     };
     let content_type = Some(content_type_of(code));
     if law.appendix {
-        return Ok(unavailable(
+        return Ok(CheckedCitation::unavailable(
             written,
             content_type,
             "the U.S. Code appendix is not in the library",
@@ -312,46 +291,29 @@ fn check_law(
     }
     let title = law.title.clone().unwrap_or_default();
     let Some(section) = law.section.clone() else {
-        return Ok(unavailable(
+        return Ok(CheckedCitation::unavailable(
             written,
             content_type,
             "the citation names no section or rule",
         ));
     };
-    let mut found = None;
-    for endpoint in range_endpoints(&section, written.contains("§§")) {
-        match find_authority(txn, code, &title, endpoint)? {
-            AuthorityLookup::Found { authority } => {
-                found.get_or_insert(authority);
-            }
+    let (first, last) = range_endpoints(&section, written.contains("§§"));
+    let authority = match find_authority(txn, code, &title, first)? {
+        AuthorityLookup::Found { authority } => authority,
+        AuthorityLookup::Absent { reason } => {
+            return Ok(not_found(Some(reason), written, content_type));
+        }
+        AuthorityLookup::NotHeld => return Ok(not_found(None, written, content_type)),
+    };
+    if let Some(last) = last {
+        match find_authority(txn, code, &title, last)? {
+            AuthorityLookup::Found { .. } => {}
             AuthorityLookup::Absent { reason } => {
-                return Ok(CheckedCitation {
-                    citation: written,
-                    status: Status::Unverified,
-                    content_type,
-                    bluebook_citation: None,
-                    title: None,
-                    case_status: None,
-                    source_url: None,
-                    reason: format!("this cannot exist: {reason}"),
-                });
+                return Ok(not_found(Some(reason), written, content_type));
             }
-            AuthorityLookup::NotHeld => {
-                return Ok(unavailable(
-                    written,
-                    content_type,
-                    "the library does not hold this title with its history, so it cannot tell",
-                ));
-            }
+            AuthorityLookup::NotHeld => return Ok(not_found(None, written, content_type)),
         }
     }
-    let Some(authority) = found else {
-        return Ok(unavailable(
-            written,
-            content_type,
-            "the citation names no section or rule",
-        ));
-    };
     Ok(CheckedCitation {
         citation: written,
         status: Status::Verified,
@@ -368,18 +330,41 @@ fn check_law(
     })
 }
 
-/// The sections a section reference names: both ends of a range ("51–60",
-/// or "51-60" after "§§"), else the section itself. A hyphen alone is part
-/// of many section numbers ("2000e-2"), so it splits only after "§§".
-fn range_endpoints(section: &str, several: bool) -> Vec<&str> {
+/// The verdict on a section or rule the library did not find: why it
+/// cannot exist, when the library holds the whole title (`absent`), else
+/// that the library cannot tell.
+fn not_found(
+    absent: Option<String>,
+    written: String,
+    content_type: Option<ContentType>,
+) -> CheckedCitation {
+    match absent {
+        Some(reason) => CheckedCitation::unverified(
+            written,
+            content_type,
+            None,
+            format!("this cannot exist: {reason}"),
+        ),
+        None => CheckedCitation::unavailable(
+            written,
+            content_type,
+            "the library does not hold this title with its history, so it cannot tell",
+        ),
+    }
+}
+
+/// The sections a section reference names: the first and, for a range
+/// ("51–60", or "51-60" after "§§"), the last. A hyphen alone is part of
+/// many section numbers ("2000e-2"), so it splits only after "§§".
+fn range_endpoints(section: &str, several: bool) -> (&str, Option<&str>) {
     let split = section
         .split_once(['–', '—'])
         .or_else(|| several.then(|| section.split_once('-')).flatten());
     match split {
         Some((first, last)) if !first.trim().is_empty() && !last.trim().is_empty() => {
-            vec![first.trim(), last.trim()]
+            (first.trim(), Some(last.trim()))
         }
-        _ => vec![section],
+        _ => (section, None),
     }
 }
 
@@ -396,7 +381,11 @@ fn check_constitution(
             CONSTITUTION_AMENDMENTS,
         ),
         (None, None) => {
-            return unavailable(written, None, "the citation names no article or amendment");
+            return CheckedCitation::unavailable(
+                written,
+                None,
+                "the citation names no article or amendment",
+            );
         }
     };
     match number {
@@ -410,17 +399,13 @@ fn check_constitution(
             source_url: Some(urls::constitution_page(part, n)),
             reason: format!("the Constitution has {part} {n}"),
         },
-        Some(n) => CheckedCitation {
-            citation: written,
-            status: Status::Unverified,
-            content_type: None,
-            bluebook_citation: None,
-            title: None,
-            case_status: None,
-            source_url: None,
-            reason: format!("the Constitution has no {part} {n} (the last is {highest})"),
-        },
-        None => unavailable(
+        Some(n) => CheckedCitation::unverified(
+            written,
+            None,
+            None,
+            format!("the Constitution has no {part} {n} (the last is {highest})"),
+        ),
+        None => CheckedCitation::unavailable(
             written,
             None,
             "the article or amendment number could not be read",
@@ -526,10 +511,10 @@ mod tests {
 
     #[test]
     fn section_ranges() {
-        assert_eq!(range_endpoints("51–60", false), ["51", "60"]);
-        assert_eq!(range_endpoints("51-60", true), ["51", "60"]);
-        assert_eq!(range_endpoints("2000e-2", false), ["2000e-2"]);
-        assert_eq!(range_endpoints("1983", true), ["1983"]);
-        assert_eq!(range_endpoints("5–", false), ["5–"]);
+        assert_eq!(range_endpoints("51–60", false), ("51", Some("60")));
+        assert_eq!(range_endpoints("51-60", true), ("51", Some("60")));
+        assert_eq!(range_endpoints("2000e-2", false), ("2000e-2", None));
+        assert_eq!(range_endpoints("1983", true), ("1983", None));
+        assert_eq!(range_endpoints("5–", false), ("5–", None));
     }
 }

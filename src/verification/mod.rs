@@ -57,6 +57,41 @@ pub struct CheckedCitation {
     pub reason: String,
 }
 
+impl CheckedCitation {
+    /// The library cannot tell: nothing is claimed either way.
+    pub fn unavailable(
+        citation: String,
+        content_type: Option<ContentType>,
+        reason: impl Into<String>,
+    ) -> Self {
+        Self {
+            citation,
+            status: Status::Unavailable,
+            content_type,
+            bluebook_citation: None,
+            title: None,
+            case_status: None,
+            source_url: None,
+            reason: reason.into(),
+        }
+    }
+
+    /// The library can say the authority, as cited, does not exist;
+    /// `title` names what is really there, when something is.
+    pub fn unverified(
+        citation: String,
+        content_type: Option<ContentType>,
+        title: Option<String>,
+        reason: impl Into<String>,
+    ) -> Self {
+        Self {
+            status: Status::Unverified,
+            title,
+            ..Self::unavailable(citation, content_type, reason)
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Stats {
     pub total: usize,
@@ -172,20 +207,12 @@ impl Verifier<'_> {
         if lenient && let Some(checked) = checks::by_name(self.library, self.public_url, text)? {
             return Ok(checked);
         }
-        Ok(CheckedCitation {
-            citation: text.to_string(),
-            status: Status::Unavailable,
-            content_type: None,
-            bluebook_citation: None,
-            title: None,
-            case_status: None,
-            source_url: None,
-            reason: if lenient {
-                "no citation was recognised, and no case of that name is in the library".into()
-            } else {
-                "no citation was recognised (searchMode lenient also looks up case names)".into()
-            },
-        })
+        let reason = if lenient {
+            "no citation was recognised, and no case of that name is in the library"
+        } else {
+            "no citation was recognised (searchMode lenient also looks up case names)"
+        };
+        Ok(CheckedCitation::unavailable(text.to_string(), None, reason))
     }
 }
 

@@ -153,16 +153,11 @@ fn validate_resolve(request: &ResolveRequest) -> Result<(), ApiError> {
 }
 
 fn not_us(text: &str, country: &str) -> CheckedCitation {
-    CheckedCitation {
-        citation: text.to_string(),
-        status: crate::verification::Status::Unavailable,
-        content_type: None,
-        bluebook_citation: None,
-        title: None,
-        case_status: None,
-        source_url: None,
-        reason: format!("the library holds U.S. law only; {country} citations cannot be checked"),
-    }
+    CheckedCitation::unavailable(
+        text.to_string(),
+        None,
+        format!("the library holds U.S. law only; {country} citations cannot be checked"),
+    )
 }
 
 pub async fn verify(ctx: Ctx, meta: RequestMeta, body: Body) -> Response {
