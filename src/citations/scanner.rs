@@ -142,10 +142,9 @@ impl Scanner {
         }
     }
 
-    /// Whether some pattern starts with byte `b`.
-    #[inline]
-    pub fn can_start(&self, b: u8) -> bool {
-        self.root[b as usize] != NONE
+    /// For each byte, whether some pattern starts with it.
+    pub fn starts(&self) -> [bool; 256] {
+        std::array::from_fn(|b| self.root[b] != NONE)
     }
 
     pub fn targets(&self, terminal: u32) -> &[Target] {

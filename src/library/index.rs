@@ -8,8 +8,8 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
 use serde::Serialize;
-use tantivy::collector::TopDocs;
-use tantivy::query::QueryParser;
+use tantivy::collector::{Count, TopDocs};
+use tantivy::query::{QueryParser, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
 };
@@ -17,6 +17,9 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Te
 
 /// Where the index lives inside the data directory.
 pub const INDEX_DIR: &str = "index";
+/// The layout of the index's documents; a library whose index was built
+/// with another is re-indexed when opened. 2: the `cites` field.
+pub const INDEX_VERSION: u32 = 2;
 
 #[derive(Debug, thiserror::Error)]
 pub enum IndexError {
@@ -41,6 +44,9 @@ pub struct IndexDoc {
     pub court: Option<String>,
     pub date: Option<String>,
     pub text: String,
+    /// Ids of the cases this one cites: the citation graph read backwards
+    /// ("which cases cite X") is a search of this field.
+    pub cites: Vec<String>,
 }
 
 /// One search result.
@@ -65,6 +71,7 @@ struct Fields {
     court: Field,
     date: Field,
     text: Field,
+    cites: Field,
 }
 
 enum WriterOp {
@@ -108,6 +115,7 @@ fn schema() -> (Schema, Fields) {
         court: builder.add_text_field("court", STRING | STORED),
         date: builder.add_text_field("date", STRING | STORED),
         text: builder.add_text_field("text", body),
+        cites: builder.add_text_field("cites", STRING),
     };
     (builder.build(), fields)
 }
@@ -142,6 +150,17 @@ impl LibraryIndex {
                 thread: Some(thread),
             })),
         })
+    }
+
+    /// Deletes the index of a data directory (to build it again).
+    pub fn remove(data_dir: &Path) -> Result<(), IndexError> {
+        let dir = data_dir.join(INDEX_DIR);
+        match std::fs::remove_dir_all(&dir) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(IndexError::Directory(format!("{}: {e}", dir.display())))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Opens an existing index for searching only (another process may be
@@ -244,6 +263,15 @@ impl LibraryIndex {
         Ok(hits)
     }
 
+    /// How many cases in the index cite the case `id`.
+    pub fn citing_count(&self, id: &str) -> Result<usize, IndexError> {
+        let query = TermQuery::new(
+            Term::from_field_text(self.fields.cites, id),
+            IndexRecordOption::Basic,
+        );
+        Ok(self.reader.searcher().search(&query, &Count)?)
+    }
+
     /// Bytes the index takes on disk.
     pub fn size_bytes(data_dir: &Path) -> u64 {
         std::fs::read_dir(data_dir.join(INDEX_DIR))
@@ -333,6 +361,9 @@ fn to_document(doc: &IndexDoc, f: Fields) -> TantivyDocument {
     }
     if !doc.text.is_empty() {
         out.add_text(f.text, &doc.text);
+    }
+    for cited in &doc.cites {
+        out.add_text(f.cites, cited);
     }
     out
 }

@@ -13,8 +13,10 @@ pub mod synthetic;
 pub mod text;
 
 use std::collections::BTreeMap;
+use std::ops::Bound;
 use std::path::{Path, PathBuf};
 
+use rayon::iter::{IntoParallelRefIterator, ParallelIterator};
 use redb::{ReadableTable, ReadableTableMetadata};
 use serde::Serialize;
 
@@ -29,8 +31,10 @@ use model::{Authority, CaseRecord, LawCoverage};
 pub const INDEX_MEMORY_BYTES: usize = 128 * 1024 * 1024;
 /// Text beyond this is not indexed (the stored opinion keeps all of it).
 const MAX_INDEXED_TEXT_BYTES: usize = 2 * 1024 * 1024;
-/// Search documents built per index commit.
+/// Search documents built at a time.
 const INDEX_CHUNK: usize = 2_000;
+/// Search documents given to the index between two commits.
+const INDEX_COMMIT_DOCS: usize = 100_000;
 
 #[derive(Debug, thiserror::Error)]
 pub enum LibraryError {
@@ -51,10 +55,27 @@ pub struct Library {
 
 impl Library {
     /// Opens (creating when absent) the library in `data_dir` for writing.
+    /// An index built with another document layout ([`index::INDEX_VERSION`])
+    /// is dropped, and every record waits to be indexed again.
     pub fn open(data_dir: &Path) -> Result<Self, LibraryError> {
+        let store = Store::open_library(data_dir)?;
+        let built_with: Option<u32> = store.read(|txn| store::meta_value(txn, "index_version"))?;
+        let rebuild = built_with != Some(index::INDEX_VERSION);
+        if rebuild {
+            LibraryIndex::remove(data_dir)?;
+        }
+        let index = LibraryIndex::open(data_dir, INDEX_MEMORY_BYTES)?;
+        if rebuild {
+            store.write(|txn| -> Result<(), StoreError> {
+                let mut writer = store::LibraryWriter::new(txn)?;
+                writer.mark_all_for_index()?;
+                writer.set_meta("index_version", &index::INDEX_VERSION)?;
+                writer.finish()
+            })?;
+        }
         Ok(Self {
-            store: Store::open_library(data_dir)?,
-            index: LibraryIndex::open(data_dir, INDEX_MEMORY_BYTES)?,
+            store,
+            index,
             data_dir: data_dir.to_path_buf(),
         })
     }
@@ -88,7 +109,10 @@ impl Library {
 
     /// Builds the search documents of every record an import touched and
     /// commits them; returns how many. Resumable: ids leave the pending
-    /// table only after their documents are committed.
+    /// table only after their documents are committed. Documents are built
+    /// on every core while the index writer takes them, and committed every
+    /// [`INDEX_COMMIT_DOCS`] (each commit ends index segments, which later
+    /// merges rewrite).
     pub fn index_pending(&self) -> Result<u64, LibraryError> {
         let total = self
             .store
@@ -98,22 +122,35 @@ impl Library {
         }
         let mut progress = Progress::rows("index", total);
         let mut done = 0u64;
+        let mut uncommitted: Vec<String> = Vec::new();
+        let mut after: Option<String> = None;
         loop {
             let chunk: Vec<String> = self.store.read(|txn| -> Result<Vec<String>, StoreError> {
                 let table = txn.open_table(INDEX_PENDING)?;
+                let start = match after.as_deref() {
+                    Some(last) => Bound::Excluded(last),
+                    None => Bound::Unbounded,
+                };
                 let mut ids = Vec::with_capacity(INDEX_CHUNK);
-                for row in table.iter()?.take(INDEX_CHUNK) {
+                for row in table
+                    .range::<&str>((start, Bound::Unbounded))?
+                    .take(INDEX_CHUNK)
+                {
                     ids.push(row?.0.value().to_string());
                 }
                 Ok(ids)
             })?;
-            if chunk.is_empty() {
+            let Some(last) = chunk.last() else {
                 break;
-            }
+            };
+            after = Some(last.clone());
             let docs = self
                 .store
                 .read(|txn| -> Result<Vec<Option<IndexDoc>>, StoreError> {
-                    chunk.iter().map(|id| search_document(txn, id)).collect()
+                    chunk
+                        .par_iter()
+                        .map(|id| search_document(txn, id))
+                        .collect()
                 })?;
             for (id, doc) in chunk.iter().zip(docs) {
                 match doc {
@@ -121,19 +158,31 @@ impl Library {
                     None => self.index.delete(id)?,
                 }
             }
-            self.index.commit()?;
-            self.store.write(|txn| -> Result<(), StoreError> {
-                let mut table = txn.open_table(INDEX_PENDING)?;
-                for id in &chunk {
-                    table.remove(id.as_str())?;
-                }
-                Ok(())
-            })?;
             done += chunk.len() as u64;
+            uncommitted.extend(chunk);
+            if uncommitted.len() >= INDEX_COMMIT_DOCS {
+                self.commit_indexed(&mut uncommitted)?;
+            }
             progress.update(done);
         }
+        self.commit_indexed(&mut uncommitted)?;
         progress.finish(done);
         Ok(done)
+    }
+
+    /// Commits the documents given to the index, then takes their ids off
+    /// the pending table.
+    fn commit_indexed(&self, ids: &mut Vec<String>) -> Result<(), LibraryError> {
+        self.index.commit()?;
+        self.store.write(|txn| -> Result<(), StoreError> {
+            let mut table = txn.open_table(INDEX_PENDING)?;
+            for id in ids.iter() {
+                table.remove(id.as_str())?;
+            }
+            Ok(())
+        })?;
+        ids.clear();
+        Ok(())
     }
 
     /// Counts per source, reporter coverage, authorities and sizes.
@@ -220,6 +269,7 @@ fn search_document(txn: &redb::ReadTransaction, id: &str) -> Result<Option<Index
             court: None,
             date: None,
             text: authority.text.clone().unwrap_or_default(),
+            cites: Vec::new(),
         }));
     }
     let Some(case) = store::case(txn, id)? else {
@@ -231,11 +281,7 @@ fn search_document(txn: &redb::ReadTransaction, id: &str) -> Result<Option<Index
             break;
         }
         if let Some(body) = store::opinion_text(txn, &case.id, opinion.number)? {
-            let plain = match opinion.format {
-                model::BodyFormat::Html => text::markup_to_text(&body),
-                model::BodyFormat::Markdown | model::BodyFormat::Text => body,
-            };
-            text.push_str(&plain);
+            text.push_str(&store::plain_text(opinion.format, body));
             text.push('\n');
         }
     }
@@ -254,6 +300,10 @@ fn search_document(txn: &redb::ReadTransaction, id: &str) -> Result<Option<Index
         court: case.court.clone(),
         date: case.decision_date.clone(),
         text,
+        cites: store::cited_by_case(txn, &case.id)?
+            .into_iter()
+            .map(|(cited, _)| cited)
+            .collect(),
     }))
 }
 
@@ -401,6 +451,8 @@ impl Library {
     ) -> Result<(Self, Option<Vec<import::ImportReport>>), LibraryError> {
         let library = Self::open(data_dir)?;
         let Some(reports) = library.ensure_default()? else {
+            // What a killed import or an index rebuild left to index.
+            library.index_pending()?;
             return Ok((library, None));
         };
         drop(library);

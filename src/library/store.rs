@@ -1,9 +1,10 @@
 //! The library's records in redb: reads on a snapshot, and a writer that
 //! holds every table open for the length of one import transaction.
 
-use redb::{ReadTransaction, ReadableTable, Table, WriteTransaction};
+use redb::{ReadTransaction, ReadableTable, Table, TableDefinition, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
+use super::graph::{self, CitedCase, Edge, OutEdges, PassageAt};
 use super::model::{
     Authority, BodyFormat, CaseCitation, CaseRecord, CiteKey, LawCoverage, NewCase, NewOpinion,
     OpinionMeta,
@@ -13,26 +14,11 @@ use super::text::markup_to_text;
 use std::collections::BTreeMap;
 
 use crate::store::tables::{
-    AUTHORITIES, CASES, CITE_INDEX, CITES_IN, CITES_OUT, COURTLISTENER_OPINIONS, COVERAGE,
-    EXTERNAL_IDS, IMPORT_DOCKETS, IMPORT_PROGRESS, INDEX_PENDING, LAW_COVERAGE, LIBRARY_META,
-    OPINION_TEXTS, OVERRULINGS, UNRESOLVED_CITES,
+    AUTHORITIES, CASES, CITE_INDEX, COURTLISTENER_OPINIONS, COVERAGE, EXTERNAL_IDS, GRAPH_OUT,
+    IMPORT_DOCKETS, IMPORT_PROGRESS, INDEX_PENDING, LAW_COVERAGE, LIBRARY_META, OPINION_TEXTS,
+    OVERRULINGS, UNRESOLVED_CITES,
 };
 use crate::store::{StoreError, encode};
-
-/// A citing→cited link in the citation graph.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Edge {
-    /// How many times the citing case cites the cited one.
-    pub count: u32,
-    /// The sentence around the first citation, when the text was read.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub passage: Option<String>,
-    /// How the citing case describes the cited one (CourtListener's
-    /// parentheticals).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub parentheticals: Vec<String>,
-}
 
 /// A later decision that overruled a case (ConAn's table).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -137,6 +123,32 @@ pub fn opinion_text(
     }
 }
 
+/// An opinion's text with its markup removed: what citations were read
+/// from (and what [`PassageAt`] offsets count in).
+pub fn opinion_plain_text(
+    txn: &ReadTransaction,
+    case: &CaseRecord,
+    number: u32,
+) -> Result<Option<String>, StoreError> {
+    let Some(opinion) = case.opinions.iter().find(|o| o.number == number) else {
+        return Ok(None);
+    };
+    Ok(opinion_text(txn, &case.id, number)?.map(|body| plain_text(opinion.format, body)))
+}
+
+/// The sentence of `citing`'s opinion where it cites a case.
+pub fn passage(
+    txn: &ReadTransaction,
+    citing: &str,
+    at: PassageAt,
+) -> Result<Option<String>, StoreError> {
+    let Some(case) = case(txn, citing)? else {
+        return Ok(None);
+    };
+    Ok(opinion_plain_text(txn, &case, at.opinion)?
+        .map(|text| graph::passage(&text, at.start as usize..at.end as usize)))
+}
+
 pub fn authority(
     txn: &ReadTransaction,
     code: &str,
@@ -162,37 +174,47 @@ pub fn law_coverage(
     }
 }
 
-/// Cases this case cites, with the edges.
+/// Cases this case cites, with the edges, in cited-id order.
 pub fn cited_by_case(
     txn: &ReadTransaction,
     citing: &str,
 ) -> Result<Vec<(String, Edge)>, StoreError> {
-    let table = txn.open_table(CITES_OUT)?;
-    let mut edges = Vec::new();
-    for row in table.range((citing, "")..)? {
-        let (key, value) = row?;
-        let (from, to) = key.value();
-        if from != citing {
-            break;
-        }
-        edges.push((to.to_string(), serde_json::from_slice(value.value())?));
+    let table = txn.open_table(GRAPH_OUT)?;
+    match table.get(citing)? {
+        Some(bytes) => Ok(OutEdges::decode(bytes.value())?.0),
+        None => Ok(Vec::new()),
     }
-    Ok(edges)
 }
 
-/// Cases citing this case.
-pub fn citing_cases(txn: &ReadTransaction, cited: &str) -> Result<Vec<String>, StoreError> {
-    let table = txn.open_table(CITES_IN)?;
-    let mut citing = Vec::new();
-    for row in table.range((cited, "")..)? {
-        let (key, _) = row?;
-        let (to, from) = key.value();
-        if to != cited {
+/// Every id of `source` held, with its case id.
+pub fn external_ids(
+    txn: &ReadTransaction,
+    source: &str,
+    mut each: impl FnMut(&str, &str),
+) -> Result<(), StoreError> {
+    let table = txn.open_table(EXTERNAL_IDS)?;
+    for row in table.range((source, "")..)? {
+        let (key, case_id) = row?;
+        let (from, id) = key.value();
+        if from != source {
             break;
         }
-        citing.push(from.to_string());
+        each(id, case_id.value());
     }
-    Ok(citing)
+    Ok(())
+}
+
+/// Every CourtListener opinion id held, with its case id.
+pub fn courtlistener_opinions(
+    txn: &ReadTransaction,
+    mut each: impl FnMut(u64, &str),
+) -> Result<(), StoreError> {
+    let table = txn.open_table(COURTLISTENER_OPINIONS)?;
+    for row in table.iter()? {
+        let (opinion, case_id) = row?;
+        each(opinion.value(), case_id.value());
+    }
+    Ok(())
 }
 
 pub fn overrulings(txn: &ReadTransaction, case_id: &str) -> Result<Vec<Overruling>, StoreError> {
@@ -209,6 +231,52 @@ pub fn overrulings(txn: &ReadTransaction, case_id: &str) -> Result<Vec<Overrulin
 }
 
 // ---- writes ------------------------------------------------------------
+
+/// An opinion made ready to store: compressed, hashed, and read for the
+/// cases it cites. Preparing needs no store, so importers prepare opinions
+/// on other cores and the writer only stores them.
+pub struct PreparedOpinion {
+    /// Everything but the number, which the case decides when it is stored.
+    meta: OpinionMeta,
+    compressed: Vec<u8>,
+    cited: Vec<CitedCase>,
+}
+
+impl PreparedOpinion {
+    pub fn new(opinion: NewOpinion) -> Self {
+        let NewOpinion {
+            kind,
+            author,
+            format,
+            text,
+            provenance,
+        } = opinion;
+        let meta = OpinionMeta {
+            number: 0,
+            kind,
+            author,
+            format,
+            provenance,
+            chars: text.chars().count() as u64,
+            text_hash: text_hash(&text),
+        };
+        let compressed = compress(&text);
+        let cited = graph::cited_cases(&plain_text(format, text));
+        Self {
+            meta,
+            compressed,
+            cited,
+        }
+    }
+}
+
+/// An opinion body as plain text: markup removed, other formats as they are.
+pub fn plain_text(format: BodyFormat, body: String) -> String {
+    match format {
+        BodyFormat::Html => markup_to_text(&body),
+        BodyFormat::Markdown | BodyFormat::Text => body,
+    }
+}
 
 /// What storing a case did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -228,8 +296,7 @@ pub struct LibraryWriter<'txn> {
     coverage: Table<'txn, (&'static str, u32), &'static str>,
     law_coverage: Table<'txn, (&'static str, &'static str), &'static [u8]>,
     authorities: Table<'txn, (&'static str, &'static str, &'static str), &'static [u8]>,
-    cites_out: Table<'txn, (&'static str, &'static str), &'static [u8]>,
-    cites_in: Table<'txn, (&'static str, &'static str), ()>,
+    graph_out: Table<'txn, &'static str, &'static [u8]>,
     unresolved: Table<'txn, (&'static str, u32, u32, &'static str), &'static [u8]>,
     overrulings: Table<'txn, (&'static str, &'static str), &'static [u8]>,
     pending: Table<'txn, &'static str, ()>,
@@ -280,8 +347,7 @@ impl<'txn> LibraryWriter<'txn> {
             coverage: txn.open_table(COVERAGE)?,
             law_coverage: txn.open_table(LAW_COVERAGE)?,
             authorities: txn.open_table(AUTHORITIES)?,
-            cites_out: txn.open_table(CITES_OUT)?,
-            cites_in: txn.open_table(CITES_IN)?,
+            graph_out: txn.open_table(GRAPH_OUT)?,
             unresolved: txn.open_table(UNRESOLVED_CITES)?,
             overrulings: txn.open_table(OVERRULINGS)?,
             pending: txn.open_table(INDEX_PENDING)?,
@@ -364,13 +430,6 @@ impl<'txn> LibraryWriter<'txn> {
         Ok(())
     }
 
-    pub fn courtlistener_opinion_case(&self, opinion: u64) -> Result<Option<String>, StoreError> {
-        Ok(self
-            .courtlistener_opinions
-            .get(opinion)?
-            .map(|v| v.value().to_string()))
-    }
-
     /// Forgets the dockets kept for an import that has finished.
     pub fn clear_dockets(&mut self) -> Result<(), StoreError> {
         self.dockets.retain(|_, _| false)?;
@@ -387,45 +446,63 @@ impl<'txn> LibraryWriter<'txn> {
         if citing == cited {
             return Ok(());
         }
-        let existing = self.edge(citing, cited)?;
-        let is_new = existing.is_none();
-        let mut edge = existing.unwrap_or(Edge {
-            count: 1,
-            passage: None,
-            parentheticals: Vec::new(),
-        });
-        if !edge.parentheticals.iter().any(|p| p == text) {
-            edge.parentheticals.push(text.to_string());
-        }
-        self.put_edge(citing, cited, &edge, is_new)
+        self.update_edges(citing, |edges| {
+            let (edge, is_new) = edges.entry(cited);
+            if is_new {
+                edge.count = 1;
+            }
+            if !edge.parentheticals.iter().any(|p| p == text) {
+                edge.parentheticals.push(text.to_string());
+            }
+            u64::from(is_new)
+        })
     }
 
-    fn edge(&self, citing: &str, cited: &str) -> Result<Option<Edge>, StoreError> {
-        match self.cites_out.get((citing, cited))? {
-            Some(bytes) => Ok(Some(serde_json::from_slice(bytes.value())?)),
-            None => Ok(None),
-        }
-    }
-
-    fn put_edge(
+    /// Changes the edges of `citing` with `change` (which says how many
+    /// edges it made) and stores them when they changed; the case's search
+    /// document then lists what it cites anew.
+    fn update_edges(
         &mut self,
         citing: &str,
-        cited: &str,
-        edge: &Edge,
-        is_new: bool,
+        change: impl FnOnce(&mut OutEdges) -> u64,
     ) -> Result<(), StoreError> {
-        if is_new {
-            self.bump("edges", 1);
+        let mut edges = match self.graph_out.get(citing)? {
+            Some(bytes) => OutEdges::decode(bytes.value())?,
+            None => OutEdges::default(),
+        };
+        let before = edges.clone();
+        let made = change(&mut edges);
+        if edges != before {
+            self.graph_out.insert(citing, edges.encode().as_slice())?;
+            self.mark_for_index(citing)?;
+            self.bump("edges", made as i64);
         }
-        self.cites_out
-            .insert((citing, cited), encode(edge)?.as_slice())?;
-        self.cites_in.insert((cited, citing), ())?;
+        Ok(())
+    }
+
+    /// Marks every case and authority for the indexing pass.
+    pub fn mark_all_for_index(&mut self) -> Result<(), StoreError> {
+        let mut ids: Vec<String> = Vec::new();
+        for row in self.cases.iter()? {
+            ids.push(row?.0.value().to_string());
+        }
+        for row in self.authorities.iter()? {
+            let authority: Authority = serde_json::from_slice(row?.1.value())?;
+            ids.push(authority_index_id(&authority));
+        }
+        for id in ids {
+            self.pending.insert(id.as_str(), ())?;
+        }
         Ok(())
     }
 
     /// Marks a record for the indexing pass (authorities use their id).
     pub fn mark_for_index(&mut self, id: &str) -> Result<(), StoreError> {
-        self.pending.insert(id, ())?;
+        // A read is cheaper than a write, and in a bulk import most
+        // records are already marked.
+        if self.pending.get(id)?.is_none() {
+            self.pending.insert(id, ())?;
+        }
         Ok(())
     }
 
@@ -456,24 +533,31 @@ impl<'txn> LibraryWriter<'txn> {
     pub fn put_case(&mut self, new: NewCase) -> Result<Stored, StoreError> {
         let NewCase { record, opinions } = new;
         let existing = self.find_existing(&record)?;
-        let (mut stored, created, before) = match existing {
+        let (mut stored, created, before, held_citations) = match existing {
             Some(id) => {
                 let current = self.case(&id)?.unwrap_or_default();
                 let before = encode(&current)?;
+                let held_citations = current.citations.clone();
                 let mut merged = current;
                 merged.merge(record);
-                (merged, false, Some(before))
+                (merged, false, Some(before), held_citations)
             }
-            None => (record, true, None),
+            None => (record, true, None, Vec::new()),
         };
         for opinion in opinions {
-            self.attach_opinion(&mut stored, opinion)?;
+            self.attach_opinion(&mut stored, PreparedOpinion::new(opinion))?;
         }
         let bytes = encode(&stored)?;
         let changed = before.as_deref() != Some(bytes.as_slice());
         if changed {
             self.cases.insert(stored.id.as_str(), bytes.as_slice())?;
-            self.index_citations(&stored)?;
+            let new_citations: Vec<CaseCitation> = stored
+                .citations
+                .iter()
+                .filter(|c| !held_citations.iter().any(|held| held.key == c.key))
+                .cloned()
+                .collect();
+            self.index_citations(&stored.id, &new_citations)?;
             for source in &stored.provenance {
                 let key = (source.source.as_str(), source.id.as_str());
                 if self.external.get(key)?.is_none() {
@@ -481,7 +565,7 @@ impl<'txn> LibraryWriter<'txn> {
                     self.bump(&format!("source:{}", source.source), 1);
                 }
             }
-            self.pending.insert(stored.id.as_str(), ())?;
+            self.mark_for_index(&stored.id)?;
         }
         if created {
             self.bump("cases", 1);
@@ -494,7 +578,11 @@ impl<'txn> LibraryWriter<'txn> {
     }
 
     /// Adds (or, from the same source, replaces) an opinion of a stored case.
-    pub fn add_opinion(&mut self, case_id: &str, opinion: NewOpinion) -> Result<bool, StoreError> {
+    pub fn add_opinion(
+        &mut self,
+        case_id: &str,
+        opinion: PreparedOpinion,
+    ) -> Result<bool, StoreError> {
         let Some(mut record) = self.case(case_id)? else {
             return Ok(false);
         };
@@ -503,31 +591,40 @@ impl<'txn> LibraryWriter<'txn> {
         let after = encode(&record)?;
         if after != before {
             self.cases.insert(case_id, after.as_slice())?;
-            self.pending.insert(case_id, ())?;
+            self.mark_for_index(case_id)?;
         }
         Ok(true)
     }
 
-    /// Adds a citation to a stored case (and to the citation index).
-    pub fn add_citation(
+    /// Adds citations to a stored case (and to the citation index); false
+    /// when the case is not held.
+    pub fn add_citations(
         &mut self,
         case_id: &str,
-        citation: CaseCitation,
+        citations: Vec<CaseCitation>,
     ) -> Result<bool, StoreError> {
         let Some(mut record) = self.case(case_id)? else {
             return Ok(false);
         };
-        let known = record
-            .citations
-            .iter()
-            .any(|c| c.cite == citation.cite || (c.key.is_some() && c.key == citation.key));
-        if !known {
-            record.citations.push(citation);
-            self.cases.insert(case_id, encode(&record)?.as_slice())?;
-            self.index_citations(&record)?;
-            self.pending.insert(case_id, ())?;
-            self.bump("citations", 1);
+        let mut added = Vec::new();
+        for citation in citations {
+            let known = record
+                .citations
+                .iter()
+                .chain(&added)
+                .any(|c| c.cite == citation.cite || (c.key.is_some() && c.key == citation.key));
+            if !known {
+                added.push(citation);
+            }
         }
+        if added.is_empty() {
+            return Ok(true);
+        }
+        self.bump("citations", added.len() as i64);
+        self.index_citations(case_id, &added)?;
+        record.citations.extend(added);
+        self.cases.insert(case_id, encode(&record)?.as_slice())?;
+        self.mark_for_index(case_id)?;
         Ok(true)
     }
 
@@ -539,7 +636,7 @@ impl<'txn> LibraryWriter<'txn> {
         if record.name.is_empty() && !name.trim().is_empty() {
             record.name = name.trim().to_string();
             self.cases.insert(case_id, encode(&record)?.as_slice())?;
-            self.pending.insert(case_id, ())?;
+            self.mark_for_index(case_id)?;
         }
         Ok(())
     }
@@ -612,47 +709,44 @@ impl<'txn> LibraryWriter<'txn> {
         citing: &str,
         cited: &str,
         count: u32,
-        passage: Option<String>,
+        passage: Option<PassageAt>,
     ) -> Result<(), StoreError> {
         if citing == cited {
             return Ok(());
         }
-        let existing = self.edge(citing, cited)?;
-        let is_new = existing.is_none();
-        let edge = match existing {
-            Some(mut edge) => {
-                edge.count = edge.count.saturating_add(count);
-                if edge.passage.is_none() {
-                    edge.passage = passage;
-                }
-                edge
-            }
-            None => Edge {
-                count,
-                passage,
-                parentheticals: Vec::new(),
-            },
-        };
-        self.put_edge(citing, cited, &edge, is_new)
+        self.update_edges(citing, |edges| {
+            let (edge, is_new) = edges.entry(cited);
+            edge.count = edge.count.saturating_add(count);
+            edge.passage = edge.passage.or(passage);
+            u64::from(is_new)
+        })
     }
 
-    /// Sets the count of an edge (bulk formats give the final count; setting
-    /// it keeps re-imports idempotent).
-    pub fn set_edge(&mut self, citing: &str, cited: &str, count: u32) -> Result<(), StoreError> {
-        if citing == cited {
-            return Ok(());
+    /// Sets the counts of edges (bulk formats give the final count; setting
+    /// it keeps re-imports idempotent); of two settings of one edge the
+    /// later counts. Each citing case's edges are read and written once.
+    pub fn set_edges(&mut self, mut edges: Vec<(String, String, u32)>) -> Result<(), StoreError> {
+        // Stable: the later of two settings stays later.
+        edges.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut rest = edges.as_slice();
+        while let Some((citing, _, _)) = rest.first() {
+            let same = rest.iter().take_while(|(c, _, _)| c == citing).count();
+            let (group, after) = rest.split_at(same);
+            rest = after;
+            self.update_edges(citing, |stored| {
+                let mut made = 0;
+                for (_, cited, count) in group {
+                    if cited == citing {
+                        continue;
+                    }
+                    let (edge, is_new) = stored.entry(cited);
+                    edge.count = *count;
+                    made += u64::from(is_new);
+                }
+                made
+            })?;
         }
-        let existing = self.edge(citing, cited)?;
-        let is_new = existing.is_none();
-        let edge = match existing {
-            Some(edge) => Edge { count, ..edge },
-            None => Edge {
-                count,
-                passage: None,
-                parentheticals: Vec::new(),
-            },
-        };
-        self.put_edge(citing, cited, &edge, is_new)
+        Ok(())
     }
 
     /// Remembers a citation to a case the library does not hold yet.
@@ -660,16 +754,17 @@ impl<'txn> LibraryWriter<'txn> {
         &mut self,
         key: &CiteKey,
         citing: &str,
-        passage: Option<String>,
+        count: u32,
+        passage: Option<PassageAt>,
     ) -> Result<(), StoreError> {
         let edge = Edge {
-            count: 1,
+            count,
             passage,
             parentheticals: Vec::new(),
         };
         self.unresolved.insert(
             (key.reporter.as_str(), key.volume, key.page, citing),
-            encode(&edge)?.as_slice(),
+            edge.encode().as_slice(),
         )?;
         Ok(())
     }
@@ -704,14 +799,13 @@ impl<'txn> LibraryWriter<'txn> {
     fn attach_opinion(
         &mut self,
         record: &mut CaseRecord,
-        opinion: NewOpinion,
+        opinion: PreparedOpinion,
     ) -> Result<(), StoreError> {
-        let text_hash = text_hash(&opinion.text);
         let existing = record
             .opinions
             .iter()
-            .find(|o| o.provenance == opinion.provenance);
-        if existing.is_some_and(|o| o.text_hash == text_hash) {
+            .find(|o| o.provenance == opinion.meta.provenance);
+        if existing.is_some_and(|o| o.text_hash == opinion.meta.text_hash) {
             return Ok(());
         }
         let number = match existing {
@@ -723,15 +817,12 @@ impl<'txn> LibraryWriter<'txn> {
                 .max()
                 .unwrap_or(0),
         };
-        let meta = OpinionMeta {
-            number,
-            kind: opinion.kind,
-            author: opinion.author,
-            format: opinion.format,
-            provenance: opinion.provenance,
-            chars: opinion.text.chars().count() as u64,
-            text_hash,
-        };
+        let PreparedOpinion {
+            meta,
+            compressed,
+            cited,
+        } = opinion;
+        let meta = OpinionMeta { number, ..meta };
         match record.opinions.iter_mut().find(|o| o.number == number) {
             Some(slot) => *slot = meta,
             None => {
@@ -739,31 +830,64 @@ impl<'txn> LibraryWriter<'txn> {
                 self.bump("opinions", 1);
             }
         }
-        self.texts.insert(
-            (record.id.as_str(), number),
-            compress(&opinion.text).as_slice(),
-        )?;
-        let plain = match opinion.format {
-            BodyFormat::Html => markup_to_text(&opinion.text),
-            BodyFormat::Markdown | BodyFormat::Text => opinion.text,
-        };
-        super::graph::link_text(self, &record.id, &plain)?;
-        Ok(())
+        self.texts
+            .insert((record.id.as_str(), number), compressed.as_slice())?;
+        self.link_cited(&record.id, number, &cited)
     }
 
-    /// Links every citation of the case into the index; and any citation
-    /// that was waiting for this case becomes a graph edge.
-    fn index_citations(&mut self, record: &CaseRecord) -> Result<(), StoreError> {
-        for citation in &record.citations {
+    /// Makes an edge for every case an opinion cites that the library
+    /// holds; a citation to a case not held waits for it.
+    fn link_cited(
+        &mut self,
+        citing: &str,
+        opinion: u32,
+        cited: &[CitedCase],
+    ) -> Result<(), StoreError> {
+        let mut held = Vec::with_capacity(cited.len());
+        for case in cited {
+            let at = PassageAt {
+                opinion,
+                start: case.first.start,
+                end: case.first.end,
+            };
+            match self.cases_at(&case.key)?.as_slice() {
+                [one] if one != citing => held.push((one.clone(), case.count, at)),
+                [_] => {}
+                [] => self.add_unresolved(&case.key, citing, case.count, Some(at))?,
+                // Ambiguous: several cases start at that page; no edge is guessed.
+                _ => {}
+            }
+        }
+        if held.is_empty() {
+            return Ok(());
+        }
+        self.update_edges(citing, |edges| {
+            let mut made = 0;
+            for (cited, count, at) in &held {
+                let (edge, is_new) = edges.entry(cited);
+                edge.count = edge.count.saturating_add(*count);
+                edge.passage = edge.passage.or(Some(*at));
+                made += u64::from(is_new);
+            }
+            made
+        })
+    }
+
+    /// Links citations of case `id` into the index; and any citation that
+    /// was waiting for this case becomes a graph edge.
+    fn index_citations(&mut self, id: &str, citations: &[CaseCitation]) -> Result<(), StoreError> {
+        for citation in citations {
             let Some(key) = &citation.key else { continue };
             let index_key = (key.reporter.as_str(), key.volume, key.page);
-            let mut ids = self
+            let held = self
                 .cite_index
-                .get(index_key)?
-                .map(|v| split_ids(v.value()))
-                .unwrap_or_default();
-            if !ids.contains(&record.id) {
-                ids.push(record.id.clone());
+                .insert(index_key, id)?
+                .map(|previous| split_ids(previous.value()));
+            if let Some(mut ids) = held {
+                // The key was there: keep every id it had, with this one.
+                if !ids.iter().any(|held| held == id) {
+                    ids.push(id.to_string());
+                }
                 self.cite_index.insert(index_key, ids.join("\n").as_str())?;
             }
             let waiting: Vec<(String, Edge)> = {
@@ -775,12 +899,12 @@ impl<'txn> LibraryWriter<'txn> {
                     if (reporter, volume, page) != index_key {
                         break;
                     }
-                    found.push((citing.to_string(), serde_json::from_slice(v.value())?));
+                    found.push((citing.to_string(), Edge::decode(v.value())?));
                 }
                 found
             };
             for (citing, edge) in waiting {
-                self.add_edge(&citing, &record.id, edge.count, edge.passage)?;
+                self.add_edge(&citing, id, edge.count, edge.passage)?;
                 self.unresolved
                     .remove((index_key.0, index_key.1, index_key.2, citing.as_str()))?;
             }
@@ -828,4 +952,125 @@ fn decompress(bytes: &[u8]) -> Result<String, StoreError> {
 /// The search-document id of an authority: `<code>/<title>/<section>`.
 pub fn authority_index_id(authority: &Authority) -> String {
     format!("authority:{}", authority.id())
+}
+
+/// Library schema 1 → 2: graph edges were one JSON row per edge (with a
+/// copy of the citing sentence) in `cites_out`, mirrored in `cites_in`;
+/// they become one [`OutEdges`] record per citing case in `graph_out`,
+/// holding the sentence's place in the citing opinion (found by searching
+/// its text; a sentence no longer there is dropped, count and
+/// parentheticals kept). The search index is rebuilt for its new `cites`
+/// field by [`super::Library::open`].
+pub fn migrate_edges_to_v2(txn: &WriteTransaction) -> Result<(), StoreError> {
+    const OLD_OUT: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("cites_out");
+    const OLD_IN: TableDefinition<(&str, &str), ()> = TableDefinition::new("cites_in");
+    #[derive(Deserialize)]
+    struct OldEdge {
+        count: u32,
+        #[serde(default)]
+        passage: Option<String>,
+        #[serde(default)]
+        parentheticals: Vec<String>,
+    }
+    let mut texts = CitingTexts::default();
+    let mut convert = |citing: &str, bytes: &[u8]| -> Result<Edge, StoreError> {
+        let old: OldEdge = serde_json::from_slice(bytes)?;
+        let passage = match old.passage {
+            Some(sentence) => texts.locate(txn, citing, &sentence)?,
+            None => None,
+        };
+        Ok(Edge {
+            count: old.count,
+            passage,
+            parentheticals: old.parentheticals,
+        })
+    };
+    {
+        let old = txn.open_table(OLD_OUT)?;
+        let mut graph = txn.open_table(GRAPH_OUT)?;
+        let mut current: Option<(String, OutEdges)> = None;
+        for row in old.iter()? {
+            let (key, value) = row?;
+            let (citing, cited) = key.value();
+            if current.as_ref().is_some_and(|(c, _)| c != citing)
+                && let Some((done, edges)) = current.take()
+            {
+                graph.insert(done.as_str(), edges.encode().as_slice())?;
+            }
+            let edge = convert(citing, value.value())?;
+            let (_, edges) =
+                current.get_or_insert_with(|| (citing.to_string(), OutEdges::default()));
+            *edges.entry(cited).0 = edge;
+        }
+        if let Some((done, edges)) = current {
+            graph.insert(done.as_str(), edges.encode().as_slice())?;
+        }
+    }
+    txn.delete_table(OLD_OUT)?;
+    txn.delete_table(OLD_IN)?;
+    let mut unresolved = txn.open_table(UNRESOLVED_CITES)?;
+    let mut rows = Vec::new();
+    for row in unresolved.iter()? {
+        let (key, value) = row?;
+        let (reporter, volume, page, citing) = key.value();
+        rows.push((
+            reporter.to_string(),
+            volume,
+            page,
+            citing.to_string(),
+            value.value().to_vec(),
+        ));
+    }
+    for (reporter, volume, page, citing, bytes) in rows {
+        let edge = convert(&citing, &bytes)?;
+        unresolved.insert(
+            (reporter.as_str(), volume, page, citing.as_str()),
+            edge.encode().as_slice(),
+        )?;
+    }
+    Ok(())
+}
+
+/// The plain texts of one citing case at a time, for the migration.
+#[derive(Default)]
+struct CitingTexts {
+    case_id: String,
+    texts: Vec<(u32, String)>,
+}
+
+impl CitingTexts {
+    /// Where `sentence` is in the case's opinions.
+    fn locate(
+        &mut self,
+        txn: &WriteTransaction,
+        citing: &str,
+        sentence: &str,
+    ) -> Result<Option<PassageAt>, StoreError> {
+        if self.case_id != citing {
+            self.case_id = citing.to_string();
+            self.texts.clear();
+            let cases = txn.open_table(CASES)?;
+            let record: Option<CaseRecord> = match cases.get(citing)? {
+                Some(bytes) => Some(serde_json::from_slice(bytes.value())?),
+                None => None,
+            };
+            let texts = txn.open_table(OPINION_TEXTS)?;
+            for opinion in record.map(|r| r.opinions).unwrap_or_default() {
+                if let Some(bytes) = texts.get((citing, opinion.number))? {
+                    let body = decompress(bytes.value())?;
+                    self.texts
+                        .push((opinion.number, plain_text(opinion.format, body)));
+                }
+            }
+        }
+        let needle = sentence.trim_end_matches('…');
+        Ok(self.texts.iter().find_map(|(number, text)| {
+            let start = text.find(needle)?;
+            Some(PassageAt {
+                opinion: *number,
+                start: u32::try_from(start).ok()?,
+                end: u32::try_from(start + needle.len()).ok()?,
+            })
+        }))
+    }
 }

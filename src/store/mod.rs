@@ -78,8 +78,7 @@ impl Layout {
                 txn.open_table(COVERAGE)?;
                 txn.open_table(LAW_COVERAGE)?;
                 txn.open_table(AUTHORITIES)?;
-                txn.open_table(CITES_OUT)?;
-                txn.open_table(CITES_IN)?;
+                txn.open_table(GRAPH_OUT)?;
                 txn.open_table(UNRESOLVED_CITES)?;
                 txn.open_table(OVERRULINGS)?;
                 txn.open_table(IMPORT_PROGRESS)?;
@@ -225,7 +224,7 @@ impl Store {
     fn migrate(&self) -> Result<(), StoreError> {
         let supported = self.layout.schema_version();
         let txn = self.begin_write()?;
-        {
+        let found = {
             let mut meta = txn.open_table(META)?;
             let found = meta.get("schema_version")?.map(|v| v.value());
             match found {
@@ -236,14 +235,17 @@ impl Store {
                     });
                 }
                 Some(version) if version == supported => return Ok(()),
-                // Every step so far only adds tables (1 → 2: jobs), which
-                // `create_tables` below opens; a step that rewrites records
-                // goes here, in version order.
                 _ => {}
             }
             meta.insert("schema_version", supported)?;
-        }
+            found
+        };
         self.layout.create_tables(&txn)?;
+        // Steps that only add tables (main 1 → 2: jobs) are done by
+        // `create_tables`; steps that rewrite records run here, in order.
+        if self.layout == Layout::Library && found == Some(1) {
+            crate::library::store::migrate_edges_to_v2(&txn)?;
+        }
         txn.commit()?;
         Ok(())
     }

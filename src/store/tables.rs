@@ -10,7 +10,10 @@ use redb::TableDefinition;
 /// 1: accounts, keys, wallets, ledger. 2: + asynchronous jobs.
 pub const SCHEMA_VERSION: u64 = 2;
 /// The layout of `library.redb` this build reads and writes.
-pub const LIBRARY_SCHEMA_VERSION: u64 = 1;
+/// 1: first layout. 2: a case's graph edges in one binary record
+/// (`graph_out`, replacing `cites_out`/`cites_in`), the passage kept as its
+/// place in the citing opinion.
+pub const LIBRARY_SCHEMA_VERSION: u64 = 2;
 
 /// Counters and markers: `schema_version`, `ledger_seq`.
 pub const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
@@ -69,12 +72,13 @@ pub const LAW_COVERAGE: TableDefinition<(&str, &str), &[u8]> = TableDefinition::
 /// (code, title, section) → an authority that is not a case (JSON).
 pub const AUTHORITIES: TableDefinition<(&str, &str, &str), &[u8]> =
     TableDefinition::new("authorities");
-/// (citing case, cited case) → edge (JSON: count, passage).
-pub const CITES_OUT: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("cites_out");
-/// (cited case, citing case): the reverse of `CITES_OUT`.
-pub const CITES_IN: TableDefinition<(&str, &str), ()> = TableDefinition::new("cites_in");
-/// (reporter, volume, page, citing case) → passage (JSON): citations to
-/// cases not in the library yet, linked when such a case arrives.
+/// Citing case → its edges (`library::graph::OutEdges`, binary: each cited
+/// case with the count, the passage's place and parentheticals). The
+/// reverse direction is the search index's `cites` field.
+pub const GRAPH_OUT: TableDefinition<&str, &[u8]> = TableDefinition::new("graph_out");
+/// (reporter, volume, page, citing case) → edge (`library::graph::Edge`):
+/// citations to cases not in the library yet, linked when such a case
+/// arrives.
 pub const UNRESOLVED_CITES: TableDefinition<(&str, u32, u32, &str), &[u8]> =
     TableDefinition::new("unresolved_cites");
 /// (overruled case, overruling citation) → treatment record (JSON).

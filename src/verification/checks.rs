@@ -472,7 +472,10 @@ pub fn by_name(
             .filter(|hit| hit.score >= best_score * 0.999)
         {
             if let Some(record) = store::case(txn, &hit.id)? {
-                let cited_by = store::citing_cases(txn, &record.id)?.len();
+                let cited_by = library
+                    .index
+                    .citing_count(&record.id)
+                    .map_err(|e| StoreError::Corrupt(format!("search: {e}")))?;
                 ranked.push((cited_by, record));
             }
         }

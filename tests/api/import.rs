@@ -306,13 +306,17 @@ fn cap_legacy_jsonl_and_static_layout() {
         .iter()
         .find(|(to, _)| to == "cap-9002")
         .expect("the citation read from the text waited for its case");
+    let at = to_gamma
+        .passage
+        .expect("the edge knows where the text cites");
+    let passage = library
+        .store
+        .read(|txn| lexstack::library::store::passage(txn, "cap-9001", at))
+        .unwrap()
+        .unwrap();
     assert!(
-        to_gamma
-            .passage
-            .as_deref()
-            .unwrap_or("")
-            .contains("See Gamma v. Delta, 359 Ill. App. 3d 120"),
-        "{to_gamma:?}"
+        passage.contains("See Gamma v. Delta, 359 Ill. App. 3d 120"),
+        "{passage:?}"
     );
     assert_eq!(
         library.lookup("359 Ill. App. 3d 104").unwrap().verdict,

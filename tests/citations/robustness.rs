@@ -2,12 +2,51 @@
 //! inside the text, and pathological inputs finish (their speed is in the
 //! benchmark, not here).
 
-use lexstack::citations::Citation;
+use lexstack::citations::{Citation, CitationKind, Extractor};
 use proptest::prelude::*;
 
 use crate::extract;
 
 const SAMPLE: &str = include_str!("../fixtures/citations/opinion_excerpt.txt");
+
+/// What the graph's extraction must agree on with the full one.
+fn full_case_facts(citations: &[Citation]) -> Vec<String> {
+    citations
+        .iter()
+        .filter(|c| c.kind == CitationKind::FullCase)
+        .map(|c| {
+            format!(
+                "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+                c.span, c.full_span, c.volume, c.reporter, c.page, c.year, c.plaintiff, c.defendant
+            )
+        })
+        .collect()
+}
+
+/// The graph's extractions find exactly the full case citations the full
+/// one does.
+fn check_full_cases(text: &str) {
+    let extractor = Extractor::shared();
+    let full = extract(text);
+    let lean = extractor.extract_full_cases(text);
+    check(text, &lean);
+    assert_eq!(full_case_facts(&lean), full_case_facts(&full));
+    let addresses: Vec<String> = extractor
+        .case_addresses(text)
+        .iter()
+        .map(|a| format!("{:?} {} {} {}", a.span, a.volume, a.reporter, a.page))
+        .collect();
+    let expected: Vec<String> = full
+        .iter()
+        .filter(|c| c.kind == CitationKind::FullCase)
+        .filter_map(|c| {
+            let volume: u32 = c.volume.as_deref()?.parse().ok()?;
+            let page: u32 = c.page.as_deref()?.parse().ok()?;
+            Some(format!("{:?} {volume} {} {page}", c.span, c.reporter?))
+        })
+        .collect();
+    assert_eq!(addresses, expected);
+}
 
 fn check(text: &str, citations: &[Citation]) {
     for c in citations {
@@ -65,6 +104,11 @@ proptest! {
         let text = edited(&edits);
         check(&text, &extract(&text));
     }
+
+    #[test]
+    fn full_cases_alone_agree_with_full_extraction(edits in prop::collection::vec((any::<usize>(), any::<u8>(), any::<char>()), 0..40)) {
+        check_full_cases(&edited(&edits));
+    }
 }
 
 #[test]
@@ -72,6 +116,9 @@ fn the_sample_itself() {
     let citations = extract(SAMPLE);
     check(SAMPLE, &citations);
     assert!(citations.len() >= 10);
+    check_full_cases(SAMPLE);
+    let zero_width = SAMPLE.replace("U.S.", "U.\u{200d}S.");
+    check_full_cases(&zero_width);
 }
 
 #[test]

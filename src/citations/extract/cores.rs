@@ -73,13 +73,16 @@ pub(crate) fn find(text: &str, scanner: &Scanner, vocabulary: &'static Vocabular
     let mut hits: Vec<Hit> = Vec::new();
     let mut cores: Vec<Core> = Vec::new();
     let mut work = Work::default();
+    let starts = scanner.starts();
     let mut i = 0;
     while i < bytes.len() {
-        let b = bytes[i];
-        if !scanner.can_start(b) || !starts_token(bytes, i) {
-            i += 1;
-            continue;
-        }
+        // The next byte that can start a pattern at the start of a token.
+        let Some(next) = bytes[i..].iter().enumerate().position(|(k, &b)| {
+            starts[b as usize] && (i + k == 0 || !INSIDE_WORD[bytes[i + k - 1] as usize])
+        }) else {
+            break;
+        };
+        i += next;
         scanner.walk(bytes, i, &mut hits);
         match best_for_hits(text, i, &hits, scanner, vocabulary, &mut work) {
             Some(core) => {
@@ -92,11 +95,18 @@ pub(crate) fn find(text: &str, scanner: &Scanner, vocabulary: &'static Vocabular
     drop_overlaps(cores)
 }
 
-/// Whether a pattern may start at byte `i`: not inside a word. A digit
-/// may precede, for neutral citations written solid ("2021COA112").
-fn starts_token(bytes: &[u8], i: usize) -> bool {
-    i == 0 || !matches!(bytes[i - 1], b'A'..=b'Z' | b'a'..=b'z' | b'.' | b'_' | b'\'')
-}
+/// Bytes after which no pattern starts: a pattern must not begin inside a
+/// word. A digit may precede, for neutral citations written solid
+/// ("2021COA112").
+const INSIDE_WORD: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = matches!(b as u8, b'A'..=b'Z' | b'a'..=b'z' | b'.' | b'_' | b'\'');
+        b += 1;
+    }
+    table
+};
 
 /// Buffers reused across the whole scan.
 #[derive(Default)]

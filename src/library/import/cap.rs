@@ -105,7 +105,7 @@ pub fn import_jsonl_file(
 pub fn import_jsonl(
     store: &Store,
     name: &Path,
-    reader: impl BufRead,
+    reader: impl BufRead + Send,
     size: u64,
     options: Options,
     progress: &mut Progress,
@@ -334,7 +334,7 @@ fn store_case(
                 Some(key) => {
                     let at = writer.cases_at(&key)?;
                     if at.is_empty() {
-                        writer.add_unresolved(&key, &stored.id, None)?;
+                        writer.add_unresolved(&key, &stored.id, 1, None)?;
                     }
                     (at.len() == 1).then(|| at[0].clone())
                 }

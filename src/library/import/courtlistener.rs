@@ -1,18 +1,22 @@
 //! CourtListener bulk data: one `<table>-YYYY-MM-DD.csv[.bz2]` per table,
-//! loaded in foreign-key order (courts → dockets → clusters → opinions →
-//! citations → citation map → parentheticals). See FORMATS.md §1.
+//! loaded in foreign-key order (courts → dockets → clusters → citations →
+//! opinions → citation map → parentheticals; FORMATS.md §1). Citations
+//! come before opinions, which depend on clusters only, so that the cases
+//! an opinion cites are already indexed when its text is read.
+//!
+//! Each table is read in two steps: rows are parsed (and opinions
+//! compressed and read for citations) on every core, then applied to the
+//! store in file order by the one writer.
 
-use std::collections::BTreeMap;
-use std::io::BufRead;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use super::csv::{CsvReader, Dialect, Row};
-use super::{ImportError, ImportReport, Progress, checkpoint_key, open_input, run_batches_of};
-use crate::library::index::IndexError;
+use super::csv::{CsvReader, Dialect, Row, RowError};
+use super::{Batches, ImportError, ImportReport, Progress, checkpoint_key, each_row, open_input};
 use crate::library::model::{
     BodyFormat, CaseCitation, CaseRecord, CiteKey, NewCase, NewOpinion, Provenance,
 };
-use crate::library::store::{DocketInfo, LibraryWriter};
+use crate::library::store::{DocketInfo, LibraryWriter, PreparedOpinion};
 use crate::library::text::markup_to_text;
 use crate::library::{Library, LibraryError};
 use crate::store::Store;
@@ -24,8 +28,8 @@ const TABLES: &[Table] = &[
     Table::Courts,
     Table::Dockets,
     Table::Clusters,
-    Table::Opinions,
     Table::Citations,
+    Table::Opinions,
     Table::CitationMap,
     Table::Parentheticals,
 ];
@@ -51,6 +55,15 @@ impl Table {
             Table::Citations => "citations-",
             Table::CitationMap => "citation-map-",
             Table::Parentheticals => "parentheticals-",
+        }
+    }
+
+    /// Rows per batch when the user does not say: opinions carry their
+    /// text (a few KB each), the other tables a few short fields.
+    fn rows_per_batch(self) -> usize {
+        match self {
+            Table::Opinions => super::BATCH_ROWS,
+            _ => 10 * super::BATCH_ROWS,
         }
     }
 
@@ -85,22 +98,22 @@ pub struct Options {
     /// Count the (reporter, volume) pairs of the citations table as held
     /// completely (a full CourtListener dump); off for partial extracts.
     pub mark_coverage: bool,
-    /// Rows per committed batch (the resume granularity).
-    pub batch_rows: usize,
+    /// Rows per committed batch (the resume granularity); by default a
+    /// size per table.
+    pub batch_rows: Option<usize>,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Self {
             mark_coverage: true,
-            batch_rows: super::BATCH_ROWS,
+            batch_rows: None,
         }
     }
 }
 
 /// Imports every CourtListener table file found in `dir`, then indexes
-/// what changed. The citation graph tables do not change search documents,
-/// so the indexing pass runs beside them, on the other core.
+/// what changed.
 pub fn import_dir(
     library: &Library,
     dir: &Path,
@@ -115,23 +128,13 @@ pub fn import_dir(
         .into());
     }
     let store = &library.store;
-    let (documents, graph): (Vec<_>, Vec<_>) = files
-        .into_iter()
-        .partition(|(table, _)| !matches!(table, Table::CitationMap | Table::Parentheticals));
     let mut report = ImportReport::new(SOURCE);
-    for (table, path) in documents {
-        report.absorb(import_table(store, table, &path, options)?);
+    let mut joins = Joins::default();
+    for (table, path) in files {
+        report.absorb(import_table(store, table, &path, options, &mut joins)?);
     }
-    let indexed = std::thread::scope(|scope| -> Result<u64, LibraryError> {
-        let indexing = scope.spawn(|| library.index_pending());
-        for (table, path) in graph {
-            report.absorb(import_table(store, table, &path, options)?);
-        }
-        indexing
-            .join()
-            .unwrap_or_else(|_| Err(IndexError::WriterGone.into()))
-    })?;
-    tracing::info!(indexed, "search documents built beside the graph import");
+    let indexed = library.index_pending()?;
+    tracing::info!(indexed, "search documents built");
     store.write(|txn| -> Result<(), ImportError> {
         let mut writer = LibraryWriter::new(txn)?;
         writer.clear_dockets()?;
@@ -173,18 +176,92 @@ fn table_files(dir: &Path) -> Result<Vec<(Table, PathBuf)>, ImportError> {
     Ok(files)
 }
 
+/// CourtListener ids → the library's case ids, for joining rows without a
+/// store read each: clusters (read once the clusters are stored, for
+/// citations and opinions) and opinions (read once the opinions are
+/// stored, for the citation map and parentheticals). About 40 bytes an id.
+#[derive(Default)]
+struct Joins {
+    clusters: Option<CaseIds>,
+    opinions: Option<CaseIds>,
+}
+
+impl Joins {
+    fn clusters(&mut self, store: &Store) -> Result<&CaseIds, ImportError> {
+        if self.clusters.is_none() {
+            let mut ids = CaseIds::default();
+            store.read(|txn| {
+                crate::library::store::external_ids(txn, SOURCE, |cluster, case_id| {
+                    if let Ok(cluster) = cluster.parse() {
+                        ids.insert(cluster, case_id);
+                    }
+                })
+            })?;
+            self.clusters = Some(ids);
+        }
+        Ok(self.clusters.get_or_insert_default())
+    }
+
+    fn opinions(&mut self, store: &Store) -> Result<&CaseIds, ImportError> {
+        if self.opinions.is_none() {
+            let mut ids = CaseIds::default();
+            store.read(|txn| {
+                crate::library::store::courtlistener_opinions(txn, |opinion, case_id| {
+                    ids.insert(opinion, case_id);
+                })
+            })?;
+            self.opinions = Some(ids);
+        }
+        Ok(self.opinions.get_or_insert_default())
+    }
+}
+
+/// A map from CourtListener ids to case ids, compact for the common
+/// `cl-<cluster>` ids.
+#[derive(Default)]
+struct CaseIds(HashMap<u64, CaseRef>);
+
+enum CaseRef {
+    Cluster(u64),
+    Other(Box<str>),
+}
+
+impl CaseIds {
+    fn insert(&mut self, id: u64, case_id: &str) {
+        let cluster = case_id
+            .strip_prefix("cl-")
+            .and_then(|n| n.parse::<u64>().ok())
+            .filter(|n| format!("cl-{n}") == case_id);
+        let case = match cluster {
+            Some(cluster) => CaseRef::Cluster(cluster),
+            None => CaseRef::Other(case_id.into()),
+        };
+        self.0.insert(id, case);
+    }
+
+    fn case_id(&self, id: u64) -> Option<String> {
+        Some(match self.0.get(&id)? {
+            CaseRef::Cluster(cluster) => format!("cl-{cluster}"),
+            CaseRef::Other(case_id) => case_id.to_string(),
+        })
+    }
+}
+
 fn import_table(
     store: &Store,
     table: Table,
     path: &Path,
     options: Options,
+    joins: &mut Joins,
 ) -> Result<ImportReport, ImportError> {
     let input = open_input(path)?;
     let label = table.prefix().trim_end_matches('-');
     let mut progress = Progress::new(label, input.bytes_read.clone(), input.size);
     let csv = CsvReader::new(input.reader, Dialect::Postgres)
         .map_err(|e| ImportError::format(path, e.to_string()))?;
-    let columns = Columns::new(&csv);
+    let columns = Columns {
+        names: csv.header().to_vec(),
+    };
     if let Some(missing) = table
         .required_columns()
         .iter()
@@ -196,80 +273,225 @@ fn import_table(
         ));
     }
     let key = checkpoint_key(&format!("{SOURCE}-{label}"), path, input.size);
-    let mut report = ImportReport::new(format!("{SOURCE} {label}"));
-    let mut courts = BTreeMap::new();
-    run_batches_of(
-        options.batch_rows,
+    let batches = Batches {
         store,
-        &key,
-        path,
-        csv,
-        &mut progress,
-        &mut report,
-        |writer, row, report| {
-            let outcome = match table {
-                Table::Courts => court(&columns, &row, &mut courts),
-                Table::Dockets => docket(writer, &columns, &row),
-                Table::Clusters => cluster(writer, &columns, &row),
-                Table::Opinions => opinion(writer, &columns, &row),
-                Table::Citations => citation(writer, &columns, &row, options),
-                Table::CitationMap => citation_map(writer, &columns, &row),
-                Table::Parentheticals => parenthetical(writer, &columns, &row),
-            }?;
-            match outcome {
-                Ok(()) => report.stored += 1,
-                Err(why) => report.skip(path, format!("line {}: {why}", row.line)),
-            }
-            Ok(())
-        },
-    )?;
-    if !courts.is_empty() {
-        store.write(|txn| -> Result<(), ImportError> {
-            let mut writer = LibraryWriter::new(txn)?;
-            let mut known: BTreeMap<String, CourtInfo> =
-                writer.get_meta("courts")?.unwrap_or_default();
-            known.extend(courts);
-            writer.set_meta("courts", &known)?;
-            writer.finish()?;
-            Ok(())
-        })?;
+        key: &key,
+        file: path,
+        rows_per_batch: options.batch_rows.unwrap_or(table.rows_per_batch()),
+    };
+    let mut report = ImportReport::new(format!("{SOURCE} {label}"));
+    let report_ref = &mut report;
+    let progress = &mut progress;
+    match table {
+        Table::Courts => {
+            let c = CourtColumns::new(&columns);
+            let mut courts = BTreeMap::new();
+            batches.run(
+                csv,
+                |row| parse(&row, |row| court(&c, row)),
+                progress,
+                report_ref,
+                each_row(
+                    path,
+                    stored(path, |_, (id, court)| {
+                        courts.insert(id, court);
+                        Ok(Ok(()))
+                    }),
+                ),
+            )?;
+            save_courts(store, courts)?;
+        }
+        Table::Dockets => {
+            let c = DocketColumns::new(&columns);
+            batches.run(
+                csv,
+                |row| parse(&row, |row| docket(&c, row)),
+                progress,
+                report_ref,
+                each_row(
+                    path,
+                    stored(path, |writer, (id, docket)| {
+                        writer.put_docket(id, &docket)?;
+                        Ok(Ok(()))
+                    }),
+                ),
+            )?;
+        }
+        Table::Clusters => {
+            let c = ClusterColumns::new(&columns);
+            batches.run(
+                csv,
+                |row| parse(&row, |row| cluster(&c, row)),
+                progress,
+                report_ref,
+                each_row(path, stored(path, store_cluster)),
+            )?;
+        }
+        Table::Citations => {
+            let c = CitationColumns::new(&columns);
+            let clusters = joins.clusters(store)?;
+            batches.run(
+                csv,
+                |row| parse(&row, |row| citation(&c, row)),
+                progress,
+                report_ref,
+                |writer, batch, report| {
+                    store_citations(writer, path, batch, report, clusters, options)
+                },
+            )?;
+        }
+        Table::Opinions => {
+            let c = OpinionColumns::new(&columns);
+            let clusters = joins.clusters(store)?;
+            batches.run(
+                csv,
+                |row| parse(&row, |row| opinion(&c, row)),
+                progress,
+                report_ref,
+                each_row(
+                    path,
+                    stored(path, |writer, row| store_opinion(writer, row, clusters)),
+                ),
+            )?;
+        }
+        Table::CitationMap => {
+            let c = CitationMapColumns::new(&columns);
+            let opinions = joins.opinions(store)?;
+            batches.run(
+                csv,
+                |row| parse(&row, |row| citation_map(&c, row)),
+                progress,
+                report_ref,
+                |writer, batch, report| store_citation_map(writer, path, batch, report, opinions),
+            )?;
+        }
+        Table::Parentheticals => {
+            let c = ParentheticalColumns::new(&columns);
+            let opinions = joins.opinions(store)?;
+            batches.run(
+                csv,
+                |row| parse(&row, |row| parenthetical(&c, row)),
+                progress,
+                report_ref,
+                each_row(
+                    path,
+                    stored(path, |writer, p: ParentheticalRow| {
+                        let describing = opinions.case_id(p.describing);
+                        let described = opinions.case_id(p.described);
+                        match (describing, described) {
+                            (Some(from), Some(to)) => {
+                                writer.add_parenthetical(&from, &to, &p.text)?;
+                                Ok(Ok(()))
+                            }
+                            _ => Ok(Err(format!(
+                                "opinion {} or {} is not in the library",
+                                p.describing, p.described
+                            ))),
+                        }
+                    }),
+                ),
+            )?;
+        }
     }
     Ok(report)
 }
 
-/// A row the importer could not use, and why (the row is skipped).
+fn save_courts(store: &Store, courts: BTreeMap<String, CourtInfo>) -> Result<(), ImportError> {
+    if courts.is_empty() {
+        return Ok(());
+    }
+    store.write(|txn| -> Result<(), ImportError> {
+        let mut writer = LibraryWriter::new(txn)?;
+        let mut known: BTreeMap<String, CourtInfo> = writer.get_meta("courts")?.unwrap_or_default();
+        known.extend(courts);
+        writer.set_meta("courts", &known)?;
+        writer.finish()?;
+        Ok(())
+    })
+}
+
+/// A row parsed off the writer: its value, or why it cannot be used.
+struct Parsed<T> {
+    line: u64,
+    value: Result<T, String>,
+}
+
+fn parse<T>(row: &Row, read: impl FnOnce(&Row) -> Result<T, String>) -> Parsed<T> {
+    Parsed {
+        line: row.line,
+        value: read(row),
+    }
+}
+
+/// What storing a parsed row did: `Ok(Err(why))` skips the row.
 type RowOutcome = Result<Result<(), String>, ImportError>;
 
+/// Stores each parsed row with `store`, counting it stored or skipped
+/// (with its line and the reason).
+fn stored<'p, T>(
+    path: &'p Path,
+    mut store: impl FnMut(&mut LibraryWriter<'_>, T) -> RowOutcome + 'p,
+) -> impl FnMut(&mut LibraryWriter<'_>, Parsed<T>, &mut ImportReport) -> Result<(), ImportError> + 'p
+{
+    move |writer, parsed, report| {
+        let outcome = match parsed.value {
+            Ok(value) => store(writer, value)?,
+            Err(why) => Err(why),
+        };
+        match outcome {
+            Ok(()) => report.stored += 1,
+            Err(why) => report.skip(path, format!("line {}: {why}", parsed.line)),
+        }
+        Ok(())
+    }
+}
+
+/// The header of a table file.
 struct Columns {
     names: Vec<String>,
 }
 
 impl Columns {
-    fn new<R: BufRead>(csv: &CsvReader<R>) -> Self {
-        Self {
-            names: csv.header().to_vec(),
-        }
-    }
-
     fn index(&self, name: &str) -> Option<usize> {
         self.names.iter().position(|n| n == name)
     }
 
-    fn get<'r>(&self, row: &'r Row, name: &str) -> Option<&'r str> {
+    fn col(&self, name: &'static str) -> Col {
+        Col {
+            name,
+            index: self.index(name),
+        }
+    }
+}
+
+/// A column, found once in the header.
+#[derive(Clone, Copy)]
+struct Col {
+    name: &'static str,
+    index: Option<usize>,
+}
+
+impl Col {
+    /// The value, when present and not empty.
+    fn get(self, row: &Row) -> Option<&str> {
         row.fields
-            .get(self.index(name)?)?
+            .get(self.index?)?
             .as_deref()
             .filter(|v| !v.is_empty())
     }
 
-    fn id(&self, row: &Row, name: &str) -> Result<u64, String> {
+    fn text(self, row: &Row) -> Option<String> {
+        self.get(row).map(str::to_string)
+    }
+
+    fn id(self, row: &Row) -> Result<u64, String> {
         let value = self
-            .get(row, name)
-            .ok_or_else(|| format!("{name} is empty"))?;
+            .get(row)
+            .ok_or_else(|| format!("{} is empty", self.name))?;
         value
             .trim()
             .parse()
-            .map_err(|_| format!("{name} {value:?} is not a number"))
+            .map_err(|_| format!("{} {value:?} is not a number", self.name))
     }
 }
 
@@ -282,66 +504,119 @@ pub struct CourtInfo {
     pub jurisdiction: String,
 }
 
-fn court(columns: &Columns, row: &Row, courts: &mut BTreeMap<String, CourtInfo>) -> RowOutcome {
-    let Some(id) = columns.get(row, "id") else {
-        return Ok(Err("court id is empty".into()));
-    };
-    courts.insert(
-        id.to_string(),
+struct CourtColumns {
+    id: Col,
+    full_name: Col,
+    citation_string: Col,
+    jurisdiction: Col,
+}
+
+impl CourtColumns {
+    fn new(c: &Columns) -> Self {
+        Self {
+            id: c.col("id"),
+            full_name: c.col("full_name"),
+            citation_string: c.col("citation_string"),
+            jurisdiction: c.col("jurisdiction"),
+        }
+    }
+}
+
+fn court(c: &CourtColumns, row: &Row) -> Result<(String, CourtInfo), String> {
+    let id = c.id.text(row).ok_or("court id is empty")?;
+    let field = |col: Col| col.text(row).unwrap_or_default();
+    Ok((
+        id,
         CourtInfo {
-            full_name: columns
-                .get(row, "full_name")
-                .unwrap_or_default()
-                .to_string(),
-            citation_string: columns
-                .get(row, "citation_string")
-                .unwrap_or_default()
-                .to_string(),
-            jurisdiction: columns
-                .get(row, "jurisdiction")
-                .unwrap_or_default()
-                .to_string(),
+            full_name: field(c.full_name),
+            citation_string: field(c.citation_string),
+            jurisdiction: field(c.jurisdiction),
         },
-    );
-    Ok(Ok(()))
+    ))
 }
 
-fn docket(writer: &mut LibraryWriter<'_>, columns: &Columns, row: &Row) -> RowOutcome {
-    let id = match columns.id(row, "id") {
-        Ok(id) => id,
-        Err(why) => return Ok(Err(why)),
-    };
-    let info = DocketInfo {
-        court: columns.get(row, "court_id").map(str::to_string),
-        number: columns.get(row, "docket_number").map(str::to_string),
-    };
-    writer.put_docket(id, &info)?;
-    Ok(Ok(()))
+struct DocketColumns {
+    id: Col,
+    court_id: Col,
+    docket_number: Col,
 }
 
-fn cluster(writer: &mut LibraryWriter<'_>, columns: &Columns, row: &Row) -> RowOutcome {
-    let id = match columns.id(row, "id") {
-        Ok(id) => id,
-        Err(why) => return Ok(Err(why)),
-    };
-    let docket = match columns
-        .get(row, "docket_id")
-        .and_then(|d| d.parse::<u64>().ok())
-    {
-        Some(docket_id) => writer.docket(docket_id)?.unwrap_or_default(),
-        None => DocketInfo::default(),
-    };
-    let text = |name: &str| columns.get(row, name).map(str::to_string);
-    let name = text("case_name")
-        .or_else(|| text("case_name_full"))
-        .or_else(|| text("case_name_short"))
+impl DocketColumns {
+    fn new(c: &Columns) -> Self {
+        Self {
+            id: c.col("id"),
+            court_id: c.col("court_id"),
+            docket_number: c.col("docket_number"),
+        }
+    }
+}
+
+fn docket(c: &DocketColumns, row: &Row) -> Result<(u64, DocketInfo), String> {
+    Ok((
+        c.id.id(row)?,
+        DocketInfo {
+            court: c.court_id.text(row),
+            number: c.docket_number.text(row),
+        },
+    ))
+}
+
+struct ClusterColumns {
+    id: Col,
+    case_name: Col,
+    case_name_full: Col,
+    case_name_short: Col,
+    slug: Col,
+    scdb_id: Col,
+    date_filed: Col,
+    precedential_status: Col,
+    judges: Col,
+    syllabus: Col,
+    headmatter: Col,
+    summary: Col,
+    docket_id: Col,
+}
+
+impl ClusterColumns {
+    fn new(c: &Columns) -> Self {
+        Self {
+            id: c.col("id"),
+            case_name: c.col("case_name"),
+            case_name_full: c.col("case_name_full"),
+            case_name_short: c.col("case_name_short"),
+            slug: c.col("slug"),
+            scdb_id: c.col("scdb_id"),
+            date_filed: c.col("date_filed"),
+            precedential_status: c.col("precedential_status"),
+            judges: c.col("judges"),
+            syllabus: c.col("syllabus"),
+            headmatter: c.col("headmatter"),
+            summary: c.col("summary"),
+            docket_id: c.col("docket_id"),
+        }
+    }
+}
+
+/// A cluster as a case, before its docket gives it a court.
+struct ClusterRow {
+    record: CaseRecord,
+    docket_id: Option<u64>,
+}
+
+fn cluster(c: &ClusterColumns, row: &Row) -> Result<ClusterRow, String> {
+    let id = c.id.id(row)?;
+    let name = c
+        .case_name
+        .text(row)
+        .or_else(|| c.case_name_full.text(row))
+        .or_else(|| c.case_name_short.text(row))
         .unwrap_or_default();
-    let slug = columns.get(row, "slug").unwrap_or("case");
+    let slug = c.slug.get(row).unwrap_or("case");
     let mut provenance = vec![Provenance {
         source: SOURCE.into(),
         id: id.to_string(),
     }];
-    if let Some(scdb_id) = columns.get(row, "scdb_id") {
+    if let Some(scdb_id) = c.scdb_id.get(row) {
         // Joins a Supreme Court cluster to the SCDB record already held.
         provenance.push(Provenance {
             source: super::scdb::SOURCE.into(),
@@ -351,21 +626,35 @@ fn cluster(writer: &mut LibraryWriter<'_>, columns: &Columns, row: &Row) -> RowO
     let record = CaseRecord {
         id: format!("cl-{id}"),
         name,
-        name_short: text("case_name_short"),
-        court: docket.court,
-        decision_date: text("date_filed"),
-        docket_numbers: docket.number.into_iter().collect(),
-        precedential_status: text("precedential_status"),
-        judges: text("judges"),
-        syllabus: text("syllabus"),
-        head_matter: text("headmatter"),
-        summary: text("summary"),
+        name_short: c.case_name_short.text(row),
+        decision_date: c.date_filed.text(row),
+        precedential_status: c.precedential_status.text(row),
+        judges: c.judges.text(row),
+        syllabus: c.syllabus.text(row),
+        head_matter: c.headmatter.text(row),
+        summary: c.summary.text(row),
         source_url: Some(format!(
             "https://www.courtlistener.com/opinion/{id}/{slug}/"
         )),
         provenance,
         ..CaseRecord::default()
     };
+    Ok(ClusterRow {
+        record,
+        docket_id: c.docket_id.get(row).and_then(|d| d.parse().ok()),
+    })
+}
+
+fn store_cluster(writer: &mut LibraryWriter<'_>, cluster: ClusterRow) -> RowOutcome {
+    let ClusterRow {
+        mut record,
+        docket_id,
+    } = cluster;
+    if let Some(docket) = docket_id {
+        let docket = writer.docket(docket)?.unwrap_or_default();
+        record.court = docket.court;
+        record.docket_numbers = docket.number.into_iter().collect();
+    }
     writer.put_case(NewCase {
         record,
         opinions: Vec::new(),
@@ -373,83 +662,126 @@ fn cluster(writer: &mut LibraryWriter<'_>, columns: &Columns, row: &Row) -> RowO
     Ok(Ok(()))
 }
 
-/// The best text field of an opinion row: html_with_citations, then the
-/// other HTML/XML fields, then plain_text.
-fn opinion_body(columns: &Columns, row: &Row) -> Option<(BodyFormat, String)> {
-    const MARKUP: [&str; 6] = [
-        "html_with_citations",
-        "html_columbia",
-        "html_lawbox",
-        "xml_harvard",
-        "html_anon_2020",
-        "html",
-    ];
-    for field in MARKUP {
-        if let Some(markup) = columns.get(row, field).filter(|t| !t.trim().is_empty()) {
-            return Some((BodyFormat::Html, markup.to_string()));
-        }
-    }
-    columns
-        .get(row, "plain_text")
-        .filter(|t| !t.trim().is_empty())
-        .map(|t| (BodyFormat::Text, t.to_string()))
+struct OpinionColumns {
+    id: Col,
+    cluster_id: Col,
+    kind: Col,
+    author_str: Col,
+    plain_text: Col,
+    /// The markup fields, best first.
+    markup: [Col; 6],
 }
 
-fn opinion(writer: &mut LibraryWriter<'_>, columns: &Columns, row: &Row) -> RowOutcome {
-    let (id, cluster) = match (columns.id(row, "id"), columns.id(row, "cluster_id")) {
-        (Ok(id), Ok(cluster)) => (id, cluster),
-        (Err(why), _) | (_, Err(why)) => return Ok(Err(why)),
-    };
-    let Some(case_id) = writer.external_case(SOURCE, &cluster.to_string())? else {
-        return Ok(Err(format!("cluster {cluster} is not in the library")));
-    };
-    writer.set_courtlistener_opinion(id, &case_id)?;
-    let Some((format, text)) = opinion_body(columns, row) else {
-        return Ok(Ok(()));
-    };
-    let kind = columns
-        .get(row, "type")
-        .map(|t| {
-            t.trim_start_matches(|c: char| c.is_ascii_digit())
-                .to_string()
+impl OpinionColumns {
+    fn new(c: &Columns) -> Self {
+        Self {
+            id: c.col("id"),
+            cluster_id: c.col("cluster_id"),
+            kind: c.col("type"),
+            author_str: c.col("author_str"),
+            plain_text: c.col("plain_text"),
+            markup: [
+                c.col("html_with_citations"),
+                c.col("html_columbia"),
+                c.col("html_lawbox"),
+                c.col("xml_harvard"),
+                c.col("html_anon_2020"),
+                c.col("html"),
+            ],
+        }
+    }
+}
+
+/// An opinion row, its text prepared for storing.
+struct OpinionRow {
+    id: u64,
+    cluster: u64,
+    opinion: Option<PreparedOpinion>,
+}
+
+/// The best text field of an opinion row: html_with_citations, then the
+/// other HTML/XML fields, then plain_text.
+fn opinion_body(c: &OpinionColumns, row: &Row) -> Option<(BodyFormat, String)> {
+    let filled = |col: &Col| col.get(row).filter(|t| !t.trim().is_empty());
+    if let Some(markup) = c.markup.iter().find_map(filled) {
+        return Some((BodyFormat::Html, markup.to_string()));
+    }
+    filled(&c.plain_text).map(|t| (BodyFormat::Text, t.to_string()))
+}
+
+fn opinion(c: &OpinionColumns, row: &Row) -> Result<OpinionRow, String> {
+    let id = c.id.id(row)?;
+    let cluster = c.cluster_id.id(row)?;
+    let opinion = opinion_body(c, row).map(|(format, text)| {
+        PreparedOpinion::new(NewOpinion {
+            kind: c
+                .kind
+                .get(row)
+                .map(|t| {
+                    t.trim_start_matches(|c: char| c.is_ascii_digit())
+                        .to_string()
+                })
+                .unwrap_or_else(|| "combined".into()),
+            author: c.author_str.text(row),
+            format,
+            text,
+            provenance: Provenance {
+                source: SOURCE.into(),
+                id: id.to_string(),
+            },
         })
-        .unwrap_or_else(|| "combined".into());
-    let opinion = NewOpinion {
-        kind,
-        author: columns.get(row, "author_str").map(str::to_string),
-        format,
-        text,
-        provenance: Provenance {
-            source: SOURCE.into(),
-            id: id.to_string(),
-        },
+    });
+    Ok(OpinionRow {
+        id,
+        cluster,
+        opinion,
+    })
+}
+
+fn store_opinion(
+    writer: &mut LibraryWriter<'_>,
+    row: OpinionRow,
+    clusters: &CaseIds,
+) -> RowOutcome {
+    let Some(case_id) = clusters.case_id(row.cluster) else {
+        return Ok(Err(format!(
+            "cluster {} is not in the library",
+            row.cluster
+        )));
     };
-    writer.add_opinion(&case_id, opinion)?;
+    writer.set_courtlistener_opinion(row.id, &case_id)?;
+    if let Some(opinion) = row.opinion {
+        writer.add_opinion(&case_id, opinion)?;
+    }
     Ok(Ok(()))
 }
 
-fn citation(
-    writer: &mut LibraryWriter<'_>,
-    columns: &Columns,
-    row: &Row,
-    options: Options,
-) -> RowOutcome {
-    let cluster = match columns.id(row, "cluster_id") {
-        Ok(cluster) => cluster,
-        Err(why) => return Ok(Err(why)),
-    };
-    let (Some(volume), Some(reporter), Some(page)) = (
-        columns.get(row, "volume"),
-        columns.get(row, "reporter"),
-        columns.get(row, "page"),
-    ) else {
-        return Ok(Err("volume, reporter or page is empty".into()));
-    };
-    let Some(case_id) = writer.external_case(SOURCE, &cluster.to_string())? else {
-        return Ok(Err(format!("cluster {cluster} is not in the library")));
+struct CitationColumns {
+    cluster_id: Col,
+    volume: Col,
+    reporter: Col,
+    page: Col,
+}
+
+impl CitationColumns {
+    fn new(c: &Columns) -> Self {
+        Self {
+            cluster_id: c.col("cluster_id"),
+            volume: c.col("volume"),
+            reporter: c.col("reporter"),
+            page: c.col("page"),
+        }
+    }
+}
+
+fn citation(c: &CitationColumns, row: &Row) -> Result<(u64, CaseCitation), String> {
+    let cluster = c.cluster_id.id(row)?;
+    let (Some(volume), Some(reporter), Some(page)) =
+        (c.volume.get(row), c.reporter.get(row), c.page.get(row))
+    else {
+        return Err("volume, reporter or page is empty".into());
     };
     let reporter = crate::library::canonical_reporter(reporter);
-    let cite = format!("{volume} {reporter} {page}");
     let key = match (volume.trim().parse::<u32>(), page.trim().parse::<u32>()) {
         (Ok(volume), Ok(page)) => Some(CiteKey {
             volume,
@@ -458,67 +790,169 @@ fn citation(
         }),
         _ => None,
     };
-    if options.mark_coverage
-        && let Some(key) = &key
-    {
-        writer.mark_volume_held(&key.reporter, key.volume, SOURCE)?;
-    }
-    writer.add_citation(
-        &case_id,
+    Ok((
+        cluster,
         CaseCitation {
-            cite,
+            cite: format!("{volume} {reporter} {page}"),
             key,
             last_page: None,
         },
-    )?;
-    Ok(Ok(()))
+    ))
 }
 
-fn citation_map(writer: &mut LibraryWriter<'_>, columns: &Columns, row: &Row) -> RowOutcome {
-    let (citing, cited) = match (
-        columns.id(row, "citing_opinion_id"),
-        columns.id(row, "cited_opinion_id"),
-    ) {
-        (Ok(citing), Ok(cited)) => (citing, cited),
-        (Err(why), _) | (_, Err(why)) => return Ok(Err(why)),
-    };
-    let depth = columns
-        .get(row, "depth")
-        .and_then(|d| d.parse::<u32>().ok())
-        .unwrap_or(1);
-    let citing_case = writer.courtlistener_opinion_case(citing)?;
-    let cited_case = writer.courtlistener_opinion_case(cited)?;
-    match (citing_case, cited_case) {
-        (Some(from), Some(to)) => {
-            writer.set_edge(&from, &to, depth)?;
-            Ok(Ok(()))
+/// Stores a batch of citation rows, each case's citations at once.
+fn store_citations(
+    writer: &mut LibraryWriter<'_>,
+    path: &Path,
+    batch: Vec<Result<Parsed<(u64, CaseCitation)>, RowError>>,
+    report: &mut ImportReport,
+    clusters: &CaseIds,
+    options: Options,
+) -> Result<(), ImportError> {
+    let mut by_case: BTreeMap<String, Vec<CaseCitation>> = BTreeMap::new();
+    let mut volumes = std::collections::BTreeSet::new();
+    for (line, (cluster, citation)) in parsed_rows(path, batch, report) {
+        let Some(case_id) = clusters.case_id(cluster) else {
+            report.skip(
+                path,
+                format!("line {line}: cluster {cluster} is not in the library"),
+            );
+            continue;
+        };
+        if options.mark_coverage
+            && let Some(key) = &citation.key
+        {
+            volumes.insert((key.reporter.clone(), key.volume));
         }
-        _ => Ok(Err(format!(
-            "opinion {citing} or {cited} is not in the library"
-        ))),
+        report.stored += 1;
+        by_case.entry(case_id).or_default().push(citation);
+    }
+    for (reporter, volume) in volumes {
+        writer.mark_volume_held(&reporter, volume, SOURCE)?;
+    }
+    for (case_id, citations) in by_case {
+        writer.add_citations(&case_id, citations)?;
+    }
+    Ok(())
+}
+
+/// The usable rows of a batch with their lines; the others are reported
+/// and skipped.
+fn parsed_rows<T>(
+    path: &Path,
+    batch: Vec<Result<Parsed<T>, RowError>>,
+    report: &mut ImportReport,
+) -> Vec<(u64, T)> {
+    let mut rows = Vec::with_capacity(batch.len());
+    for row in batch {
+        match row {
+            Ok(Parsed {
+                line,
+                value: Ok(value),
+            }) => rows.push((line, value)),
+            Ok(Parsed {
+                line,
+                value: Err(why),
+            }) => report.skip(path, format!("line {line}: {why}")),
+            Err(err) => report.skip(path, err),
+        }
+    }
+    rows
+}
+
+struct CitationMapColumns {
+    citing: Col,
+    cited: Col,
+    depth: Col,
+}
+
+impl CitationMapColumns {
+    fn new(c: &Columns) -> Self {
+        Self {
+            citing: c.col("citing_opinion_id"),
+            cited: c.col("cited_opinion_id"),
+            depth: c.col("depth"),
+        }
     }
 }
 
-fn parenthetical(writer: &mut LibraryWriter<'_>, columns: &Columns, row: &Row) -> RowOutcome {
-    let (describing, described) = match (
-        columns.id(row, "describing_opinion_id"),
-        columns.id(row, "described_opinion_id"),
-    ) {
-        (Ok(a), Ok(b)) => (a, b),
-        (Err(why), _) | (_, Err(why)) => return Ok(Err(why)),
-    };
-    let Some(text) = columns.get(row, "text") else {
-        return Ok(Err("text is empty".into()));
-    };
-    let describing_case = writer.courtlistener_opinion_case(describing)?;
-    let described_case = writer.courtlistener_opinion_case(described)?;
-    match (describing_case, described_case) {
-        (Some(from), Some(to)) => {
-            writer.add_parenthetical(&from, &to, &markup_to_text(text))?;
-            Ok(Ok(()))
+/// A citation-map row: the citing opinion cites the cited one `depth` times.
+struct OpinionLink {
+    citing: u64,
+    cited: u64,
+    depth: u32,
+}
+
+fn citation_map(c: &CitationMapColumns, row: &Row) -> Result<OpinionLink, String> {
+    Ok(OpinionLink {
+        citing: c.citing.id(row)?,
+        cited: c.cited.id(row)?,
+        depth: c
+            .depth
+            .get(row)
+            .and_then(|d| d.parse::<u32>().ok())
+            .unwrap_or(1),
+    })
+}
+
+/// Stores a batch of citation-map rows as edges, each citing case's at
+/// once.
+fn store_citation_map(
+    writer: &mut LibraryWriter<'_>,
+    path: &Path,
+    batch: Vec<Result<Parsed<OpinionLink>, RowError>>,
+    report: &mut ImportReport,
+    opinions: &CaseIds,
+) -> Result<(), ImportError> {
+    let mut edges = Vec::with_capacity(batch.len());
+    for (line, link) in parsed_rows(path, batch, report) {
+        match (opinions.case_id(link.citing), opinions.case_id(link.cited)) {
+            (Some(from), Some(to)) => {
+                report.stored += 1;
+                edges.push((from, to, link.depth));
+            }
+            _ => report.skip(
+                path,
+                format!(
+                    "line {line}: opinion {} or {} is not in the library",
+                    link.citing, link.cited
+                ),
+            ),
         }
-        _ => Ok(Err(format!(
-            "opinion {describing} or {described} is not in the library"
-        ))),
     }
+    writer.set_edges(edges)?;
+    Ok(())
+}
+
+struct ParentheticalColumns {
+    text: Col,
+    describing: Col,
+    described: Col,
+}
+
+impl ParentheticalColumns {
+    fn new(c: &Columns) -> Self {
+        Self {
+            text: c.col("text"),
+            describing: c.col("describing_opinion_id"),
+            described: c.col("described_opinion_id"),
+        }
+    }
+}
+
+struct ParentheticalRow {
+    describing: u64,
+    described: u64,
+    text: String,
+}
+
+fn parenthetical(c: &ParentheticalColumns, row: &Row) -> Result<ParentheticalRow, String> {
+    let describing = c.describing.id(row)?;
+    let described = c.described.id(row)?;
+    let text = c.text.get(row).ok_or("text is empty")?;
+    Ok(ParentheticalRow {
+        describing,
+        described,
+        text: markup_to_text(text),
+    })
 }

@@ -16,7 +16,7 @@ use crate::library::model::{
     Authority, BodyFormat, CaseCitation, CaseRecord, CiteKey, LawCoverage, NewCase, NewOpinion,
     Provenance, codes,
 };
-use crate::library::store::{LibraryWriter, Overruling};
+use crate::library::store::{LibraryWriter, Overruling, PreparedOpinion};
 use crate::library::text::markup_to_text;
 use crate::store::Store;
 
@@ -724,7 +724,7 @@ fn corpus(store: &Store) -> Result<ImportReport, ImportError> {
             };
             match joined {
                 Some(case_id) => {
-                    writer.add_opinion(&case_id, opinion)?;
+                    writer.add_opinion(&case_id, PreparedOpinion::new(opinion))?;
                 }
                 None => {
                     writer.put_case(NewCase {

@@ -15,8 +15,10 @@ use std::io::{BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::sync_channel;
 use std::time::{Duration, Instant};
 
+use rayon::iter::{IntoParallelIterator, ParallelIterator};
 use serde::{Deserialize, Serialize};
 
 use super::index::IndexError;
@@ -43,6 +45,8 @@ pub enum ImportError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Index(#[from] IndexError),
+    #[error("import threads: {0}")]
+    Threads(String),
 }
 
 impl ImportError {
@@ -265,9 +269,9 @@ fn simple_cite_key(cite: &str) -> Option<CiteKey> {
     })
 }
 
-/// Feeds `rows` to `apply` in batches of [`BATCH_ROWS`], one durable
-/// transaction each, with a checkpoint under `key`: rows an earlier run
-/// committed are skipped, and a finished input is not read again.
+/// Feeds `rows` to `apply` in batches of [`BATCH_ROWS`], one transaction
+/// each, with a checkpoint under `key`: rows an earlier run committed are
+/// skipped, and a finished input is not read again.
 pub fn run_batches<T, E, I, F>(
     store: &Store,
     key: &str,
@@ -278,79 +282,167 @@ pub fn run_batches<T, E, I, F>(
     apply: F,
 ) -> Result<(), ImportError>
 where
-    E: std::fmt::Display,
-    I: Iterator<Item = Result<T, E>>,
+    T: Send,
+    E: std::fmt::Display + Send,
+    I: Iterator<Item = Result<T, E>> + Send,
     F: FnMut(&mut LibraryWriter<'_>, T, &mut ImportReport) -> Result<(), ImportError>,
 {
-    run_batches_of(BATCH_ROWS, store, key, file, rows, progress, report, apply)
+    let batches = Batches {
+        store,
+        key,
+        file,
+        rows_per_batch: BATCH_ROWS,
+    };
+    batches.run(rows, |row| row, progress, report, each_row(file, apply))
 }
 
-/// [`run_batches`] with another batch size.
-#[allow(clippy::too_many_arguments)]
-pub fn run_batches_of<T, E, I, F>(
-    batch_rows: usize,
-    store: &Store,
-    key: &str,
+/// Adapts a per-row `apply` to a whole batch: malformed rows are counted
+/// and reported, the others applied in order.
+pub fn each_row<P, E, F>(
     file: &Path,
-    rows: I,
-    progress: &mut Progress,
-    report: &mut ImportReport,
     mut apply: F,
-) -> Result<(), ImportError>
+) -> impl FnMut(&mut LibraryWriter<'_>, Vec<Result<P, E>>, &mut ImportReport) -> Result<(), ImportError>
 where
     E: std::fmt::Display,
-    I: Iterator<Item = Result<T, E>>,
-    F: FnMut(&mut LibraryWriter<'_>, T, &mut ImportReport) -> Result<(), ImportError>,
+    F: FnMut(&mut LibraryWriter<'_>, P, &mut ImportReport) -> Result<(), ImportError>,
 {
-    let start = store.read(|txn| -> Result<Checkpoint, StoreError> {
-        let table = txn.open_table(crate::store::tables::IMPORT_PROGRESS)?;
-        Ok(match table.get(key)? {
-            Some(bytes) => serde_json::from_slice(bytes.value())?,
-            None => Checkpoint::default(),
-        })
-    })?;
-    if start.done {
-        report.resumed_past += start.rows_committed;
-        return Ok(());
-    }
-    let mut rows = rows.peekable();
-    for _ in 0..start.rows_committed {
-        if rows.next().is_none() {
-            break;
-        }
-    }
-    report.resumed_past += start.rows_committed;
-    let mut committed = start.rows_committed;
-    loop {
-        let finished = store.write(|txn| -> Result<bool, ImportError> {
-            let mut writer = LibraryWriter::new(txn)?;
-            let mut taken = 0u64;
-            while taken < batch_rows.max(1) as u64 {
-                let Some(row) = rows.next() else { break };
-                taken += 1;
-                report.rows += 1;
-                match row {
-                    Ok(row) => apply(&mut writer, row, report)?,
-                    Err(err) => report.skip(file, err),
-                }
+    move |writer, batch, report| {
+        for row in batch {
+            match row {
+                Ok(row) => apply(writer, row, report)?,
+                Err(err) => report.skip(file, err),
             }
-            let finished = rows.peek().is_none();
-            let checkpoint = Checkpoint {
-                rows_committed: committed + taken,
-                done: finished,
-            };
-            writer.set_checkpoint(key, &checkpoint)?;
-            writer.finish()?;
-            committed += taken;
-            Ok(finished)
-        })?;
-        progress.update(committed);
-        if finished {
-            break;
         }
+        Ok(())
     }
-    progress.finish(committed);
-    Ok(())
+}
+
+/// How an input is committed: its checkpoint key and batch size.
+pub struct Batches<'a> {
+    pub store: &'a Store,
+    /// The checkpoint key ([`checkpoint_key`]).
+    pub key: &'a str,
+    pub file: &'a Path,
+    pub rows_per_batch: usize,
+}
+
+impl Batches<'_> {
+    /// Reads `rows` on one thread, `prepare`s them on the other cores (the
+    /// work that needs no store: parsing, compressing, reading citations) and
+    /// gives each batch, in input order, to `apply` inside one write
+    /// transaction with the checkpoint.
+    pub fn run<T, P, E, I, Prep, F>(
+        &self,
+        rows: I,
+        prepare: Prep,
+        progress: &mut Progress,
+        report: &mut ImportReport,
+        mut apply: F,
+    ) -> Result<(), ImportError>
+    where
+        T: Send,
+        P: Send,
+        E: std::fmt::Display + Send,
+        I: Iterator<Item = Result<T, E>> + Send,
+        Prep: Fn(T) -> P + Sync,
+        F: FnMut(
+            &mut LibraryWriter<'_>,
+            Vec<Result<P, E>>,
+            &mut ImportReport,
+        ) -> Result<(), ImportError>,
+    {
+        let start = self.store.read(|txn| -> Result<Checkpoint, StoreError> {
+            let table = txn.open_table(crate::store::tables::IMPORT_PROGRESS)?;
+            Ok(match table.get(self.key)? {
+                Some(bytes) => serde_json::from_slice(bytes.value())?,
+                None => Checkpoint::default(),
+            })
+        })?;
+        report.resumed_past += start.rows_committed;
+        if start.done {
+            return Ok(());
+        }
+        let rows_per_batch = self.rows_per_batch.max(1);
+        let mut committed = start.rows_committed;
+        std::thread::scope(|scope| -> Result<(), ImportError> {
+            let (raw_tx, raw_rx) = sync_channel::<Vec<Result<T, E>>>(2);
+            let (ready_tx, ready_rx) = sync_channel::<Vec<Result<P, E>>>(1);
+            let reading = move || {
+                let mut rows =
+                    rows.skip(usize::try_from(start.rows_committed).unwrap_or(usize::MAX));
+                loop {
+                    let batch: Vec<_> = rows.by_ref().take(rows_per_batch).collect();
+                    if batch.is_empty() || raw_tx.send(batch).is_err() {
+                        break;
+                    }
+                }
+            };
+            std::thread::Builder::new()
+                .name("import-read".into())
+                .spawn_scoped(scope, reading)
+                .map_err(|e| ImportError::Threads(e.to_string()))?;
+            let prepare = &prepare;
+            let pool = preparing_pool()?;
+            let preparing = move || {
+                for batch in raw_rx {
+                    let ready = pool
+                        .install(|| batch.into_par_iter().map(|row| row.map(prepare)).collect());
+                    if ready_tx.send(ready).is_err() {
+                        break;
+                    }
+                }
+            };
+            std::thread::Builder::new()
+                .name("import-prepare".into())
+                .spawn_scoped(scope, preparing)
+                .map_err(|e| ImportError::Threads(e.to_string()))?;
+            for batch in ready_rx {
+                let taken = batch.len() as u64;
+                self.store.write(|txn| -> Result<(), ImportError> {
+                    let mut writer = LibraryWriter::new(txn)?;
+                    report.rows += taken;
+                    apply(&mut writer, batch, report)?;
+                    writer.set_checkpoint(
+                        self.key,
+                        &Checkpoint {
+                            rows_committed: committed + taken,
+                            done: false,
+                        },
+                    )?;
+                    writer.finish()?;
+                    Ok(())
+                })?;
+                committed += taken;
+                progress.update(committed);
+            }
+            Ok(())
+        })?;
+        self.store.write(|txn| -> Result<(), ImportError> {
+            let mut writer = LibraryWriter::new(txn)?;
+            writer.set_checkpoint(
+                self.key,
+                &Checkpoint {
+                    rows_committed: committed,
+                    done: true,
+                },
+            )?;
+            writer.finish()?;
+            Ok(())
+        })?;
+        progress.finish(committed);
+        Ok(())
+    }
+}
+
+/// The threads that prepare rows: every core but one, which the writer
+/// needs to itself (it is the step every row waits for).
+fn preparing_pool() -> Result<rayon::ThreadPool, ImportError> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(cores.saturating_sub(1).max(1))
+        .thread_name(|n| format!("import-prepare-{n}"))
+        .build()
+        .map_err(|e| ImportError::Threads(e.to_string()))
 }
 
 /// The checkpoint key of an input file: kind, name and size, so that a new

@@ -72,7 +72,7 @@ pub fn held_volumes(name: &Path, reader: impl BufRead) -> Result<BTreeSet<u32>, 
 pub fn import_reader(
     store: &Store,
     name: &Path,
-    reader: impl BufRead,
+    reader: impl BufRead + Send,
     size: u64,
     held: &BTreeSet<u32>,
     progress: &mut Progress,
