@@ -237,7 +237,27 @@ impl LibraryIndex {
             }
             _ => sanitize(query),
         };
-        let (parsed, _errors) = parser.parse_query_lenient(&text);
+        self.parse_and_run(&parser, &text, limit)
+    }
+
+    fn run_query(
+        &self,
+        text: &str,
+        fields: Vec<Field>,
+        limit: usize,
+    ) -> Result<Vec<SearchHit>, IndexError> {
+        let parser = QueryParser::for_index(&self.index, fields);
+        self.parse_and_run(&parser, text, limit)
+    }
+
+    fn parse_and_run(
+        &self,
+        parser: &QueryParser,
+        text: &str,
+        limit: usize,
+    ) -> Result<Vec<SearchHit>, IndexError> {
+        let f = self.fields;
+        let (parsed, _errors) = parser.parse_query_lenient(text);
         let searcher = self.reader.searcher();
         let top = searcher.search(&parsed, &TopDocs::with_limit(limit.max(1)).order_by_score())?;
         let mut hits = Vec::with_capacity(top.len());
@@ -261,6 +281,35 @@ impl LibraryIndex {
             });
         }
         Ok(hits)
+    }
+
+    /// Cases whose name holds every word of `query` (the "v." and other
+    /// connectives aside), best first; when none holds them all, cases whose
+    /// name holds any of them. Names only: a surname that fills opinion
+    /// texts does not drown the case that bears it.
+    pub fn search_names(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, IndexError> {
+        let words = name_words(query);
+        if words.is_empty() {
+            return Ok(Vec::new());
+        }
+        let f = self.fields;
+        let all = format!(
+            "+kind:case {}",
+            words
+                .iter()
+                .map(|w| format!("+{w}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        let hits = self.run_query(&all, vec![f.name], limit)?;
+        if !hits.is_empty() {
+            return Ok(hits);
+        }
+        self.run_query(
+            &format!("+kind:case +({})", words.join(" ")),
+            vec![f.name],
+            limit,
+        )
     }
 
     /// How many cases in the index cite the case `id`.
@@ -301,6 +350,20 @@ impl Drop for LibraryIndex {
     fn drop(&mut self) {
         self.close();
     }
+}
+
+/// Words that join the parties of a case name rather than name them.
+const NAME_CONNECTIVES: &[&str] = &[
+    "v", "vs", "versus", "et", "al", "ex", "rel", "in", "re", "of", "the", "and",
+];
+
+/// The words of a case name worth searching: lowercase, no connectives.
+fn name_words(query: &str) -> Vec<String> {
+    sanitize(query)
+        .split_whitespace()
+        .map(|w| w.replace('"', "").to_lowercase())
+        .filter(|w| !w.is_empty() && !NAME_CONNECTIVES.contains(&w.as_str()))
+        .collect()
 }
 
 /// Keeps the query language's operators from failing on legal text such as

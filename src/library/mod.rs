@@ -107,6 +107,11 @@ impl Library {
         self.index.search(query, kind, limit)
     }
 
+    /// Cases by name: see [`LibraryIndex::search_names`].
+    pub fn search_names(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, IndexError> {
+        self.index.search_names(query, limit)
+    }
+
     /// Builds the search documents of every record an import touched and
     /// commits them; returns how many. Resumable: ids leave the pending
     /// table only after their documents are committed. Documents are built

@@ -1074,3 +1074,120 @@ impl CitingTexts {
         }))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use redb::{Database, ReadableDatabase, TableHandle};
+
+    use super::*;
+    use crate::library::model::Provenance;
+    use crate::store::tables::META;
+    use crate::store::{LIBRARY_FILE, Store};
+
+    /// A library written by schema 1: JSON edges in `cites_out` and
+    /// `cites_in`, the citing sentence copied into each.
+    fn write_schema_1_library(dir: &std::path::Path, text: &str) {
+        const OLD_OUT: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("cites_out");
+        const OLD_IN: TableDefinition<(&str, &str), ()> = TableDefinition::new("cites_in");
+        let db = Database::create(dir.join(LIBRARY_FILE)).unwrap();
+        let txn = db.begin_write().unwrap();
+        {
+            txn.open_table(META)
+                .unwrap()
+                .insert("schema_version", 1)
+                .unwrap();
+            let record = CaseRecord {
+                id: "cl-1".into(),
+                name: "Alpha v. Beta".into(),
+                opinions: vec![OpinionMeta {
+                    number: 0,
+                    kind: "combined".into(),
+                    author: None,
+                    format: BodyFormat::Text,
+                    provenance: Provenance {
+                        source: "courtlistener".into(),
+                        id: "1".into(),
+                    },
+                    chars: text.chars().count() as u64,
+                    text_hash: text_hash(text),
+                }],
+                ..CaseRecord::default()
+            };
+            txn.open_table(CASES)
+                .unwrap()
+                .insert("cl-1", encode(&record).unwrap().as_slice())
+                .unwrap();
+            txn.open_table(OPINION_TEXTS)
+                .unwrap()
+                .insert(("cl-1", 0), compress(text).as_slice())
+                .unwrap();
+            let mut out = txn.open_table(OLD_OUT).unwrap();
+            let with_passage = r#"{"count":2,"passage":"See Gamma v. Delta, 5 U.S. 7 (1801).","parentheticals":["holding so"]}"#;
+            out.insert(("cl-1", "cl-2"), with_passage.as_bytes())
+                .unwrap();
+            out.insert(("cl-1", "cl-3"), r#"{"count":1}"#.as_bytes())
+                .unwrap();
+            txn.open_table(OLD_IN)
+                .unwrap()
+                .insert(("cl-2", "cl-1"), ())
+                .unwrap();
+            txn.open_table(UNRESOLVED_CITES)
+                .unwrap()
+                .insert(
+                    ("U.S.", 9, 9, "cl-1"),
+                    r#"{"count":1,"passage":"Not in the text."}"#.as_bytes(),
+                )
+                .unwrap();
+        }
+        txn.commit().unwrap();
+    }
+
+    #[test]
+    fn schema_1_edges_become_one_record_per_citing_case() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "Facts.\nSee Gamma v. Delta, 5 U.S. 7 (1801). More.";
+        write_schema_1_library(dir.path(), text);
+
+        let store = Store::open_library(dir.path()).unwrap();
+        let edges = store.read(|txn| cited_by_case(txn, "cl-1")).unwrap();
+        let ids: Vec<&str> = edges.iter().map(|(id, _)| id.as_str()).collect();
+        assert_eq!(ids, ["cl-2", "cl-3"]);
+        let (_, to_gamma) = &edges[0];
+        assert_eq!(to_gamma.count, 2);
+        assert_eq!(to_gamma.parentheticals, ["holding so"]);
+        let at = to_gamma
+            .passage
+            .expect("the sentence was found in the text");
+        let sentence = store.read(|txn| passage(txn, "cl-1", at)).unwrap();
+        // Read back as passages are: from the sentence of the citation to
+        // the end of its paragraph.
+        assert_eq!(
+            sentence.as_deref(),
+            Some("See Gamma v. Delta, 5 U.S. 7 (1801). More.")
+        );
+        assert_eq!(edges[1].1.passage, None);
+        let waiting = store
+            .read(|txn| -> Result<Edge, StoreError> {
+                let table = txn.open_table(UNRESOLVED_CITES)?;
+                let row = table.get(("U.S.", 9, 9, "cl-1"))?;
+                Edge::decode(row.expect("kept").value())
+            })
+            .unwrap();
+        assert_eq!(waiting.count, 1);
+        assert_eq!(
+            waiting.passage, None,
+            "a sentence not in the text is dropped"
+        );
+        drop(store);
+
+        let db = Database::open(dir.path().join(LIBRARY_FILE)).unwrap();
+        let tables: Vec<String> = db
+            .begin_read()
+            .unwrap()
+            .list_tables()
+            .unwrap()
+            .map(|t| t.name().to_string())
+            .collect();
+        assert!(!tables.iter().any(|t| t == "cites_out" || t == "cites_in"));
+    }
+}

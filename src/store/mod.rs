@@ -43,6 +43,16 @@ impl Layout {
         }
     }
 
+    /// redb's page cache for the file. The library is larger than memory
+    /// should hold and the operating system caches its file anyway; the
+    /// store of accounts is small.
+    fn cache_bytes(self) -> usize {
+        match self {
+            Layout::Main => 64 << 20,
+            Layout::Library => 256 << 20,
+        }
+    }
+
     fn schema_version(self) -> u64 {
         match self {
             Layout::Main => SCHEMA_VERSION,
@@ -171,6 +181,7 @@ impl Store {
         })?;
         let db = Database::builder()
             .set_concurrency_mode(ConcurrencyMode::SingleWriter)
+            .set_cache_size(layout.cache_bytes())
             .create(data_dir.join(layout.file_name()))?;
         let store = Self {
             db: Arc::new(Handle::ReadWrite(db)),
@@ -185,6 +196,7 @@ impl Store {
     pub fn open_read_only(data_dir: &Path, layout: Layout) -> Result<Self, StoreError> {
         let db = Database::builder()
             .set_concurrency_mode(ConcurrencyMode::SingleWriter)
+            .set_cache_size(layout.cache_bytes())
             .open_read_only(data_dir.join(layout.file_name()))?;
         let store = Self {
             db: Arc::new(Handle::ReadOnly(db)),

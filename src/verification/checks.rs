@@ -456,7 +456,7 @@ pub fn by_name(
     text: &str,
 ) -> Result<Option<CheckedCitation>, StoreError> {
     let hits = library
-        .search(text, Some("case"), 10)
+        .search_names(text, 10)
         .map_err(|e| StoreError::Corrupt(format!("search: {e}")))?;
     let matching: Vec<_> = hits
         .into_iter()
