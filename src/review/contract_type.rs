@@ -1,10 +1,13 @@
 //! Contract-type detection: the six CUAD families, or `none` for text that
 //! is not a contract.
 //!
-//! A softmax model over document features (title words weighted heavily,
-//! the opening, the whole vocabulary) picks the family. CUAD's dev split has
-//! no restrictive-covenant contract to learn from, so that family is read
-//! from the title ("NON-COMPETITION AGREEMENT", "NONDISCLOSURE AGREEMENT").
+//! A title that names its family ("SOFTWARE LICENSE AGREEMENT", "HOSTING
+//! AGREEMENT") decides it: CUAD's types are the agreements' own names.
+//! Otherwise a softmax model over document features (title words weighted
+//! heavily, the opening, the whole vocabulary) picks the family. CUAD's dev
+//! split has no restrictive-covenant contract to learn from, so that family
+//! is read from the title ("NON-COMPETITION AGREEMENT", "NONDISCLOSURE
+//! AGREEMENT").
 
 use serde::Serialize;
 
@@ -132,6 +135,65 @@ const RESTRICTIVE_TITLES: &[&str] = &[
     "non-disparagement",
 ];
 
+/// Words of a title that name a family, as CUAD's own types do (its types
+/// are the agreements' names: "Distributor Agreement", "Hosting
+/// Agreement"). A title naming exactly one family, and none of the
+/// commercial types outside them, decides the family.
+const FAMILY_TITLES: &[(Family, &[&str])] = &[
+    (
+        Family::DistributionSupply,
+        &[
+            "distribut",
+            "manufactur",
+            "reseller",
+            "resale",
+            "supply",
+            "transportation",
+        ],
+    ),
+    (
+        Family::LicenseIp,
+        &["license", "licence", "development", "intellectual property"],
+    ),
+    (Family::SaasHosting, &["hosting"]),
+    (
+        Family::ServicesMsa,
+        &["maintenance", "outsourc", "service", "consult"],
+    ),
+];
+
+/// Commercial agreements of CUAD's other types: a title naming one of them
+/// and no family above is `other_commercial`.
+const OTHER_COMMERCIAL_TITLES: &[&str] = &[
+    "sponsor",
+    "alliance",
+    "joint venture",
+    "collaborat",
+    "cooperat",
+    "endorse",
+    "marketing",
+    "promotion",
+    "affiliate",
+    "agency",
+    "franchise",
+    "co-brand",
+    "cobrand",
+];
+
+/// The family a (lowercase) title names, when it names one unambiguously.
+fn family_of_title(title: &str) -> Option<Family> {
+    let mut named = FAMILY_TITLES
+        .iter()
+        .filter(|(_, words)| words.iter().any(|w| title.contains(w)))
+        .map(|(family, _)| *family);
+    let other = OTHER_COMMERCIAL_TITLES.iter().any(|w| title.contains(w));
+    match (named.next(), named.next(), other) {
+        (Some(family), None, false) => Some(family),
+        (None, _, true) => Some(Family::OtherCommercial),
+        _ => None,
+    }
+}
+
 pub fn looks_like_contract(title: &str, text: &str) -> bool {
     let mut seen = 0;
     let lower = text.to_ascii_lowercase();
@@ -166,6 +228,12 @@ pub fn classify(model: &ReviewModel, title: &str, text: &str) -> ContractType {
     if RESTRICTIVE_TITLES.iter().any(|k| lower_title.contains(k)) {
         return ContractType {
             family: Family::RestrictiveCovenant,
+            confidence: 0.9,
+        };
+    }
+    if let Some(family) = family_of_title(&lower_title) {
+        return ContractType {
+            family,
             confidence: 0.9,
         };
     }
@@ -218,6 +286,26 @@ mod tests {
         ];
         for (folder, family) in cases {
             assert_eq!(Family::of_cuad_type(folder), family, "{folder}");
+        }
+    }
+
+    #[test]
+    fn a_title_naming_one_family_decides_it() {
+        let cases = [
+            ("software license agreement", Some(Family::LicenseIp)),
+            ("web site hosting agreement", Some(Family::SaasHosting)),
+            ("master services agreement", Some(Family::ServicesMsa)),
+            (
+                "exclusive distributor agreement",
+                Some(Family::DistributionSupply),
+            ),
+            ("co-branding agreement", Some(Family::OtherCommercial)),
+            ("license and distribution agreement", None),
+            ("marketing services agreement", None),
+            ("agreement", None),
+        ];
+        for (title, family) in cases {
+            assert_eq!(family_of_title(title), family, "{title}");
         }
     }
 

@@ -33,6 +33,9 @@ const SCORE_EFFECTIVE_FROM_AGREEMENT: f32 = 0.4;
 /// A key term is read from the best unit of its category when that unit is
 /// at least this probable, even if below the emission threshold.
 const KEY_TERM_MIN_PROBABILITY: f32 = 0.2;
+/// The floor for units whose wording alone states the term ("renew for
+/// successive one-year periods"): the model's doubt matters less there.
+const STATED_KEY_TERM_MIN_PROBABILITY: f32 = 0.02;
 
 /// One detected clause. Offsets are byte offsets into the analysed text.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -191,6 +194,11 @@ pub fn candidates(seg: &Segmented, margins: &[f32], n: usize, category: usize) -
             continue;
         }
         let m = margins[i * n + category];
+        // Most units fall below a full list's last: settle them at once.
+        if best.len() == CANDIDATES && best.last().is_some_and(|&j| margins[j * n + category] >= m)
+        {
+            continue;
+        }
         let at = best.partition_point(|&j| margins[j * n + category] >= m);
         if at < CANDIDATES {
             best.insert(at, i);
@@ -385,12 +393,27 @@ pub fn detect_with_scores(model: &ReviewModel, text: &str, scores: &UnitScores) 
     let floor = KEY_TERM_MIN_PROBABILITY;
     terms.governing_law = read("Governing Law", floor, &key_terms::governing_law)
         .or_else(|| key_terms::governing_law_anywhere(text));
-    terms.renewal_term = read("Renewal Term", floor, &key_terms::renewal_term);
+    terms.renewal_term = read("Renewal Term", floor, &key_terms::renewal_term).or_else(|| {
+        read(
+            "Renewal Term",
+            STATED_KEY_TERM_MIN_PROBABILITY,
+            &key_terms::stated_renewal_term,
+        )
+    });
+    // The notice is often written into the renewal clause itself.
     terms.notice_period_to_terminate_renewal = read(
         "Notice Period To Terminate Renewal",
         floor,
         &key_terms::notice_period,
-    );
+    )
+    .or_else(|| {
+        read(
+            "Notice Period To Terminate Renewal",
+            STATED_KEY_TERM_MIN_PROBABILITY,
+            &key_terms::stated_notice_period,
+        )
+    })
+    .or_else(|| read("Renewal Term", floor, &key_terms::stated_notice_period));
     let start = preamble.effective.or(preamble.agreement).map(|d| d.date);
     // A stated end date in any candidate beats a term computed from the
     // most probable one.
@@ -398,6 +421,11 @@ pub fn detect_with_scores(model: &ReviewModel, text: &str, scores: &UnitScores) 
         read("Expiration Date", 0.0, &key_terms::stated_expiration).or_else(|| {
             read("Expiration Date", floor, &|c| {
                 key_terms::expiration(c, start)
+            })
+            .or_else(|| {
+                read("Expiration Date", STATED_KEY_TERM_MIN_PROBABILITY, &|c| {
+                    key_terms::stated_term_expiration(c, start)
+                })
             })
         });
     clauses.sort_by(|a, b| a.start.cmp(&b.start).then(a.category.cmp(&b.category)));

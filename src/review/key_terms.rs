@@ -189,9 +189,27 @@ fn is_blank(word: &str) -> bool {
 /// 2020", "06/01/2020", "June ___, 2006", "___________ __, 2000".
 pub fn dates(text: &str, base: usize) -> Vec<DateMention> {
     let w = words(text, base);
+    // Every date has a year or is numeric, so it holds a word with a digit
+    // within DATE_MAX_WORDS of its start: stretches of prose without
+    // one are skipped rather than tried word by word.
+    let mut next_digit = vec![w.len(); w.len() + 1];
+    for j in (0..w.len()).rev() {
+        next_digit[j] = if w[j].text.bytes().any(|b| b.is_ascii_digit()) {
+            j
+        } else {
+            next_digit[j + 1]
+        };
+    }
     let mut out = Vec::new();
     let mut i = 0;
     while i < w.len() {
+        if next_digit[i] >= i + DATE_MAX_WORDS {
+            if next_digit[i] == w.len() {
+                break;
+            }
+            i = next_digit[i] + 1 - DATE_MAX_WORDS;
+            continue;
+        }
         if let Some((mention, used)) = date_at(&w, i) {
             out.push(mention);
             i += used;
@@ -245,6 +263,10 @@ const WEEKDAYS: [&str; 7] = [
     "saturday",
     "sunday",
 ];
+
+/// The most words a date spans: "the 5th day of the month of Monday,
+/// January 2005" and longer forms stay within it.
+const DATE_MAX_WORDS: usize = 10;
 
 /// A day of the month at word `i`: "18", "18th", and the forms PDF
 /// conversion leaves ("18t h", "1 st"), or a word ("first", "thirtieth
@@ -512,7 +534,11 @@ pub fn document_name(text: &str) -> Option<(usize, usize)> {
                 let (s, _) = words[first];
                 let (ls, lw) = words[last];
                 let e = ls + lw.trim_end_matches([',', '.', '(', ':', ';']).len();
-                if e > s + 5 {
+                // "AGREEMENT made as of ...": a bare word is no title; the
+                // preamble may name the agreement ("this Sponsorship
+                // Agreement").
+                let bare = first == last && names_bare_agreement(lw);
+                if e > s + 5 && !bare {
                     let amends = ["AMENDMENT", "ADDENDUM"].contains(&words[first].1)
                         && !words.iter().any(|(_, w)| w.starts_with("AGREEMENT"));
                     if amends {
@@ -540,15 +566,29 @@ pub fn document_name(text: &str) -> Option<(usize, usize)> {
     if fallback.is_some() {
         return fallback;
     }
-    let at = find_ci(head, "this ")?;
-    let rest = &head[at + 5..];
-    let end = find_ci(rest, "agreement")? + "agreement".len();
-    let name = &rest[..end];
-    let capitalised = name
-        .split_whitespace()
-        .all(|w| w.chars().next().is_some_and(char::is_uppercase));
-    let more_than_a_word = name.split_whitespace().count() > 1;
-    (end < 80 && capitalised && more_than_a_word).then_some((at + 5, at + 5 + end))
+    find_ci_all(head, "this ")
+        .into_iter()
+        .take(PREAMBLE_NAME_TRIES)
+        .find_map(|at| {
+            let rest = &head[at + 5..];
+            let end = find_ci(rest, "agreement")? + "agreement".len();
+            let name = &rest[..end];
+            let capitalised = name
+                .split_whitespace()
+                .all(|w| w.chars().next().is_some_and(char::is_uppercase));
+            let more_than_a_word = name.split_whitespace().count() > 1;
+            (end < 80 && capitalised && more_than_a_word).then_some((at + 5, at + 5 + end))
+        })
+}
+
+/// How many "this ..." phrases of the preamble are tried for the name of
+/// the agreement.
+const PREAMBLE_NAME_TRIES: usize = 5;
+
+/// "AGREEMENT", "Contract:": a word that names an agreement without saying which.
+fn names_bare_agreement(word: &str) -> bool {
+    let w = word.trim_end_matches([',', '.', '(', ':', ';']);
+    w.eq_ignore_ascii_case("agreement") || w.eq_ignore_ascii_case("contract")
 }
 
 /// "INC.", "CORPORATION", "LLC,": the word that ends a company's name.
@@ -697,11 +737,18 @@ fn party_lists(head: &str) -> Vec<(usize, usize)> {
         .collect()
 }
 
+/// How far a party list may run.
+const PARTY_LIST_BYTES: usize = 2500;
+
 /// Where a party list that starts at `from` ends: at the recitals, the
 /// first section or a date line, at most 2,500 bytes on.
 fn party_list_end(head: &str, from: usize) -> usize {
-    let rest = &head[from..];
-    let mut end = rest.len().min(2500);
+    // A stop starting past the first 2,500 bytes changes nothing, so the
+    // search ends there (plus the longest stop's length).
+    let limit = super::features::floor_char_boundary(head, from + PARTY_LIST_BYTES) - from;
+    let rest =
+        &head[from..super::features::floor_char_boundary(head, from + PARTY_LIST_BYTES + 16)];
+    let mut end = limit;
     for stop in [
         "WHEREAS",
         "Whereas",
@@ -1362,14 +1409,7 @@ pub fn renewal_term(clause: &str) -> Option<String> {
         .into_iter()
         .filter(|a| !is_notice_amount(&lower, a))
         .collect();
-    let anchors: Vec<usize> = RENEWAL_ANCHORS
-        .iter()
-        .flat_map(|k| lower.match_indices(k).map(|(i, _)| i))
-        .collect();
-    let near_anchor = amounts
-        .iter()
-        .find(|a| anchors.iter().any(|&k| k <= a.start && a.start - k <= 120));
-    if let Some(a) = near_anchor {
+    if let Some(a) = amount_after(&lower, &amounts, &RENEWAL_ANCHORS) {
         return Some(a.text());
     }
     let yearly = [
@@ -1397,6 +1437,46 @@ pub fn renewal_term(clause: &str) -> Option<String> {
         .iter()
         .any(|k| lower.contains(k))
         .then(|| "perpetual".to_string())
+}
+
+/// The notice that stops a renewal, in text that speaks of renewing: "...
+/// renew for one-year terms unless either party gives sixty (60) days'
+/// notice". For text the model is less sure of.
+pub fn stated_notice_period(clause: &str) -> Option<String> {
+    let lower = clause.to_ascii_lowercase();
+    if !lower.contains("renew") {
+        return None;
+    }
+    amounts(clause, 0)
+        .iter()
+        .find(|a| is_notice_amount(&lower, a))
+        .map(Amount::text)
+}
+
+/// Words that can only introduce a renewal: an amount shortly after one
+/// is a renewal term wherever it is read.
+const RENEWAL_ONLY_ANCHORS: [&str; 3] = ["renew", "successive", "extension"];
+
+/// The renewal term as only a renewal clause states it ("renew for
+/// successive one-year terms"): for text the model is less sure of.
+pub fn stated_renewal_term(clause: &str) -> Option<String> {
+    let lower = clause.to_ascii_lowercase();
+    let amounts: Vec<Amount> = amounts(clause, 0)
+        .into_iter()
+        .filter(|a| !is_notice_amount(&lower, a))
+        .collect();
+    amount_after(&lower, &amounts, &RENEWAL_ONLY_ANCHORS).map(Amount::text)
+}
+
+/// The first amount at most 120 bytes after one of `anchors`.
+fn amount_after<'a>(lower: &str, amounts: &'a [Amount], anchors: &[&str]) -> Option<&'a Amount> {
+    let at: Vec<usize> = anchors
+        .iter()
+        .flat_map(|k| lower.match_indices(k).map(|(i, _)| i))
+        .collect();
+    amounts
+        .iter()
+        .find(|a| at.iter().any(|&k| k <= a.start && a.start - k <= 120))
 }
 
 /// The notice needed to stop a renewal: an amount that reads as notice
@@ -1569,10 +1649,11 @@ pub fn expiration(clause: &str, start: Option<Date>) -> Option<String> {
     let lower = clause.to_ascii_lowercase();
     let all = contract_dates(clause);
     let start_cues = ["commenc", "begin", "from", "effective", "start", "as of"];
-    let own_start = all.iter().find(|d| {
+    let starts_term = |d: &DateMention| {
         let lead = before(&lower, d.start, 40);
         start_cues.iter().any(|c| lead.contains(c))
-    });
+    };
+    let own_start = all.iter().find(|d| starts_term(d));
     let term = amounts(clause, 0)
         .into_iter()
         .find(|a| matches!(a.unit, Unit::Year | Unit::Month) && !is_notice_amount(&lower, a))
@@ -1593,10 +1674,36 @@ pub fn expiration(clause: &str, start: Option<Date>) -> Option<String> {
         "unless sooner terminated",
         "terminated by either party",
     ];
-    if term.is_none() && all.is_empty() && open_ended.iter().any(|k| lower.contains(k)) {
+    // Dates the term starts on do not bound it: "commencing on May 1, 2004
+    // and continuing until terminated" runs on.
+    if term.is_none() && all.iter().all(starts_term) && open_ended.iter().any(|k| lower.contains(k))
+    {
         return Some("perpetual".into());
     }
     (all.len() >= 2).then(|| all[all.len() - 1].date.iso())
+}
+
+/// Words with which a clause sets the contract's own term.
+const TERM_CUES: [&str; 8] = [
+    "term of",
+    "term shall",
+    "term will",
+    "remain in",
+    "continue in",
+    "period of",
+    "duration of",
+    "in force for",
+];
+
+/// The end of the initial term as a clause that sets the term computes it
+/// ("shall remain in effect for a period of two years"), never a guess
+/// that it runs on: for text the model is less sure of.
+pub fn stated_term_expiration(clause: &str, start: Option<Date>) -> Option<String> {
+    let lower = clause.to_ascii_lowercase();
+    if !TERM_CUES.iter().any(|cue| lower.contains(cue)) {
+        return None;
+    }
+    expiration(clause, start).filter(|end| end != "perpetual")
 }
 
 fn add_months(start: Date, months: u32) -> Option<Date> {
@@ -1612,6 +1719,54 @@ fn add_months(start: Date, months: u32) -> Option<Date> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dates_after_long_prose_and_in_long_forms_are_found() {
+        let prose = "the parties shall cooperate in good faith ".repeat(50);
+        let text = format!(
+            "{prose}made on the first day of the month of Monday, January 2005 and {prose}ending March 3, 2010"
+        );
+        let found: Vec<String> = dates(&text, 0).iter().map(|d| d.date.iso()).collect();
+        assert_eq!(found, vec!["2005-01-01", "2010-03-03"]);
+    }
+
+    #[test]
+    fn terms_stated_outright_are_read_from_any_clause() {
+        let renewal = "Thereafter this Agreement shall renew automatically for successive one year periods unless either party gives sixty (60) days prior written notice of non-renewal.";
+        assert_eq!(stated_renewal_term(renewal).as_deref(), Some("1 year"));
+        assert_eq!(stated_notice_period(renewal).as_deref(), Some("60 days"));
+        assert_eq!(
+            stated_renewal_term("Fees are payable within thirty (30) days."),
+            None
+        );
+        assert_eq!(
+            stated_notice_period("Either party may terminate on thirty (30) days prior notice."),
+            None,
+            "a notice without a renewal is not the notice to stop one"
+        );
+        let start = Some(Date {
+            year: Some(2010),
+            month: Some(4),
+            day: Some(6),
+        });
+        let term = "This Agreement shall remain in force for an initial period of 1 year.";
+        assert_eq!(
+            stated_term_expiration(term, start).as_deref(),
+            Some("2011-04-06")
+        );
+        assert_eq!(
+            stated_term_expiration("The parties continue until terminated.", start),
+            None,
+            "no term is stated, and running on is not guessed here"
+        );
+    }
+
+    #[test]
+    fn a_bare_agreement_heading_gives_way_to_the_preamble() {
+        let text = "AGREEMENT\n\nThis Strategic Alliance Agreement (the \"Agreement\") is made between Acme Inc. and Beta LLC.";
+        let (s, e) = document_name(text).expect("named");
+        assert_eq!(&text[s..e], "Strategic Alliance Agreement");
+    }
 
     #[test]
     fn reads_dates_in_common_forms() {
@@ -1679,6 +1834,14 @@ mod tests {
         );
         assert_eq!(
             expiration("This Agreement shall continue in perpetuity.", None).as_deref(),
+            Some("perpetual")
+        );
+        assert_eq!(
+            expiration(
+                "This Agreement shall commence on May 1, 2004 and continue until terminated by either party.",
+                None
+            )
+            .as_deref(),
             Some("perpetual")
         );
     }
