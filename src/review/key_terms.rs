@@ -1404,11 +1404,7 @@ const RENEWAL_ANCHORS: [&str; 8] = [
 /// term again when renewals are "of the same duration"; perpetual when the
 /// contract then runs until terminated.
 pub fn renewal_term(clause: &str) -> Option<String> {
-    let lower = clause.to_ascii_lowercase();
-    let amounts: Vec<Amount> = amounts(clause, 0)
-        .into_iter()
-        .filter(|a| !is_notice_amount(&lower, a))
-        .collect();
+    let (lower, amounts) = term_amounts(clause);
     if let Some(a) = amount_after(&lower, &amounts, &RENEWAL_ANCHORS) {
         return Some(a.text());
     }
@@ -1460,12 +1456,18 @@ const RENEWAL_ONLY_ANCHORS: [&str; 3] = ["renew", "successive", "extension"];
 /// The renewal term as only a renewal clause states it ("renew for
 /// successive one-year terms"): for text the model is less sure of.
 pub fn stated_renewal_term(clause: &str) -> Option<String> {
+    let (lower, amounts) = term_amounts(clause);
+    amount_after(&lower, &amounts, &RENEWAL_ONLY_ANCHORS).map(Amount::text)
+}
+
+/// The clause in lower case and its amounts that are not notice periods.
+fn term_amounts(clause: &str) -> (String, Vec<Amount>) {
     let lower = clause.to_ascii_lowercase();
-    let amounts: Vec<Amount> = amounts(clause, 0)
+    let amounts = amounts(clause, 0)
         .into_iter()
         .filter(|a| !is_notice_amount(&lower, a))
         .collect();
-    amount_after(&lower, &amounts, &RENEWAL_ONLY_ANCHORS).map(Amount::text)
+    (lower, amounts)
 }
 
 /// The first amount at most 120 bytes after one of `anchors`.
