@@ -231,11 +231,25 @@ impl LibraryIndex {
         let mut parser = QueryParser::for_index(&self.index, vec![f.name, f.citations, f.text]);
         parser.set_field_boost(f.name, 4.0);
         parser.set_field_boost(f.citations, 2.0);
-        let text = match kind {
-            Some(kind) if kind.chars().all(|c| c.is_ascii_alphanumeric()) => {
-                format!("+kind:{kind} +({})", sanitize(query))
+        let kind = kind
+            .filter(|kind| kind.chars().all(|c| c.is_ascii_alphanumeric()))
+            .map_or(String::new(), |kind| format!("+kind:{kind} "));
+        // Documents holding every word first ("Brown v. Board of Education"
+        // is Brown, not every case that names a board); any word when none
+        // holds them all.
+        let words = name_words(query);
+        if !words.is_empty() {
+            let all: Vec<String> = words.iter().map(|w| format!("+{w}")).collect();
+            let hits = self.parse_and_run(&parser, &format!("{kind}{}", all.join(" ")), limit)?;
+            if !hits.is_empty() {
+                return Ok(hits);
             }
-            _ => sanitize(query),
+        }
+        let any = sanitize(query);
+        let text = if kind.is_empty() {
+            any
+        } else {
+            format!("{kind}+({any})")
         };
         self.parse_and_run(&parser, &text, limit)
     }

@@ -203,6 +203,27 @@ fn search_finds_cases_and_rules_by_name_and_text() {
         .search("Brown Board of Education", Some("case"), 5)
         .unwrap();
     assert!(hits.iter().any(|h| h.id == "scdb-1953-069"), "{hits:?}");
+    // Every word first: Brown v. Board, not Department of Education v. Brown.
+    let hits = library
+        .search("Brown v. Board of Education", Some("case"), 5)
+        .unwrap();
+    assert!(
+        hits.first()
+            .is_some_and(|h| h.name.to_uppercase().starts_with("BROWN")),
+        "{hits:?}"
+    );
+    let names = library.search_names("Miranda v. Arizona", 3).unwrap();
+    assert_eq!(
+        names.first().map(|h| h.name.to_uppercase()).as_deref(),
+        Some("MIRANDA V. ARIZONA")
+    );
+    assert!(
+        library
+            .search_names("v. in re of the", 3)
+            .unwrap()
+            .is_empty(),
+        "connectives alone name no case"
+    );
     let hits = library
         .search(
             "separate educational facilities inherently unequal",
