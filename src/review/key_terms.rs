@@ -873,13 +873,15 @@ fn parties_by_alias(text: &str, from: usize, to: usize) -> Vec<Party> {
         let segment_start = from + offset_in(body, segment);
         let segment_end = segment_start + segment.len();
         // The name may follow a description of the previous party
-        // ("..., a Maryland corporation, Hyde Park Bancorp, MHC").
-        let named = std::iter::once(segment_start)
-            .chain(
-                segment
-                    .match_indices(", ")
-                    .map(|(k, _)| segment_start + k + 2),
-            )
+        // ("..., a Maryland corporation, Hyde Park Bancorp, MHC") or open a
+        // line of a list ("the following parties:\n(a) Kathy Ireland, Inc.").
+        let mut starts: Vec<usize> = segment
+            .match_indices([',', ':', '\n'])
+            .map(|(k, _)| segment_start + k + 1)
+            .collect();
+        starts.insert(0, segment_start);
+        let named = starts
+            .into_iter()
             .find_map(|s| party_of(text, s, segment_end).filter(|p| plausible_name(&p.name)));
         match named {
             Some(mut party) if !segment.trim().is_empty() => {
@@ -960,9 +962,41 @@ fn plausible_name(name: &str) -> bool {
         && words.len() <= 10
         && !numbered
         && !titled
+        && !is_address(&words)
         && words.iter().all(|w| {
             !w.starts_with(|c: char| c.is_lowercase()) || small.contains(w) || w.contains('.')
         })
+}
+
+/// "1900 Avenue of the Stars", "Suite 1640", "P.O. Box 12": a place
+/// written where a party list runs, not a party.
+fn is_address(words: &[&str]) -> bool {
+    const PLACES: [&str; 12] = [
+        "avenue",
+        "street",
+        "st.",
+        "road",
+        "rd.",
+        "suite",
+        "floor",
+        "blvd.",
+        "boulevard",
+        "drive",
+        "box",
+        "highway",
+    ];
+    let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
+    let numbered = words
+        .first()
+        .is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()));
+    let first_is_place = lower
+        .first()
+        .is_some_and(|w| matches!(w.as_str(), "suite" | "po" | "p.o." | "p.o"));
+    first_is_place
+        || numbered
+            && lower
+                .iter()
+                .any(|w| PLACES.contains(&w.trim_end_matches(',')))
 }
 
 /// The signature block: from "IN WITNESS WHEREOF" to the end, where the
@@ -1821,6 +1855,15 @@ mod tests {
         assert_eq!(&text[parties[1].start..parties[1].end], "Beta Retail LLC");
         let (s, e) = document_name(text).unwrap();
         assert_eq!(&text[s..e], "SUPPLY AGREEMENT");
+    }
+
+    #[test]
+    fn reads_parties_set_out_as_a_list() {
+        let text = "ENDORSEMENT AGREEMENT\n\nThis Endorsement Agreement is made by and among the following parties:\n\n   (a) Kathy Ireland, Inc. (\"KI Inc.\"), 1900 Avenue of the Stars;\n\n   (b) Diplomat Eyewear Group (\"Diplomat\").\n\n1. Recitals.";
+        let (_, parties) = parties(text);
+        let names: Vec<&str> = parties.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, vec!["Kathy Ireland, Inc.", "Diplomat Eyewear Group"]);
+        assert_eq!(parties[0].aliases, vec!["KI Inc."]);
     }
 
     #[test]
