@@ -234,34 +234,39 @@ impl LibraryIndex {
         let kind = kind
             .filter(|kind| kind.chars().all(|c| c.is_ascii_alphanumeric()))
             .map_or(String::new(), |kind| format!("+kind:{kind} "));
-        // Documents holding every word first ("Brown v. Board of Education"
-        // is Brown, not every case that names a board); any word when none
-        // holds them all.
-        let words = name_words(query);
+        // "Brown v. Board of Education" is Brown, not every case that
+        // names a board.
+        self.every_word_first(&parser, &kind, &name_words(query), &sanitize(query), limit)
+    }
+
+    /// Documents holding every one of `words` (each as a required term),
+    /// else those matching `any`; `required` (a kind filter, or empty)
+    /// bounds both. Nothing to search for finds nothing.
+    fn every_word_first(
+        &self,
+        parser: &QueryParser,
+        required: &str,
+        words: &[String],
+        any: &str,
+        limit: usize,
+    ) -> Result<Vec<SearchHit>, IndexError> {
         if !words.is_empty() {
             let all: Vec<String> = words.iter().map(|w| format!("+{w}")).collect();
-            let hits = self.parse_and_run(&parser, &format!("{kind}{}", all.join(" ")), limit)?;
+            let hits =
+                self.parse_and_run(parser, &format!("{required}{}", all.join(" ")), limit)?;
             if !hits.is_empty() {
                 return Ok(hits);
             }
         }
-        let any = sanitize(query);
-        let text = if kind.is_empty() {
-            any
+        if any.trim().is_empty() {
+            return Ok(Vec::new());
+        }
+        let text = if required.is_empty() {
+            any.to_string()
         } else {
-            format!("{kind}+({any})")
+            format!("{required}+({any})")
         };
-        self.parse_and_run(&parser, &text, limit)
-    }
-
-    fn run_query(
-        &self,
-        text: &str,
-        fields: Vec<Field>,
-        limit: usize,
-    ) -> Result<Vec<SearchHit>, IndexError> {
-        let parser = QueryParser::for_index(&self.index, fields);
-        self.parse_and_run(&parser, text, limit)
+        self.parse_and_run(parser, &text, limit)
     }
 
     fn parse_and_run(
@@ -303,27 +308,8 @@ impl LibraryIndex {
     /// texts does not drown the case that bears it.
     pub fn search_names(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, IndexError> {
         let words = name_words(query);
-        if words.is_empty() {
-            return Ok(Vec::new());
-        }
-        let f = self.fields;
-        let all = format!(
-            "+kind:case {}",
-            words
-                .iter()
-                .map(|w| format!("+{w}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        );
-        let hits = self.run_query(&all, vec![f.name], limit)?;
-        if !hits.is_empty() {
-            return Ok(hits);
-        }
-        self.run_query(
-            &format!("+kind:case +({})", words.join(" ")),
-            vec![f.name],
-            limit,
-        )
+        let parser = QueryParser::for_index(&self.index, vec![self.fields.name]);
+        self.every_word_first(&parser, "+kind:case ", &words, &words.join(" "), limit)
     }
 
     /// How many cases in the index cite the case `id`.
