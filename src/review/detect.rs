@@ -301,7 +301,13 @@ pub fn read_preamble(text: &str) -> Preamble {
     if let Some(span) = party_span {
         spans.push((PARTIES, span, SCORE_PARTIES));
     }
-    if let Some(span) = key_terms::signature_block(text) {
+    // Without a party list or a witness clause, the parties are those who sign.
+    let signatures = key_terms::signature_block(text).or_else(|| {
+        party_span
+            .is_none()
+            .then(|| key_terms::signature_lines(text))?
+    });
+    if let Some(span) = signatures {
         spans.push((PARTIES, span, SCORE_SIGNATURES));
     }
     let agreement = key_terms::agreement_date(text);

@@ -495,6 +495,13 @@ pub fn document_name(text: &str) -> Option<(usize, usize)> {
             {
                 words.drain(..words.len().min(2));
             }
+            // "Page 1 of 3 DISTRIBUTOR AGREEMENT".
+            if words.len() > 4
+                && words[0].1.eq_ignore_ascii_case("page")
+                && words[2].1.eq_ignore_ascii_case("of")
+            {
+                words.drain(..4);
+            }
             // "(TRANSLATION) ...", "THIS ... AGREEMENT".
             if words.len() > 1 && (words[0].1 == "(TRANSLATION)" || words[0].1 == "THIS") {
                 words.drain(..1);
@@ -547,17 +554,12 @@ pub fn document_name(text: &str) -> Option<(usize, usize)> {
                     return Some((base + s, base + e));
                 }
             }
-            let small = ["and", "of", "to", "for", "the", "on", "in", "a"];
-            let titled = !words.is_empty()
-                && words.len() <= 10
-                && words.iter().all(|(_, w)| {
-                    w.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
-                        || small.contains(w)
-                })
-                && words.iter().any(|(_, w)| names_agreement(w));
-            if titled && words.len() > 1 && fallback.is_none() {
-                let (s, _) = words[0];
-                let (ls, lw) = words[words.len() - 1];
+            if fallback.is_none()
+                && let Some((first, last)) =
+                    title_case_title(&words).or_else(|| upper_title_after_legend(&words))
+            {
+                let (s, _) = words[first];
+                let (ls, lw) = words[last];
                 let e = ls + lw.trim_end_matches([',', '.', '(', ':', ';']).len();
                 fallback = Some((base + s, base + e));
             }
@@ -573,12 +575,93 @@ pub fn document_name(text: &str) -> Option<(usize, usize)> {
             let rest = &head[at + 5..];
             let end = find_ci(rest, "agreement")? + "agreement".len();
             let name = &rest[..end];
-            let capitalised = name
-                .split_whitespace()
-                .all(|w| w.chars().next().is_some_and(char::is_uppercase));
+            let capitalised = name.split_whitespace().all(is_title_word);
             let more_than_a_word = name.split_whitespace().count() > 1;
             (end < 80 && capitalised && more_than_a_word).then_some((at + 5, at + 5 + end))
         })
+}
+
+/// Words a title-case title may hold in lower case.
+const TITLE_SMALL_WORDS: [&str; 8] = ["and", "of", "to", "for", "the", "on", "in", "a"];
+
+/// A word of a title-case title: capitalised ("Supply"), a number or
+/// number sign ("#3", "2"), a hyphenated word ("e-business") or a small
+/// word ("and", "of").
+fn is_title_word(word: &str) -> bool {
+    word.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit() || c == '#')
+        || (word.contains('-') && word.starts_with(char::is_alphabetic))
+        || TITLE_SMALL_WORDS.contains(&word)
+}
+
+/// A title-case title at the start of a line, as word indices: the whole
+/// line when it is at most ten title words naming an agreement; else its
+/// opening words up to the first "Agreement" or "Contract" when a
+/// connective follows ("Corporate Sponsorship Agreement Between ...",
+/// "Cooperation Agreement of ..."); else a short line ending in such a word
+/// whatever its case ("Distributorship agreement", "Maintenance and support
+/// contract").
+fn title_case_title(words: &[(usize, &str)]) -> Option<(usize, usize)> {
+    let is_kind = |w: &str| {
+        let w = w.trim_end_matches([',', '.', ':', ';']);
+        w.eq_ignore_ascii_case("agreement") || w.eq_ignore_ascii_case("contract")
+    };
+    if words.len() < 2 || !is_title_word(words[0].1) {
+        return None;
+    }
+    let whole_line = words.len() <= 10
+        && words.iter().all(|(_, w)| is_title_word(w))
+        && words.iter().any(|(_, w)| names_agreement(w));
+    if whole_line {
+        return Some((0, words.len() - 1));
+    }
+    let kind = words.iter().take(9).position(|(_, w)| is_kind(w))?;
+    let opening = &words[..kind];
+    if kind == 0 || !opening.iter().all(|(_, w)| is_title_word(w)) {
+        return short_line_title(words, kind);
+    }
+    let connective = words.get(kind + 1).is_none_or(|(_, w)| {
+        [
+            "between", "by", "of", "dated", "made", "for", "with", "among",
+        ]
+        .iter()
+        .any(|c| w.eq_ignore_ascii_case(c))
+    });
+    if !words[kind].1.starts_with(char::is_uppercase) {
+        return short_line_title(words, kind);
+    }
+    connective.then_some((0, kind))
+}
+
+/// A line of at most six words ending in "agreement" or "contract".
+fn short_line_title(words: &[(usize, &str)], kind: usize) -> Option<(usize, usize)> {
+    (kind > 0 && kind + 1 == words.len() && words.len() <= 6).then_some((0, kind))
+}
+
+/// An upper-case title that follows a legend on the same line ("... IF
+/// PUBLICLY DISCLOSED. SUPPLY AGREEMENT This Supply Agreement ..."): the
+/// upper-case words before the first AGREEMENT or CONTRACT, back to the end
+/// of the legend's last sentence, when they are two to eight words.
+fn upper_title_after_legend(words: &[(usize, &str)]) -> Option<(usize, usize)> {
+    let last = words.iter().position(|(_, w)| {
+        is_upper_word(w) && (w.starts_with("AGREEMENT") || w.starts_with("CONTRACT"))
+    })?;
+    let mut first = last;
+    while first > 0 {
+        let before = words[first - 1].1;
+        let sentence_end = before.ends_with('.') && before != "NO.";
+        if !is_upper_word(before) || sentence_end || before == "THIS" {
+            break;
+        }
+        first -= 1;
+    }
+    // "EXECUTION VERSION", "EXECUTION COPY": a draft's label.
+    if first > 0 && words[first].1 == "EXECUTION" && first + 2 < last {
+        first += 2;
+    }
+    let heading = words[first..last]
+        .iter()
+        .any(|(_, w)| ["ARTICLE", "SECTION", "SCHEDULE", "EXHIBIT"].contains(w));
+    (first > 0 && !heading && (2..=8).contains(&(last - first + 1))).then_some((first, last))
 }
 
 /// How many "this ..." phrases of the preamble are tried for the name of
@@ -805,20 +888,19 @@ fn labelled_parties(head: &str) -> Vec<Party> {
         let Some(at) = head.find(&format!("{label}:")) else {
             continue;
         };
-        let from = at + label.len() + 1;
+        let after = &head[at + label.len() + 1..];
+        // The name may stand on a line of its own ("Party A:\n\n  Beijing ...").
+        let from = head.len() - after.trim_start().len();
         let line_end = head[from..].find('\n').map_or(head.len(), |k| from + k);
-        let Some(mut party) = party_of(head, from, line_end) else {
+        // Layout columns, the representative and the next label end the name.
+        let end = ["   ", " Legal ", " Party ", " PARTY ", " Address"]
+            .iter()
+            .filter_map(|stop| head[from..line_end].find(stop))
+            .min()
+            .map_or(line_end, |k| from + k);
+        let Some(mut party) = party_of(head, from, end) else {
             continue;
         };
-        // Layout columns and the representative that follows end the name.
-        if let Some(k) = party
-            .name
-            .find("   ")
-            .or_else(|| party.name.find(" Legal "))
-        {
-            party.name.truncate(k);
-            party.end = party.start + k;
-        }
         party.aliases = vec![label.to_string()];
         if plausible_name(&party.name) && !out.iter().any(|p| p.name == party.name) {
             out.push(party);
@@ -1009,6 +1091,28 @@ pub fn signature_block(text: &str) -> Option<(usize, usize)> {
     let end = at + text[at..end].trim_end().len();
     (text.len() - at < 20_000).then_some((at, end))
 }
+
+/// Signatures without a witness clause (joint filing agreements, letters):
+/// from the line above the first "By:" or "/s/" of the last
+/// [`SIGNATURE_TAIL_BYTES`], where the signer's name stands, on to the end
+/// of the block.
+pub fn signature_lines(text: &str) -> Option<(usize, usize)> {
+    let tail = text.len().saturating_sub(SIGNATURE_TAIL_BYTES);
+    let tail = super::features::floor_char_boundary(text, tail);
+    let by = ["By:", "/s/"]
+        .iter()
+        .filter_map(|mark| text[tail..].find(mark))
+        .min()?
+        + tail;
+    let above = text[..by].trim_end();
+    let line_start = above.rfind('\n').map_or(0, |k| k + 1).max(tail);
+    let end = super::features::floor_char_boundary(text, line_start + 2500);
+    let end = line_start + text[line_start..end].trim_end().len();
+    (end > line_start).then_some((line_start, end))
+}
+
+/// How far from the end [`signature_lines`] looks for a signature.
+const SIGNATURE_TAIL_BYTES: usize = 3000;
 
 fn split_parties(text: &str, from: usize, to: usize) -> Vec<Party> {
     let body = &text[from..to];
@@ -1864,6 +1968,78 @@ mod tests {
         let names: Vec<&str> = parties.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, vec!["Kathy Ireland, Inc.", "Diplomat Eyewear Group"]);
         assert_eq!(parties[0].aliases, vec!["KI Inc."]);
+    }
+
+    fn title(text: &str) -> Option<&str> {
+        document_name(text).map(|(s, e)| &text[s..e])
+    }
+
+    #[test]
+    fn reads_titles_in_title_case_lower_case_and_after_legends() {
+        assert_eq!(
+            title(
+                "Exhibit 10.2\n\nData Hosting Services Agreement Between Alpha Corp. and Beta LLC dated May 1, 2012"
+            ),
+            Some("Data Hosting Services Agreement")
+        );
+        assert_eq!(
+            title("Exhibit 4.1\n\nReseller agreement\n\nbetween\n\nAlpha Corp."),
+            Some("Reseller agreement")
+        );
+        assert_eq!(
+            title("e-commerce Services Agreement\n\nbetween Alpha Corp. and Beta LLC"),
+            Some("e-commerce Services Agreement")
+        );
+        assert_eq!(
+            title(
+                "EXHIBIT 10.4 Page 1 of 7 WAREHOUSING AGREEMENT This agreement is made on June 2, 2011."
+            ),
+            Some("WAREHOUSING AGREEMENT")
+        );
+        assert_eq!(
+            title(
+                "CERTAIN PORTIONS OF THIS EXHIBIT HAVE BEEN OMITTED AND FILED SEPARATELY. OEM SUPPLY AGREEMENT THIS OEM SUPPLY AGREEMENT is made"
+            ),
+            Some("OEM SUPPLY AGREEMENT")
+        );
+        assert_eq!(
+            title(
+                "Portions of this agreement were omitted. This Amendment #2 to the Logistics Agreement is made on May 3, 2010."
+            ),
+            Some("Amendment #2 to the Logistics Agreement")
+        );
+    }
+
+    #[test]
+    fn a_section_heading_is_no_title() {
+        let text = "The parties have agreed as follows. ARTICLE 3 LICENSE AGREEMENT TERMS apply.";
+        assert_eq!(upper_title_after_legend(&words_of(text)), None);
+    }
+
+    fn words_of(text: &str) -> Vec<(usize, &str)> {
+        text.split_whitespace()
+            .map(|w| (offset_in(text, w), w))
+            .collect()
+    }
+
+    #[test]
+    fn reads_labelled_parties_on_the_next_line_or_the_same_line() {
+        let text = "COOPERATION AGREEMENT\n\nParty A:\n\n  Northwind Trading Co., Ltd.\n\nAddress: 1 Harbour Road\n\nParty B: Southgate Energy Co., Ltd. Legal Representative: J. Doe Party C: nobody";
+        let (_, parties) = parties(text);
+        let names: Vec<&str> = parties.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(
+            names,
+            vec!["Northwind Trading Co., Ltd.", "Southgate Energy Co., Ltd."]
+        );
+    }
+
+    #[test]
+    fn signatures_without_a_witness_clause_are_found() {
+        let body = "The undersigned agree to file the statement jointly. ".repeat(80);
+        let text = format!("{body}\n\nRIVERBEND CAPITAL LP\nBy: /s/ Ann Smith\nName: Ann Smith");
+        let (s, e) = signature_lines(&text).expect("signatures");
+        assert!(text[s..e].starts_with("RIVERBEND CAPITAL LP"));
+        assert_eq!(signature_lines(&body), None);
     }
 
     #[test]
