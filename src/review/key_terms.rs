@@ -619,6 +619,9 @@ fn title_case_title(words: &[(usize, &str)]) -> Option<(usize, usize)> {
     if kind == 0 || !opening.iter().all(|(_, w)| is_title_word(w)) {
         return short_line_title(words, kind);
     }
+    if !words[kind].1.starts_with(char::is_uppercase) {
+        return short_line_title(words, kind);
+    }
     let connective = words.get(kind + 1).is_none_or(|(_, w)| {
         [
             "between", "by", "of", "dated", "made", "for", "with", "among",
@@ -626,9 +629,6 @@ fn title_case_title(words: &[(usize, &str)]) -> Option<(usize, usize)> {
         .iter()
         .any(|c| w.eq_ignore_ascii_case(c))
     });
-    if !words[kind].1.starts_with(char::is_uppercase) {
-        return short_line_title(words, kind);
-    }
     connective.then_some((0, kind))
 }
 
