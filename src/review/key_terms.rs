@@ -601,10 +601,6 @@ fn is_title_word(word: &str) -> bool {
 /// whatever its case ("Distributorship agreement", "Maintenance and support
 /// contract").
 fn title_case_title(words: &[(usize, &str)]) -> Option<(usize, usize)> {
-    let is_kind = |w: &str| {
-        let w = w.trim_end_matches([',', '.', ':', ';']);
-        w.eq_ignore_ascii_case("agreement") || w.eq_ignore_ascii_case("contract")
-    };
     if words.len() < 2 || !is_title_word(words[0].1) {
         return None;
     }
@@ -614,12 +610,14 @@ fn title_case_title(words: &[(usize, &str)]) -> Option<(usize, usize)> {
     if whole_line {
         return Some((0, words.len() - 1));
     }
-    let kind = words.iter().take(9).position(|(_, w)| is_kind(w))?;
-    let opening = &words[..kind];
-    if kind == 0 || !opening.iter().all(|(_, w)| is_title_word(w)) {
-        return short_line_title(words, kind);
-    }
-    if !words[kind].1.starts_with(char::is_uppercase) {
+    let kind = words
+        .iter()
+        .take(9)
+        .position(|(_, w)| names_bare_agreement(w))?;
+    let title_cased = kind > 0
+        && words[..kind].iter().all(|(_, w)| is_title_word(w))
+        && words[kind].1.starts_with(char::is_uppercase);
+    if !title_cased {
         return short_line_title(words, kind);
     }
     let connective = words.get(kind + 1).is_none_or(|(_, w)| {
@@ -957,13 +955,12 @@ fn parties_by_alias(text: &str, from: usize, to: usize) -> Vec<Party> {
         // The name may follow a description of the previous party
         // ("..., a Maryland corporation, Hyde Park Bancorp, MHC") or open a
         // line of a list ("the following parties:\n(a) Kathy Ireland, Inc.").
-        let mut starts: Vec<usize> = segment
-            .match_indices([',', ':', '\n'])
-            .map(|(k, _)| segment_start + k + 1)
-            .collect();
-        starts.insert(0, segment_start);
-        let named = starts
-            .into_iter()
+        let named = std::iter::once(segment_start)
+            .chain(
+                segment
+                    .match_indices([',', ':', '\n'])
+                    .map(|(k, _)| segment_start + k + 1),
+            )
             .find_map(|s| party_of(text, s, segment_end).filter(|p| plausible_name(&p.name)));
         match named {
             Some(mut party) if !segment.trim().is_empty() => {
@@ -1067,18 +1064,18 @@ fn is_address(words: &[&str]) -> bool {
         "box",
         "highway",
     ];
-    let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
+    let is_one_of = |word: &str, places: &[&str]| {
+        places
+            .iter()
+            .any(|p| word.trim_end_matches(',').eq_ignore_ascii_case(p))
+    };
     let numbered = words
         .first()
         .is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()));
-    let first_is_place = lower
+    let first_is_place = words
         .first()
-        .is_some_and(|w| matches!(w.as_str(), "suite" | "po" | "p.o." | "p.o"));
-    first_is_place
-        || numbered
-            && lower
-                .iter()
-                .any(|w| PLACES.contains(&w.trim_end_matches(',')))
+        .is_some_and(|w| is_one_of(w, &["suite", "po", "p.o.", "p.o"]));
+    first_is_place || numbered && words.iter().any(|w| is_one_of(w, &PLACES))
 }
 
 /// The signature block: from "IN WITNESS WHEREOF" to the end, where the
