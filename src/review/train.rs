@@ -1,10 +1,12 @@
 //! Training and cross-validation on CUAD.
 //!
 //! Clause model: one logistic regression per category over the hashed unit
-//! features, trained jointly with AdaGrad in a fixed order (seeded shuffle),
-//! so a run is reproducible bit for bit. A unit is a positive example of a
-//! category when at least half of it lies inside one of the category's
-//! annotations, or the annotation lies inside it.
+//! features, weighted by inverse document frequency and trained jointly by
+//! SGD with an L2 penalty in a fixed order (seeded shuffle), so a run is
+//! reproducible bit for bit. A unit is a positive example of a category when
+//! at least half of it lies inside one of the category's annotations, or the
+//! annotation lies inside it. The document-level models (presence bags,
+//! contract type) see one example per contract and train with AdaGrad.
 //!
 //! Calibration: the k-fold out-of-fold margins fit a Platt scaling per
 //! category; the emission threshold and the merge rule of each category are
@@ -36,7 +38,14 @@ pub const EXTRACTED: [&str; 4] = [DOCUMENT_NAME, PARTIES, AGREEMENT_DATE, EFFECT
 #[derive(Debug, Clone)]
 pub struct TrainOptions {
     pub folds: usize,
-    pub epochs: usize,
+    /// Epochs of the unit-level models (clauses, rescoring).
+    pub unit_epochs: usize,
+    /// L2 penalty of the unit-level models, per example.
+    pub unit_l2: f32,
+    /// Epochs of the document-level models, which see one example per
+    /// contract rather than hundreds.
+    pub document_epochs: usize,
+    /// AdaGrad step of the document-level models.
     pub learning_rate: f32,
     /// Weights kept per category (the largest by magnitude); the rest are
     /// dropped so the embedded file stays small.
@@ -48,9 +57,11 @@ impl Default for TrainOptions {
     fn default() -> Self {
         Self {
             folds: 5,
-            epochs: 4,
+            unit_epochs: 15,
+            unit_l2: 5e-6,
+            document_epochs: 20,
             learning_rate: 0.1,
-            keep: 20_000,
+            keep: 15_000,
             seed: 7,
         }
     }
@@ -303,9 +314,10 @@ impl<'a> Example<'a> {
     }
 }
 
-/// Trains `n` logistic outputs (independent, or one softmax when
-/// `softmax`) with AdaGrad over `examples` in a seeded order.
-fn train_linear(
+/// Trains the document-level models: `n` logistic outputs (independent, or
+/// one softmax when `softmax`) with AdaGrad over `examples` in a seeded
+/// order. The unit-level models use [`train_units`].
+fn train_adagrad(
     examples: &[Example<'_>],
     n: usize,
     softmax: bool,
@@ -322,7 +334,7 @@ fn train_linear(
     let mut margin = vec![0f32; n];
     let mut gradient = vec![0f32; n];
     let eta = options.learning_rate;
-    for _ in 0..options.epochs {
+    for _ in 0..options.document_epochs {
         rng.shuffle(&mut order);
         for &k in &order {
             let example = examples[k];
@@ -377,6 +389,113 @@ fn train_linear(
                     weights[base + c] -= eta * g / (*s + 1e-8).sqrt();
                 }
             }
+        }
+    }
+    Dense { n, weights, bias }
+}
+
+/// Inverse document frequency of every feature over `examples`, divided by
+/// its mean over the features seen, so that weighted values keep their usual
+/// size.
+fn inverse_document_frequency(examples: &[Example<'_>]) -> Vec<f32> {
+    let mut df = vec![0u32; 1 << FEATURE_BITS];
+    for example in examples {
+        for &(f, _) in example.features {
+            df[f as usize] += 1;
+        }
+    }
+    let total = examples.len() as f32;
+    let idf: Vec<f32> = df
+        .iter()
+        .map(|&d| ((1.0 + total) / (1.0 + d as f32)).ln() + 1.0)
+        .collect();
+    let (sum, seen) = df
+        .iter()
+        .zip(&idf)
+        .filter(|(d, _)| **d > 0)
+        .fold((0.0, 0usize), |(sum, seen), (_, w)| (sum + w, seen + 1));
+    let mean = if seen == 0 { 1.0 } else { sum / seen as f32 };
+    idf.into_iter().map(|w| w / mean).collect()
+}
+
+/// Trains `n` independent logistic outputs over unit features by SGD with an
+/// L2 penalty, on scikit-learn's `SGDClassifier` schedule: step
+/// 1 / (l2 (t0 + t)), the penalty applied as one scale shared by all
+/// weights so that a step touches only the example's features. Features are
+/// weighted by inverse document frequency, so rare wording counts for more
+/// than boilerplate; the weighting is folded into the returned weights and
+/// scoring reads the raw features. Against the AdaGrad trainer used before,
+/// on the same 5-fold CUAD cross-validation, presence micro-F1 went from
+/// 0.840 to 0.858 and clause micro-F1 from 0.653 to 0.681
+/// (docs/performance.md).
+fn train_units(examples: &[Example<'_>], n: usize, options: &TrainOptions, seed: u64) -> Dense {
+    let features = 1usize << FEATURE_BITS;
+    let idf = inverse_document_frequency(examples);
+    let alpha = f64::from(options.unit_l2);
+    // scikit-learn's "optimal" schedule: t0 from the typical weight size.
+    let typical = (1.0 / alpha.sqrt()).sqrt();
+    let t0 = 1.0 / (typical * alpha);
+    let mut weights = vec![0f32; features * n];
+    let mut scale = 1f64;
+    let mut bias = vec![0f32; n];
+    let mut order: Vec<usize> = (0..examples.len()).collect();
+    let mut rng = Rng(seed);
+    let mut dot = vec![0f32; n];
+    let mut weighted: Vec<(usize, f32)> = Vec::new();
+    let mut t = 0f64;
+    for _ in 0..options.unit_epochs {
+        rng.shuffle(&mut order);
+        for &k in &order {
+            let example = examples[k];
+            weighted.clear();
+            weighted.extend(
+                example
+                    .features
+                    .iter()
+                    .map(|&(f, v)| (f as usize, v * idf[f as usize])),
+            );
+            let eta = 1.0 / (alpha * (t0 + t));
+            t += 1.0;
+            dot.fill(0.0);
+            for &(f, v) in &weighted {
+                for (d, w) in dot.iter_mut().zip(&weights[f * n..(f + 1) * n]) {
+                    *d += w * v;
+                }
+            }
+            scale *= 1.0 - eta * alpha;
+            // Keeps the stored weights in range on long runs.
+            if scale < 1e-9 {
+                for w in weights.iter_mut() {
+                    *w = (f64::from(*w) * scale) as f32;
+                }
+                scale = 1.0;
+            }
+            for c in 0..n {
+                if example.outputs >> c & 1 == 0 {
+                    continue;
+                }
+                let margin = bias[c] + (scale * f64::from(dot[c])) as f32;
+                let target = if example.labels >> c & 1 == 1 {
+                    1.0
+                } else {
+                    0.0
+                };
+                let g = f64::from(sigmoid(margin) - target);
+                if g.abs() < 1e-5 {
+                    continue;
+                }
+                // scikit-learn damps the intercept's steps on sparse data.
+                bias[c] -= (0.01 * eta * g) as f32;
+                let step = (eta * g / scale) as f32;
+                for &(f, v) in &weighted {
+                    weights[f * n + c] -= step * v;
+                }
+            }
+        }
+    }
+    for (row, &w) in weights.chunks_mut(n).zip(&idf) {
+        for x in row {
+            *x = (f64::from(*x) * scale) as f32 * w;
         }
     }
     Dense { n, weights, bias }
@@ -885,7 +1004,7 @@ fn train_rescoring(
             }
         }
     }
-    let dense = train_linear(&examples, n, false, options, options.seed ^ seed ^ 0x5e5c);
+    let dense = train_units(&examples, n, options, options.seed ^ seed ^ 0x5e5c);
     sparse(categories.to_vec(), dense, options.keep)
 }
 
@@ -895,10 +1014,6 @@ struct Trained {
     documents: SparseLinear,
     contract_type: SparseLinear,
 }
-
-/// Epochs over the contracts for the document-level models, which see one
-/// example per contract rather than hundreds.
-const DOCUMENT_EPOCHS: usize = 20;
 
 fn train_models(
     docs: &[CuadDoc],
@@ -914,27 +1029,17 @@ fn train_models(
             examples.push(Example::all(features, labels));
         }
     }
-    let dense = train_linear(
-        &examples,
-        categories.len(),
-        false,
-        options,
-        options.seed ^ seed,
-    );
+    let dense = train_units(&examples, categories.len(), options, options.seed ^ seed);
     let clauses = sparse(categories.to_vec(), dense, options.keep);
-    let document_options = TrainOptions {
-        epochs: DOCUMENT_EPOCHS,
-        ..options.clone()
-    };
     let bags: Vec<Example<'_>> = train
         .iter()
         .map(|&d| Example::all(&prepared[d].bag, prepared[d].present))
         .collect();
-    let dense = train_linear(
+    let dense = train_adagrad(
         &bags,
         categories.len(),
         false,
-        &document_options,
+        options,
         options.seed ^ seed ^ 0xd0c,
     );
     let documents = sparse(categories.to_vec(), dense, options.keep);
@@ -946,11 +1051,11 @@ fn train_models(
             Some(Example::all(&prepared[d].doc_features, 1u64 << k))
         })
         .collect();
-    let dense = train_linear(
+    let dense = train_adagrad(
         &doc_examples,
         families.len(),
         true,
-        &document_options,
+        options,
         options.seed ^ seed ^ 0xff,
     );
     let labels = families.iter().map(|f| f.as_str().to_string()).collect();
@@ -1195,5 +1300,64 @@ pub fn evaluate(
         aupr: eval::aupr(scored, &gold_counts),
         type_confusion: confusion,
         contracts: docs.len(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const POSITIVE: [Feature; 2] = [(1, 1.0), (3, 1.0)];
+    const NEGATIVE: [Feature; 2] = [(2, 1.0), (3, 1.0)];
+
+    /// Output 0 learns feature 1 against feature 2; feature 3, in every
+    /// example, is boilerplate. Output 1 learns from none of them.
+    fn examples() -> Vec<Example<'static>> {
+        (0..200)
+            .map(|k| Example {
+                features: if k % 2 == 0 { &POSITIVE } else { &NEGATIVE },
+                labels: u64::from(k % 2 == 0) | 2,
+                outputs: 1,
+            })
+            .collect()
+    }
+
+    fn margin(dense: &Dense, c: usize, features: &[Feature]) -> f32 {
+        dense.bias[c]
+            + features
+                .iter()
+                .map(|&(f, v)| dense.weights[f as usize * dense.n + c] * v)
+                .sum::<f32>()
+    }
+
+    #[test]
+    fn unit_trainer_separates_on_raw_features() {
+        let dense = train_units(&examples(), 2, &TrainOptions::default(), 1);
+        assert!(margin(&dense, 0, &POSITIVE) > 1.0);
+        assert!(margin(&dense, 0, &NEGATIVE) < -1.0);
+        assert!(dense.weights[2] > 0.0 && dense.weights[2 * 2] < 0.0);
+    }
+
+    #[test]
+    fn unit_trainer_leaves_outputs_without_examples_alone() {
+        let dense = train_units(&examples(), 2, &TrainOptions::default(), 1);
+        assert_eq!(dense.bias[1], 0.0);
+        assert!(dense.weights.iter().skip(1).step_by(2).all(|&w| w == 0.0));
+    }
+
+    #[test]
+    fn unit_trainer_is_reproducible() {
+        let a = train_units(&examples(), 2, &TrainOptions::default(), 9);
+        let b = train_units(&examples(), 2, &TrainOptions::default(), 9);
+        assert_eq!(a.weights, b.weights);
+        assert_eq!(a.bias, b.bias);
+    }
+
+    #[test]
+    fn idf_weighs_rare_features_above_common_ones() {
+        let idf = inverse_document_frequency(&examples());
+        assert!(idf[1] > idf[3]);
+        assert_eq!(idf[1], idf[2]);
+        assert!(idf[3] > 0.0);
     }
 }
