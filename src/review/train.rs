@@ -440,7 +440,7 @@ fn train_units(examples: &[Example<'_>], n: usize, options: &TrainOptions, seed:
     let mut bias = vec![0f32; n];
     let mut order: Vec<usize> = (0..examples.len()).collect();
     let mut rng = Rng(seed);
-    let mut dot = vec![0f32; n];
+    let mut margin = vec![0f32; n];
     let mut weighted: Vec<(usize, f32)> = Vec::new();
     let mut t = 0f64;
     for _ in 0..options.unit_epochs {
@@ -456,11 +456,14 @@ fn train_units(examples: &[Example<'_>], n: usize, options: &TrainOptions, seed:
             );
             let eta = 1.0 / (alpha * (t0 + t));
             t += 1.0;
-            dot.fill(0.0);
+            margin.fill(0.0);
             for &(f, v) in &weighted {
-                for (d, w) in dot.iter_mut().zip(&weights[f * n..(f + 1) * n]) {
-                    *d += w * v;
+                for (m, w) in margin.iter_mut().zip(&weights[f * n..(f + 1) * n]) {
+                    *m += w * v;
                 }
+            }
+            for (m, b) in margin.iter_mut().zip(&bias) {
+                *m = b + (scale * f64::from(*m)) as f32;
             }
             scale *= 1.0 - eta * alpha;
             // Keeps the stored weights in range on long runs.
@@ -474,13 +477,12 @@ fn train_units(examples: &[Example<'_>], n: usize, options: &TrainOptions, seed:
                 if example.outputs >> c & 1 == 0 {
                     continue;
                 }
-                let margin = bias[c] + (scale * f64::from(dot[c])) as f32;
                 let target = if example.labels >> c & 1 == 1 {
                     1.0
                 } else {
                     0.0
                 };
-                let g = f64::from(sigmoid(margin) - target);
+                let g = f64::from(sigmoid(margin[c]) - target);
                 if g.abs() < 1e-5 {
                     continue;
                 }
