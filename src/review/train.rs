@@ -495,7 +495,8 @@ fn train_units(examples: &[Example<'_>], n: usize, options: &TrainOptions, seed:
             }
         }
     }
-    for (row, &w) in weights.chunks_mut(n).zip(&idf) {
+    // A file with no learnable category has no outputs (n = 0).
+    for (row, &w) in weights.chunks_mut(n.max(1)).zip(&idf) {
         for x in row {
             *x = (f64::from(*x) * scale) as f32 * w;
         }
@@ -1353,6 +1354,12 @@ mod tests {
         let b = train_units(&examples(), 2, &TrainOptions::default(), 9);
         assert_eq!(a.weights, b.weights);
         assert_eq!(a.bias, b.bias);
+    }
+
+    #[test]
+    fn unit_trainer_accepts_no_outputs() {
+        let dense = train_units(&examples(), 0, &TrainOptions::default(), 1);
+        assert!(dense.weights.is_empty() && dense.bias.is_empty());
     }
 
     #[test]
