@@ -484,10 +484,7 @@ pub fn document_name(text: &str) -> Option<(usize, usize)> {
             {
                 continue;
             }
-            let mut words: Vec<(usize, &str)> = piece
-                .split_whitespace()
-                .map(|w| (offset_in(piece, w), w))
-                .collect();
+            let mut words = words_at(piece);
             // "EXHIBIT 10.1 SUPPLY AGREEMENT" -> "SUPPLY AGREEMENT".
             if words
                 .first()
@@ -495,7 +492,8 @@ pub fn document_name(text: &str) -> Option<(usize, usize)> {
             {
                 words.drain(..words.len().min(2));
             }
-            // "Page 1 of 3 DISTRIBUTOR AGREEMENT".
+            // "EXHIBIT 10.4 Page 1 of 7 DISTRIBUTOR AGREEMENT" (a piece that
+            // opens with "Page" was skipped above).
             if words.len() > 4
                 && words[0].1.eq_ignore_ascii_case("page")
                 && words[2].1.eq_ignore_ascii_case("of")
@@ -1163,6 +1161,13 @@ fn looks_like_name_continuation(after: &str) -> bool {
     !domain && !next.starts_with(|c: char| c.is_uppercase() || c == '"' || c == '\u{201c}')
         || next.starts_with("Delaware")
         || next.starts_with("Wales")
+}
+
+/// The words of `text` with their offsets in it.
+fn words_at(text: &str) -> Vec<(usize, &str)> {
+    text.split_whitespace()
+        .map(|w| (offset_in(text, w), w))
+        .collect()
 }
 
 /// Where `part`, a subslice of `text`, starts in it.
@@ -2010,13 +2015,7 @@ mod tests {
     #[test]
     fn a_section_heading_is_no_title() {
         let text = "The parties have agreed as follows. ARTICLE 3 LICENSE AGREEMENT TERMS apply.";
-        assert_eq!(upper_title_after_legend(&words_of(text)), None);
-    }
-
-    fn words_of(text: &str) -> Vec<(usize, &str)> {
-        text.split_whitespace()
-            .map(|w| (offset_in(text, w), w))
-            .collect()
+        assert_eq!(upper_title_after_legend(&words_at(text)), None);
     }
 
     #[test]
