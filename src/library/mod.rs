@@ -2,6 +2,7 @@
 //! coverage map and the citation graph in redb (`library.redb`), names and
 //! text in a tantivy index. No HTTP here.
 
+pub mod cite_snapshot;
 pub mod graph;
 pub mod import;
 pub mod index;

@@ -4,6 +4,7 @@
 use redb::{ReadTransaction, ReadableTable, Table, TableDefinition, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
+use super::cite_snapshot::CiteSnapshot;
 use super::graph::{self, CitedCase, Edge, OutEdges, PassageAt};
 use super::model::{
     Authority, BodyFormat, CaseCitation, CaseRecord, CiteKey, LawCoverage, NewCase, NewOpinion,
@@ -240,6 +241,9 @@ pub struct PreparedOpinion {
     meta: OpinionMeta,
     compressed: Vec<u8>,
     cited: Vec<CitedCase>,
+    /// The case ids at each cited address, when they were looked up in a
+    /// [`CiteSnapshot`] while preparing; otherwise the writer reads them.
+    cited_ids: Option<Vec<Vec<String>>>,
 }
 
 impl PreparedOpinion {
@@ -266,7 +270,19 @@ impl PreparedOpinion {
             meta,
             compressed,
             cited,
+            cited_ids: None,
         }
+    }
+
+    /// Looks up the cases this opinion cites in `snapshot`, so that the
+    /// writer need not.
+    pub fn resolve_cited(&mut self, snapshot: &CiteSnapshot) {
+        self.cited_ids = Some(
+            self.cited
+                .iter()
+                .map(|case| snapshot.cases_at(&case.key))
+                .collect(),
+        );
     }
 }
 
@@ -821,6 +837,7 @@ impl<'txn> LibraryWriter<'txn> {
             meta,
             compressed,
             cited,
+            cited_ids,
         } = opinion;
         let meta = OpinionMeta { number, ..meta };
         match record.opinions.iter_mut().find(|o| o.number == number) {
@@ -832,25 +849,34 @@ impl<'txn> LibraryWriter<'txn> {
         }
         self.texts
             .insert((record.id.as_str(), number), compressed.as_slice())?;
-        self.link_cited(&record.id, number, &cited)
+        let cited_ids = match cited_ids {
+            Some(ids) => ids,
+            None => cited
+                .iter()
+                .map(|case| self.cases_at(&case.key))
+                .collect::<Result<_, _>>()?,
+        };
+        self.link_cited(&record.id, number, &cited, cited_ids)
     }
 
     /// Makes an edge for every case an opinion cites that the library
-    /// holds; a citation to a case not held waits for it.
+    /// holds (`cited_ids`: the cases at each cited address); a citation to
+    /// a case not held waits for it.
     fn link_cited(
         &mut self,
         citing: &str,
         opinion: u32,
         cited: &[CitedCase],
+        cited_ids: Vec<Vec<String>>,
     ) -> Result<(), StoreError> {
         let mut held = Vec::with_capacity(cited.len());
-        for case in cited {
+        for (case, ids) in cited.iter().zip(cited_ids) {
             let at = PassageAt {
                 opinion,
                 start: case.first.start,
                 end: case.first.end,
             };
-            match self.cases_at(&case.key)?.as_slice() {
+            match ids.as_slice() {
                 [one] if one != citing => held.push((one.clone(), case.count, at)),
                 [_] => {}
                 [] => self.add_unresolved(&case.key, citing, case.count, Some(at))?,
@@ -924,7 +950,7 @@ fn same_decision(held: &CaseRecord, new: &CaseRecord) -> bool {
         && (held.name.is_empty() || new.name.is_empty() || names_compatible(&held.name, &new.name))
 }
 
-fn split_ids(joined: &str) -> Vec<String> {
+pub(super) fn split_ids(joined: &str) -> Vec<String> {
     joined
         .split('\n')
         .filter(|s| !s.is_empty())

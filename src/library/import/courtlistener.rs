@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use super::csv::{CsvReader, Dialect, Row, RowError};
 use super::{Batches, ImportError, ImportReport, Progress, checkpoint_key, each_row, open_input};
+use crate::library::cite_snapshot::{CiteSnapshot, MAX_SNAPSHOT_KEYS};
 use crate::library::model::{
     BodyFormat, CaseCitation, CaseRecord, CiteKey, NewCase, NewOpinion, Provenance,
 };
@@ -343,9 +344,12 @@ fn import_table(
         Table::Opinions => {
             let c = OpinionColumns::new(&columns);
             let clusters = joins.clusters(store)?;
+            // Opinion rows add no citations, so the index read once here is
+            // the one the writer would read for every row of the table.
+            let cites = store.read(|txn| CiteSnapshot::load(txn, MAX_SNAPSHOT_KEYS))?;
             batches.run(
                 csv,
-                |row| parse(&row, |row| opinion(&c, row)),
+                |row| parse(&row, |row| opinion(&c, row, cites.as_ref())),
                 progress,
                 report_ref,
                 each_row(
@@ -709,11 +713,17 @@ fn opinion_body(c: &OpinionColumns, row: &Row) -> Option<(BodyFormat, String)> {
     filled(&c.plain_text).map(|t| (BodyFormat::Text, t.to_string()))
 }
 
-fn opinion(c: &OpinionColumns, row: &Row) -> Result<OpinionRow, String> {
+/// An opinion row, its text prepared (and its citations looked up in
+/// `cites` when given).
+fn opinion(
+    c: &OpinionColumns,
+    row: &Row,
+    cites: Option<&CiteSnapshot>,
+) -> Result<OpinionRow, String> {
     let id = c.id.id(row)?;
     let cluster = c.cluster_id.id(row)?;
     let opinion = opinion_body(c, row).map(|(format, text)| {
-        PreparedOpinion::new(NewOpinion {
+        let mut prepared = PreparedOpinion::new(NewOpinion {
             kind: c
                 .kind
                 .get(row)
@@ -729,7 +739,11 @@ fn opinion(c: &OpinionColumns, row: &Row) -> Result<OpinionRow, String> {
                 source: SOURCE.into(),
                 id: id.to_string(),
             },
-        })
+        });
+        if let Some(cites) = cites {
+            prepared.resolve_cited(cites);
+        }
+        prepared
     });
     Ok(OpinionRow {
         id,

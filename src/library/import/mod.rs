@@ -10,15 +10,16 @@ pub mod csv;
 pub mod default;
 pub mod scdb;
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::sync_channel;
+use std::sync::mpsc::{Receiver, sync_channel};
 use std::time::{Duration, Instant};
 
-use rayon::iter::{IntoParallelIterator, ParallelIterator};
 use serde::{Deserialize, Serialize};
 
 use super::index::IndexError;
@@ -327,10 +328,10 @@ pub struct Batches<'a> {
 }
 
 impl Batches<'_> {
-    /// Reads `rows` on one thread, `prepare`s them on the other cores (the
-    /// work that needs no store: parsing, compressing, reading citations) and
-    /// gives each batch, in input order, to `apply` inside one write
-    /// transaction with the checkpoint.
+    /// Reads `rows` on one thread, `prepare`s whole batches of them on a
+    /// thread per core (the work that needs no store: parsing, compressing,
+    /// reading citations) and gives each batch, in input order, to `apply`
+    /// inside one write transaction with the checkpoint.
     pub fn run<T, P, E, I, Prep, F>(
         &self,
         rows: I,
@@ -365,14 +366,15 @@ impl Batches<'_> {
         let rows_per_batch = self.rows_per_batch.max(1);
         let mut committed = start.rows_committed;
         std::thread::scope(|scope| -> Result<(), ImportError> {
-            let (raw_tx, raw_rx) = sync_channel::<Vec<Result<T, E>>>(2);
-            let (ready_tx, ready_rx) = sync_channel::<Vec<Result<P, E>>>(1);
+            let workers = preparing_workers();
+            let (raw_tx, raw_rx) = sync_channel::<(u64, Vec<Result<T, E>>)>(workers);
+            let (ready_tx, ready_rx) = sync_channel::<(u64, Vec<Result<P, E>>)>(workers);
             let reading = move || {
                 let mut rows =
                     rows.skip(usize::try_from(start.rows_committed).unwrap_or(usize::MAX));
-                loop {
+                for sequence in 0.. {
                     let batch: Vec<_> = rows.by_ref().take(rows_per_batch).collect();
-                    if batch.is_empty() || raw_tx.send(batch).is_err() {
+                    if batch.is_empty() || raw_tx.send((sequence, batch)).is_err() {
                         break;
                     }
                 }
@@ -382,21 +384,35 @@ impl Batches<'_> {
                 .spawn_scoped(scope, reading)
                 .map_err(|e| ImportError::Threads(e.to_string()))?;
             let prepare = &prepare;
-            let pool = preparing_pool()?;
-            let preparing = move || {
-                for batch in raw_rx {
-                    let ready = pool
-                        .install(|| batch.into_par_iter().map(|row| row.map(prepare)).collect());
-                    if ready_tx.send(ready).is_err() {
-                        break;
+            let raw_rx = Arc::new(Mutex::new(raw_rx));
+            for n in 0..workers {
+                let ready_tx = ready_tx.clone();
+                let raw_rx = Arc::clone(&raw_rx);
+                let preparing = move || {
+                    loop {
+                        // The lock is held only to take the next batch.
+                        let next = raw_rx.lock().map(|rx| rx.recv());
+                        let Ok(Ok((sequence, batch))) = next else {
+                            break;
+                        };
+                        let ready = batch.into_iter().map(|row| row.map(prepare)).collect();
+                        if ready_tx.send((sequence, ready)).is_err() {
+                            break;
+                        }
                     }
-                }
+                };
+                std::thread::Builder::new()
+                    .name(format!("import-prepare-{n}"))
+                    .spawn_scoped(scope, preparing)
+                    .map_err(|e| ImportError::Threads(e.to_string()))?;
+            }
+            drop(ready_tx);
+            let in_order = InOrder {
+                received: ready_rx,
+                waiting: BTreeMap::new(),
+                next: 0,
             };
-            std::thread::Builder::new()
-                .name("import-prepare".into())
-                .spawn_scoped(scope, preparing)
-                .map_err(|e| ImportError::Threads(e.to_string()))?;
-            for batch in ready_rx {
+            for batch in in_order {
                 let taken = batch.len() as u64;
                 self.store.write(|txn| -> Result<(), ImportError> {
                     let mut writer = LibraryWriter::new(txn)?;
@@ -434,15 +450,34 @@ impl Batches<'_> {
     }
 }
 
-/// The threads that prepare rows: every core but one, which the writer
-/// needs to itself (it is the step every row waits for).
-fn preparing_pool() -> Result<rayon::ThreadPool, ImportError> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(cores.saturating_sub(1).max(1))
-        .thread_name(|n| format!("import-prepare-{n}"))
-        .build()
-        .map_err(|e| ImportError::Threads(e.to_string()))
+/// Threads that prepare rows: one per core. They block, rather than spin,
+/// while they wait, so the operating system shares the cores between them
+/// and the writer, whichever of the two is behind.
+fn preparing_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Prepared batches, given back in the order they were read (each worker
+/// prepares whole batches, and they finish out of order).
+struct InOrder<B> {
+    received: Receiver<(u64, B)>,
+    waiting: BTreeMap<u64, B>,
+    next: u64,
+}
+
+impl<B> Iterator for InOrder<B> {
+    type Item = B;
+
+    fn next(&mut self) -> Option<B> {
+        loop {
+            if let Some(batch) = self.waiting.remove(&self.next) {
+                self.next += 1;
+                return Some(batch);
+            }
+            let (sequence, batch) = self.received.recv().ok()?;
+            self.waiting.insert(sequence, batch);
+        }
+    }
 }
 
 /// The checkpoint key of an input file: kind, name and size, so that a new
@@ -453,4 +488,24 @@ pub fn checkpoint_key(kind: &str, path: &Path, size: u64) -> String {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     format!("{kind}:{name}:{size}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prepared_batches_come_back_in_the_order_they_were_read() {
+        let (sender, received) = sync_channel(8);
+        for sequence in [2u64, 0, 3, 1] {
+            sender.send((sequence, sequence * 10)).unwrap();
+        }
+        drop(sender);
+        let in_order = InOrder {
+            received,
+            waiting: BTreeMap::new(),
+            next: 0,
+        };
+        assert_eq!(in_order.collect::<Vec<_>>(), vec![0, 10, 20, 30]);
+    }
 }
