@@ -115,20 +115,30 @@ mod tests {
         }
     }
 
-    #[test]
-    fn answers_every_lookup_as_the_store_does() {
+    /// A library in a temporary directory holding `cases`.
+    fn library_with(cases: Vec<NewCase>) -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open_library(dir.path()).unwrap();
         store
             .write(|txn| -> Result<(), StoreError> {
                 let mut writer = LibraryWriter::new(txn)?;
-                writer.put_case(case("a", "Alpha v. Beta", key(347, "U.S.", 483)))?;
-                // Two different decisions at one page: the index holds both.
-                writer.put_case(case("b", "Gamma v. Delta", key(10, "F.3d", 5)))?;
-                writer.put_case(case("c", "Epsilon v. Zeta", key(10, "F.3d", 5)))?;
+                for new in cases {
+                    writer.put_case(new)?;
+                }
                 writer.finish()
             })
             .unwrap();
+        (dir, store)
+    }
+
+    #[test]
+    fn answers_every_lookup_as_the_store_does() {
+        // Two different decisions at one page: the index holds both.
+        let (_dir, store) = library_with(vec![
+            case("a", "Alpha v. Beta", key(347, "U.S.", 483)),
+            case("b", "Gamma v. Delta", key(10, "F.3d", 5)),
+            case("c", "Epsilon v. Zeta", key(10, "F.3d", 5)),
+        ]);
         let probes = [
             key(347, "U.S.", 483),
             key(10, "F.3d", 5),
@@ -150,16 +160,10 @@ mod tests {
 
     #[test]
     fn is_not_taken_above_its_limit() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open_library(dir.path()).unwrap();
-        store
-            .write(|txn| -> Result<(), StoreError> {
-                let mut writer = LibraryWriter::new(txn)?;
-                writer.put_case(case("a", "Alpha v. Beta", key(347, "U.S.", 483)))?;
-                writer.put_case(case("b", "Gamma v. Delta", key(348, "U.S.", 1)))?;
-                writer.finish()
-            })
-            .unwrap();
+        let (_dir, store) = library_with(vec![
+            case("a", "Alpha v. Beta", key(347, "U.S.", 483)),
+            case("b", "Gamma v. Delta", key(348, "U.S.", 1)),
+        ]);
         store
             .read(|txn| -> Result<(), StoreError> {
                 assert!(CiteSnapshot::load(txn, 1)?.is_none());

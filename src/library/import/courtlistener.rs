@@ -344,8 +344,9 @@ fn import_table(
         Table::Opinions => {
             let c = OpinionColumns::new(&columns);
             let clusters = joins.clusters(store)?;
-            // Opinion rows add no citations, so the index read once here is
-            // the one the writer would read for every row of the table.
+            // Opinion rows add no citations and an import is the library's
+            // only writer, so the index read once here is the one the writer
+            // would read for every row of the table.
             let cites = store.read(|txn| CiteSnapshot::load(txn, MAX_SNAPSHOT_KEYS))?;
             batches.run(
                 csv,
