@@ -10,12 +10,10 @@ pub mod csv;
 pub mod default;
 pub mod scdb;
 
-use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, sync_channel};
 use std::time::{Duration, Instant};
@@ -366,15 +364,22 @@ impl Batches<'_> {
         let rows_per_batch = self.rows_per_batch.max(1);
         let mut committed = start.rows_committed;
         std::thread::scope(|scope| -> Result<(), ImportError> {
+            // Batch i goes to worker i % workers and comes back on that
+            // worker's lane, so the writer takes the lanes in turn to get the
+            // batches in input order, with at most a few per lane in flight.
             let workers = preparing_workers();
-            let (raw_tx, raw_rx) = sync_channel::<(u64, Vec<Result<T, E>>)>(workers);
-            let (ready_tx, ready_rx) = sync_channel::<(u64, Vec<Result<P, E>>)>(workers);
+            let (raw_txs, raw_rxs): (Vec<_>, Vec<_>) = (0..workers)
+                .map(|_| sync_channel::<Vec<Result<T, E>>>(1))
+                .unzip();
+            let (ready_txs, ready_rxs): (Vec<_>, Vec<_>) = (0..workers)
+                .map(|_| sync_channel::<Vec<Result<P, E>>>(1))
+                .unzip();
             let reading = move || {
                 let mut rows =
                     rows.skip(usize::try_from(start.rows_committed).unwrap_or(usize::MAX));
-                for sequence in 0.. {
+                for lane in raw_txs.iter().cycle() {
                     let batch: Vec<_> = rows.by_ref().take(rows_per_batch).collect();
-                    if batch.is_empty() || raw_tx.send((sequence, batch)).is_err() {
+                    if batch.is_empty() || lane.send(batch).is_err() {
                         break;
                     }
                 }
@@ -384,19 +389,11 @@ impl Batches<'_> {
                 .spawn_scoped(scope, reading)
                 .map_err(|e| ImportError::Threads(e.to_string()))?;
             let prepare = &prepare;
-            let raw_rx = Arc::new(Mutex::new(raw_rx));
-            for n in 0..workers {
-                let ready_tx = ready_tx.clone();
-                let raw_rx = Arc::clone(&raw_rx);
+            for (n, (raw_rx, ready_tx)) in raw_rxs.into_iter().zip(ready_txs).enumerate() {
                 let preparing = move || {
-                    loop {
-                        // The lock is held only to take the next batch.
-                        let next = raw_rx.lock().map(|rx| rx.recv());
-                        let Ok(Ok((sequence, batch))) = next else {
-                            break;
-                        };
+                    for batch in raw_rx {
                         let ready = batch.into_iter().map(|row| row.map(prepare)).collect();
-                        if ready_tx.send((sequence, ready)).is_err() {
+                        if ready_tx.send(ready).is_err() {
                             break;
                         }
                     }
@@ -406,10 +403,8 @@ impl Batches<'_> {
                     .spawn_scoped(scope, preparing)
                     .map_err(|e| ImportError::Threads(e.to_string()))?;
             }
-            drop(ready_tx);
-            let in_order = InOrder {
-                received: ready_rx,
-                waiting: BTreeMap::new(),
+            let in_order = InTurn {
+                lanes: ready_rxs,
                 next: 0,
             };
             for batch in in_order {
@@ -457,26 +452,25 @@ fn preparing_workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Prepared batches, given back in the order they were read (each worker
-/// prepares whole batches, and they finish out of order).
-struct InOrder<B> {
-    received: Receiver<(u64, B)>,
-    waiting: BTreeMap<u64, B>,
-    next: u64,
+/// Prepared batches in the order they were read: the lanes in turn, the
+/// way the reader dealt the batches out. It ends at the first lane that is
+/// closed and empty: the reader stopped before that batch.
+struct InTurn<B> {
+    lanes: Vec<Receiver<B>>,
+    next: usize,
 }
 
-impl<B> Iterator for InOrder<B> {
+impl<B> Iterator for InTurn<B> {
     type Item = B;
 
     fn next(&mut self) -> Option<B> {
-        loop {
-            if let Some(batch) = self.waiting.remove(&self.next) {
-                self.next += 1;
-                return Some(batch);
-            }
-            let (sequence, batch) = self.received.recv().ok()?;
-            self.waiting.insert(sequence, batch);
-        }
+        let batch = self
+            .lanes
+            .get(self.next % self.lanes.len().max(1))?
+            .recv()
+            .ok()?;
+        self.next += 1;
+        Some(batch)
     }
 }
 
@@ -496,16 +490,20 @@ mod tests {
 
     #[test]
     fn prepared_batches_come_back_in_the_order_they_were_read() {
-        let (sender, received) = sync_channel(8);
-        for sequence in [2u64, 0, 3, 1] {
-            sender.send((sequence, sequence * 10)).unwrap();
+        let (even_tx, even) = sync_channel(4);
+        let (odd_tx, odd) = sync_channel(4);
+        // Filled out of turn, as workers finish; batch 5 was never read.
+        for batch in [1, 3] {
+            odd_tx.send(batch).unwrap();
         }
-        drop(sender);
-        let in_order = InOrder {
-            received,
-            waiting: BTreeMap::new(),
+        for batch in [0, 2, 4] {
+            even_tx.send(batch).unwrap();
+        }
+        drop((even_tx, odd_tx));
+        let in_turn = InTurn {
+            lanes: vec![even, odd],
             next: 0,
         };
-        assert_eq!(in_order.collect::<Vec<_>>(), vec![0, 10, 20, 30]);
+        assert_eq!(in_turn.collect::<Vec<_>>(), vec![0, 1, 2, 3, 4]);
     }
 }
