@@ -326,6 +326,17 @@ pub struct Batches<'a> {
 }
 
 impl Batches<'_> {
+    /// How far earlier runs got through this input.
+    pub fn checkpoint(&self) -> Result<Checkpoint, ImportError> {
+        Ok(self.store.read(|txn| -> Result<Checkpoint, StoreError> {
+            let table = txn.open_table(crate::store::tables::IMPORT_PROGRESS)?;
+            Ok(match table.get(self.key)? {
+                Some(bytes) => serde_json::from_slice(bytes.value())?,
+                None => Checkpoint::default(),
+            })
+        })?)
+    }
+
     /// Reads `rows` on one thread, `prepare`s whole batches of them on a
     /// thread per core (the work that needs no store: parsing, compressing,
     /// reading citations) and gives each batch, in input order, to `apply`
@@ -350,13 +361,7 @@ impl Batches<'_> {
             &mut ImportReport,
         ) -> Result<(), ImportError>,
     {
-        let start = self.store.read(|txn| -> Result<Checkpoint, StoreError> {
-            let table = txn.open_table(crate::store::tables::IMPORT_PROGRESS)?;
-            Ok(match table.get(self.key)? {
-                Some(bytes) => serde_json::from_slice(bytes.value())?,
-                None => Checkpoint::default(),
-            })
-        })?;
+        let start = self.checkpoint()?;
         report.resumed_past += start.rows_committed;
         if start.done {
             return Ok(());
