@@ -602,11 +602,8 @@ impl<'txn> LibraryWriter<'txn> {
         let Some(mut record) = self.case(case_id)? else {
             return Ok(false);
         };
-        let before = encode(&record)?;
-        self.attach_opinion(&mut record, opinion)?;
-        let after = encode(&record)?;
-        if after != before {
-            self.cases.insert(case_id, after.as_slice())?;
+        if self.attach_opinion(&mut record, opinion)? {
+            self.cases.insert(case_id, encode(&record)?.as_slice())?;
             self.mark_for_index(case_id)?;
         }
         Ok(true)
@@ -812,17 +809,19 @@ impl<'txn> LibraryWriter<'txn> {
         Ok(None)
     }
 
+    /// Gives `record` the opinion (a new one, or a new text of the same
+    /// source's); false when it already holds that text.
     fn attach_opinion(
         &mut self,
         record: &mut CaseRecord,
         opinion: PreparedOpinion,
-    ) -> Result<(), StoreError> {
+    ) -> Result<bool, StoreError> {
         let existing = record
             .opinions
             .iter()
             .find(|o| o.provenance == opinion.meta.provenance);
         if existing.is_some_and(|o| o.text_hash == opinion.meta.text_hash) {
-            return Ok(());
+            return Ok(false);
         }
         let number = match existing {
             Some(existing) => existing.number,
@@ -856,7 +855,8 @@ impl<'txn> LibraryWriter<'txn> {
                 .map(|case| self.cases_at(&case.key))
                 .collect::<Result<_, _>>()?,
         };
-        self.link_cited(&record.id, number, &cited, cited_ids)
+        self.link_cited(&record.id, number, &cited, cited_ids)?;
+        Ok(true)
     }
 
     /// Makes an edge for every case an opinion cites that the library
@@ -1166,6 +1166,73 @@ mod tests {
                 .unwrap();
         }
         txn.commit().unwrap();
+    }
+
+    #[test]
+    fn an_opinion_again_changes_nothing_and_a_new_text_of_its_source_replaces_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_library(dir.path()).unwrap();
+        let opinion = |text: &str| {
+            PreparedOpinion::new(NewOpinion {
+                kind: "combined".into(),
+                author: None,
+                format: BodyFormat::Text,
+                text: text.into(),
+                provenance: Provenance {
+                    source: "courtlistener".into(),
+                    id: "7".into(),
+                },
+            })
+        };
+        store
+            .write(|txn| -> Result<(), StoreError> {
+                let mut writer = LibraryWriter::new(txn)?;
+                writer.put_case(NewCase {
+                    record: CaseRecord {
+                        id: "cl-1".into(),
+                        name: "Alpha v. Beta".into(),
+                        ..CaseRecord::default()
+                    },
+                    opinions: Vec::new(),
+                })?;
+                writer.finish()
+            })
+            .unwrap();
+        let add = |text: &str| {
+            store
+                .write(|txn| -> Result<(), StoreError> {
+                    txn.open_table(INDEX_PENDING)?.remove("cl-1")?;
+                    Ok(())
+                })
+                .unwrap();
+            store
+                .write(|txn| -> Result<(), StoreError> {
+                    let mut writer = LibraryWriter::new(txn)?;
+                    assert!(writer.add_opinion("cl-1", opinion(text))?);
+                    writer.finish()
+                })
+                .unwrap();
+            store
+                .read(|txn| -> Result<_, StoreError> {
+                    let pending = txn.open_table(INDEX_PENDING)?.get("cl-1")?.is_some();
+                    Ok((case(txn, "cl-1")?.unwrap(), pending))
+                })
+                .unwrap()
+        };
+
+        let (first, pending) = add("First text.");
+        assert!(pending, "a new opinion is indexed");
+        let (again, pending) = add("First text.");
+        assert_eq!(encode(&again).unwrap(), encode(&first).unwrap());
+        assert!(!pending, "the same text again writes nothing");
+        let (replaced, pending) = add("Corrected text.");
+        assert!(pending);
+        assert_eq!(replaced.opinions.len(), 1, "replaced in place");
+        assert_ne!(replaced.opinions[0].text_hash, first.opinions[0].text_hash);
+        let text = store.read(|txn| opinion_text(txn, "cl-1", 0)).unwrap();
+        assert_eq!(text.as_deref(), Some("Corrected text."));
+        let counts = store.read(counts).unwrap();
+        assert_eq!(counts.get("opinions"), Some(&1));
     }
 
     #[test]
