@@ -37,7 +37,7 @@ pub fn percentiles(mut samples: Vec<Duration>) -> serde_json::Value {
 pub fn library(data: &Path, dir: &Path, samples: usize) -> anyhow::Result<()> {
     let library = Library::open(data)?;
     let started = Instant::now();
-    let report = courtlistener::import_dir(&library, dir, courtlistener::Options::default())?;
+    let report = courtlistener::import_dir(&library.store, dir, courtlistener::Options::default())?;
     let imported = started.elapsed();
     let indexed = library.index_pending()?;
     let total = started.elapsed();

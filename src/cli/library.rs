@@ -162,7 +162,7 @@ pub async fn run_import(global: &GlobalArgs, command: ImportCommand) -> anyhow::
                 partial,
                 batch_rows,
             } => import::courtlistener::import_dir(
-                &library,
+                &library.store,
                 &dir,
                 import::courtlistener::Options {
                     mark_coverage: !partial,

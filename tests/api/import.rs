@@ -63,6 +63,10 @@ fn courtlistener_bulk_files_with_every_quirk() {
         stdout.contains("cluster 999 is not in the library"),
         "{stdout}"
     );
+    assert!(
+        stdout.contains("indexed 4 records"),
+        "the four clusters' cases are counted as indexed: {stdout}"
+    );
 
     let library = Library::open_read_only(dir.path()).unwrap();
     let smith = library.case("cl-101").unwrap().unwrap();

@@ -19,7 +19,6 @@ use crate::library::model::{
 };
 use crate::library::store::{DocketInfo, LibraryWriter, PreparedOpinion};
 use crate::library::text::markup_to_text;
-use crate::library::{Library, LibraryError};
 use crate::store::Store;
 
 pub const SOURCE: &str = "courtlistener";
@@ -113,29 +112,28 @@ impl Default for Options {
     }
 }
 
-/// Imports every CourtListener table file found in `dir`, then indexes
-/// what changed.
+/// Imports every CourtListener table file found in `dir`. What it stores
+/// waits for the search index ([`Library::index_pending`]), as with the
+/// other importers.
+///
+/// [`Library::index_pending`]: crate::library::Library::index_pending
 pub fn import_dir(
-    library: &Library,
+    store: &Store,
     dir: &Path,
     options: Options,
-) -> Result<ImportReport, LibraryError> {
+) -> Result<ImportReport, ImportError> {
     let files = table_files(dir)?;
     if files.is_empty() {
         return Err(ImportError::format(
             dir,
             "no CourtListener bulk files here (expected names like opinion-clusters-2024-05-06.csv.bz2)",
-        )
-        .into());
+        ));
     }
-    let store = &library.store;
     let mut report = ImportReport::new(SOURCE);
     let mut joins = Joins::default();
     for (table, path) in files {
         report.absorb(import_table(store, table, &path, options, &mut joins)?);
     }
-    let indexed = library.index_pending()?;
-    tracing::info!(indexed, "search documents built");
     store.write(|txn| -> Result<(), ImportError> {
         let mut writer = LibraryWriter::new(txn)?;
         writer.clear_dockets()?;
