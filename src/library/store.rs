@@ -1231,8 +1231,8 @@ mod tests {
         assert_ne!(replaced.opinions[0].text_hash, first.opinions[0].text_hash);
         let text = store.read(|txn| opinion_text(txn, "cl-1", 0)).unwrap();
         assert_eq!(text.as_deref(), Some("Corrected text."));
-        let counts = store.read(counts).unwrap();
-        assert_eq!(counts.get("opinions"), Some(&1));
+        let totals = store.read(counts).unwrap();
+        assert_eq!(totals.get("opinions"), Some(&1));
     }
 
     #[test]
