@@ -1,10 +1,11 @@
 //! The prepaid wallet: pre-checks, charges and top-ups.
 //!
-//! All balance changes go through one writer thread that commits them in
-//! groups: every posting waiting when a transaction starts shares its one
-//! durable commit, and each caller is answered only after that commit. This
-//! keeps the ledger exact under a kill -9 while one fsync serves many
-//! requests.
+//! Requests' charges and top-ups go through one writer thread that commits
+//! them in groups: every posting waiting when a transaction starts shares
+//! its one durable commit, and each caller is answered only after that
+//! commit. This keeps the ledger exact under a kill -9 while one fsync
+//! serves many requests. A job's charge is instead written in the
+//! transaction that records its result.
 
 pub mod ledger;
 pub mod prices;
@@ -12,6 +13,7 @@ pub mod prices;
 use std::sync::Mutex;
 use std::thread::JoinHandle;
 
+use redb::WriteTransaction;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::store::{Store, StoreError, now_millis};
@@ -58,6 +60,24 @@ pub struct Charge {
     pub request_id: String,
     pub item: BilledItem,
     pub units: u64,
+}
+
+impl Charge {
+    fn posting(self) -> Result<Posting, BillingError> {
+        let amount = self
+            .item
+            .charge_micros(self.units)
+            .ok_or(BillingError::Overflow)?;
+        Ok(Posting {
+            key_id: self.key_id,
+            kind: EntryKind::Charge,
+            endpoint: Some(self.endpoint),
+            request_id: Some(self.request_id),
+            item: Some(self.item),
+            units: self.units,
+            amount_micros: -amount,
+        })
+    }
 }
 
 type Reply = oneshot::Sender<Result<LedgerEntry, BillingError>>;
@@ -107,20 +127,25 @@ impl Billing {
     /// Charges a completed request. The full charge applies even when it
     /// takes the balance below zero (public-api.md §8 rule 2).
     pub async fn charge(&self, charge: Charge) -> Result<LedgerEntry, BillingError> {
-        let amount = charge
-            .item
-            .charge_micros(charge.units)
-            .ok_or(BillingError::Overflow)?;
-        self.submit(Posting {
-            key_id: charge.key_id,
-            kind: EntryKind::Charge,
-            endpoint: Some(charge.endpoint),
-            request_id: Some(charge.request_id),
-            item: Some(charge.item),
-            units: charge.units,
-            amount_micros: -amount,
+        self.submit(charge.posting()?).await
+    }
+
+    /// Charges finished work together with `record`, which writes what the
+    /// charge paid for, in one transaction of its own: the two commit
+    /// together or not at all. For a job's result, so a job that was billed
+    /// is never run again and one whose request id another request billed is
+    /// never completed free. Blocking.
+    pub fn charge_with(
+        &self,
+        charge: Charge,
+        record: impl FnOnce(&WriteTransaction) -> Result<(), StoreError>,
+    ) -> Result<LedgerEntry, BillingError> {
+        let posting = charge.posting()?;
+        self.store.write(|txn| {
+            let entry = ledger::post(txn, posting, now_millis())?;
+            record(txn)?;
+            Ok(entry)
         })
-        .await
     }
 
     /// Adds money to a wallet.

@@ -63,14 +63,15 @@ impl Jobs {
         &self.store
     }
 
-    /// Stores a queued job and wakes a worker.
+    /// Stores a queued job and wakes a worker; `None` when this key's
+    /// request id already started a job.
     pub fn submit(
         &self,
         key_id: &str,
         request_id: &str,
         work: JobWork,
         input: Option<&str>,
-    ) -> Result<JobRecord, StoreError> {
+    ) -> Result<Option<JobRecord>, StoreError> {
         let now = now_millis();
         let job = JobRecord {
             id: format!("job_{}", crate::ids::random_hex(12)),
@@ -86,9 +87,11 @@ impl Jobs {
             error: None,
             last_attempt_error: None,
         };
-        queue::enqueue(&self.store, &job, input)?;
+        if !queue::enqueue(&self.store, &job, input)? {
+            return Ok(None);
+        }
         self.wake.notify_one();
-        Ok(job)
+        Ok(Some(job))
     }
 
     /// A job as its owner sees it; `None` for another key's job.

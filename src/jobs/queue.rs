@@ -76,19 +76,24 @@ fn load(txn: &WriteTransaction, id: &str) -> Result<Option<JobRecord>, StoreErro
 }
 
 /// Stores a new queued job (and its input text) and takes its request id.
-pub fn enqueue(store: &Store, job: &JobRecord, input: Option<&str>) -> Result<(), StoreError> {
+/// False, writing nothing, when the key's request id already started a
+/// job: the check and the write share one transaction, so of two requests
+/// sent at once with one id only one starts a job.
+pub fn enqueue(store: &Store, job: &JobRecord, input: Option<&str>) -> Result<bool, StoreError> {
     store.write(|txn| {
+        let mut requests = txn.open_table(JOB_REQUESTS)?;
+        let request = (job.key_id.as_str(), job.request_id.as_str());
+        if requests.get(request)?.is_some() {
+            return Ok(false);
+        }
+        requests.insert(request, job.id.as_str())?;
         save(txn, job)?;
         if let Some(text) = input {
             txn.open_table(JOB_INPUTS)?.insert(job.id.as_str(), text)?;
         }
         txn.open_table(JOB_QUEUE)?
             .insert((job.created_at, job.id.as_str()), ())?;
-        txn.open_table(JOB_REQUESTS)?.insert(
-            (job.key_id.as_str(), job.request_id.as_str()),
-            job.id.as_str(),
-        )?;
-        Ok(())
+        Ok(true)
     })
 }
 
@@ -160,27 +165,36 @@ pub fn finish(
     now: i64,
     outcome: Result<serde_json::Value, JobError>,
 ) -> Result<(), StoreError> {
-    store.write(|txn| {
-        let Some(mut job) = load(txn, id)? else {
-            return Ok(());
-        };
-        match outcome {
-            Ok(result) => {
-                job.status = JobStatus::Completed;
-                job.result = Some(result);
-            }
-            Err(error) => {
-                job.status = JobStatus::Failed;
-                job.error = Some(error);
-            }
+    store.write(|txn| finish_in(txn, id, now, outcome))
+}
+
+/// Records a job's outcome in the caller's transaction (where a completed
+/// job's charge is written too).
+pub fn finish_in(
+    txn: &WriteTransaction,
+    id: &str,
+    now: i64,
+    outcome: Result<serde_json::Value, JobError>,
+) -> Result<(), StoreError> {
+    let Some(mut job) = load(txn, id)? else {
+        return Ok(());
+    };
+    match outcome {
+        Ok(result) => {
+            job.status = JobStatus::Completed;
+            job.result = Some(result);
         }
-        job.updated_at = now;
-        job.finished_at = Some(now);
-        job.last_attempt_error = None;
-        save(txn, &job)?;
-        txn.open_table(JOB_INPUTS)?.remove(id)?;
-        Ok(())
-    })
+        Err(error) => {
+            job.status = JobStatus::Failed;
+            job.error = Some(error);
+        }
+    }
+    job.updated_at = now;
+    job.finished_at = Some(now);
+    job.last_attempt_error = None;
+    save(txn, &job)?;
+    txn.open_table(JOB_INPUTS)?.remove(id)?;
+    Ok(())
 }
 
 /// Puts a job back in the queue to run again at `due`.

@@ -100,16 +100,24 @@ pub async fn try_execute_next(ctx: &Ctx) -> Result<Outcome, StoreError> {
     let store = ctx.jobs.store().clone();
     let now = now_millis();
     match outcome {
-        Ok((result, units)) => {
-            if let Err(err) = bill(ctx, &job, units).await {
+        Ok((result, units)) => match bill_and_finish(ctx, &job, units, now, result).await {
+            Ok(()) => {}
+            Err(BillingError::RequestIdReused) => {
+                let error = JobError {
+                    code: ErrorCode::RequestIdReused.as_str().into(),
+                    message: "another request with this X-Request-Id was billed on this endpoint \
+                              first; send a new request id"
+                        .into(),
+                };
+                blocking(move || queue::finish(&store, &job.id, now, Err(error))).await?;
+            }
+            Err(err) => {
                 tracing::error!(job = job.id, error = %err, "billing a finished job failed; it will run again");
                 let due = now + ctx.jobs.backoff(job.attempts).as_millis() as i64;
                 blocking(move || queue::retry_at(&store, &job.id, now, due, "billing failed"))
                     .await?;
-                return Ok(Outcome::Done);
             }
-            blocking(move || queue::finish(&store, &job.id, now, Ok(result))).await?;
-        }
+        },
         Err(Failure::Transient(reason)) if job.attempts < ctx.jobs.settings().max_attempts => {
             let due = now + ctx.jobs.backoff(job.attempts).as_millis() as i64;
             tracing::info!(
@@ -149,13 +157,17 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| StoreError::Corrupt(format!("job task: {e}")))?
 }
 
-/// Charges a finished job under its request id. A charge already made (a
-/// run repeated after a stop between billing and finishing) is not made
-/// again.
-async fn bill(ctx: &Ctx, job: &JobRecord, units: u64) -> Result<(), BillingError> {
-    if units == 0 {
-        return Ok(());
-    }
+/// Charges a finished job under its request id and records its result in
+/// the same transaction. `RequestIdReused` means another request (an inline
+/// verify sent at the same moment) was billed under that id first: the
+/// result is not given.
+async fn bill_and_finish(
+    ctx: &Ctx,
+    job: &JobRecord,
+    units: u64,
+    now: i64,
+    result: serde_json::Value,
+) -> Result<(), BillingError> {
     let charge = Charge {
         key_id: job.key_id.clone(),
         endpoint: VERIFY_ENDPOINT.into(),
@@ -163,10 +175,19 @@ async fn bill(ctx: &Ctx, job: &JobRecord, units: u64) -> Result<(), BillingError
         item: BilledItem::CitationsVerify,
         units,
     };
-    match ctx.billing.charge(charge).await {
-        Ok(_) | Err(BillingError::RequestIdReused) => Ok(()),
-        Err(err) => Err(err),
-    }
+    let (finish_ctx, id) = (ctx.clone(), job.id.clone());
+    tokio::task::spawn_blocking(move || {
+        let store = finish_ctx.jobs.store();
+        if units == 0 {
+            return Ok(queue::finish(store, &id, now, Ok(result))?);
+        }
+        finish_ctx
+            .billing
+            .charge_with(charge, |txn| queue::finish_in(txn, &id, now, Ok(result)))
+            .map(|_| ())
+    })
+    .await
+    .map_err(|e| BillingError::CommitFailed(format!("job task: {e}")))?
 }
 
 /// Does the job's work: the payload the inline call would return, and its

@@ -332,8 +332,12 @@ fn finished_jobs_are_swept_after_their_retention() {
     };
     let job = jobs
         .submit("key_1", "r1", work.clone(), Some("text"))
+        .unwrap()
         .unwrap();
-    let pending = jobs.submit("key_1", "r2", work, Some("text")).unwrap();
+    let pending = jobs
+        .submit("key_1", "r2", work, Some("text"))
+        .unwrap()
+        .unwrap();
     queue::finish(&store, &job.id, 0, Ok(json!({}))).unwrap();
     assert_eq!(jobs.sweep().unwrap(), 1, "finished long ago");
     assert!(jobs.get_for(&job.id, "key_1").unwrap().is_none());
@@ -341,4 +345,102 @@ fn finished_jobs_are_swept_after_their_retention() {
         jobs.get_for(&pending.id, "key_1").unwrap().is_some(),
         "queued jobs are kept"
     );
+}
+
+#[tokio::test]
+async fn requests_sent_at_once_with_one_request_id_start_one_job() {
+    let app = spawn_app().await;
+    let (key_id, key) = app.create_key("10").await;
+    let body = json!({ "text": long_document(150_000) });
+    let sends = (0..8).map(|_| {
+        app.client
+            .post(app.url("/v1/citations/verify"))
+            .bearer_auth(&key)
+            .header("X-Request-Id", "same-brief")
+            .json(&body)
+            .send()
+    });
+    let mut accepted = Vec::new();
+    for response in futures_util::future::join_all(sends).await {
+        let (status, body) = read(response.unwrap()).await;
+        if status == 202 {
+            accepted.push(body["data"]["jobId"].as_str().unwrap().to_string());
+        } else {
+            assert_error(status, &body, 409, "request_id_reused");
+        }
+    }
+    assert_eq!(accepted.len(), 1, "one job for one request id");
+    assert_eq!(poll(&app, &key, &accepted[0]).await["status"], "completed");
+    let wallet = app
+        .admin(
+            reqwest::Method::GET,
+            &format!("/admin/wallets/{key_id}"),
+            None,
+        )
+        .await;
+    let charges = wallet["ledger"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["requestId"] == "same-brief")
+        .count();
+    assert_eq!(charges, 1);
+}
+
+/// The end state of an inline verify and a job sent at once with one request
+/// id, the inline one billed first: the job must not complete unbilled.
+#[tokio::test]
+async fn a_job_whose_request_id_another_request_billed_fails_without_its_result() {
+    use lexstack::billing::{BilledItem, Billing, Charge};
+    use lexstack::jobs::queue::JobWork;
+    use lexstack::jobs::{JobSettings, Jobs};
+
+    let app = spawn_app().await;
+    let (key_id, key) = app.create_key("10").await;
+    let dir = app.stop().await;
+    let job = {
+        let store = lexstack::store::Store::open(dir.path()).unwrap();
+        let work = JobWork::Verify {
+            url: None,
+            country: "US".into(),
+        };
+        let job = Jobs::new(store.clone(), JobSettings::default())
+            .submit(&key_id, "raced", work, Some(&long_document(150_000)))
+            .unwrap()
+            .unwrap();
+        let billing = Billing::start(store);
+        billing
+            .charge(Charge {
+                key_id: key_id.clone(),
+                endpoint: lexstack::jobs::worker::VERIFY_ENDPOINT.into(),
+                request_id: "raced".into(),
+                item: BilledItem::CitationsVerify,
+                units: 2,
+            })
+            .await
+            .unwrap();
+        billing.shutdown();
+        job
+    };
+
+    let app = crate::helpers::spawn_app_in(dir, |_| {}).await;
+    let done = poll(&app, &key, &job.id).await;
+    assert_eq!(done["status"], "failed", "{done}");
+    assert_eq!(done["error"]["code"], "request_id_reused");
+    assert!(done.get("result").is_none_or(Value::is_null), "{done}");
+    let wallet = app
+        .admin(
+            reqwest::Method::GET,
+            &format!("/admin/wallets/{key_id}"),
+            None,
+        )
+        .await;
+    let charges: Vec<&Value> = wallet["ledger"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["requestId"] == "raced")
+        .collect();
+    assert_eq!(charges.len(), 1, "{wallet}");
+    assert_eq!(charges[0]["units"], 2, "only the inline request's charge");
 }

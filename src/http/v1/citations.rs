@@ -250,16 +250,9 @@ async fn submit(
         return Err(queue_off());
     }
     let job = blocking(ctx, move |ctx: &AppContext| {
-        let taken = ctx
-            .jobs
-            .store()
-            .read(|txn| queue::request_taken(txn, &caller.key.id, &caller.request_id))?;
-        if taken {
-            return Err(request_id_taken());
-        }
-        Ok(ctx
-            .jobs
-            .submit(&caller.key.id, &caller.request_id, work, input.as_deref())?)
+        ctx.jobs
+            .submit(&caller.key.id, &caller.request_id, work, input.as_deref())?
+            .ok_or_else(request_id_taken)
     })
     .await?;
     Ok(Outcome {
