@@ -183,7 +183,9 @@ pub fn parse_json<T: DeserializeOwned>(meta: &RequestMeta, body: Body) -> Result
             ));
         }
     }
-    if bytes.iter().all(u8::is_ascii_whitespace) {
+    // serde reads a struct from an array too (its fields in order), which
+    // would slip past the unknown-field check: only an object is a body.
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
         return Err(ApiError::bad_request("a JSON object body is required"));
     }
     let mut deserializer = serde_json::Deserializer::from_slice(&bytes);

@@ -99,9 +99,13 @@ async fn fallback(meta: RequestMeta) -> Response {
 }
 
 /// Whether `path` fits `template`, where `{name}` stands for one segment.
+/// As warp's routes do, one trailing slash is allowed and an empty segment
+/// (`//v1/wallet`) matches nothing.
 pub fn path_matches(template: &str, path: &str) -> bool {
+    let path = path.strip_prefix('/').unwrap_or(path);
+    let path = path.strip_suffix('/').unwrap_or(path);
     let mut want = template.trim_start_matches('/').split('/');
-    let mut have = path.trim_start_matches('/').split('/');
+    let mut have = path.split('/');
     loop {
         match (want.next(), have.next()) {
             (None, None) => return true,
@@ -154,5 +158,8 @@ mod tests {
         ));
         assert!(!path_matches("/v1/wallet", "/v1/wallet/x"));
         assert!(!path_matches("/v1/wallet", "/v1"));
+        assert!(path_matches("/v1/wallet", "/v1/wallet/"));
+        assert!(!path_matches("/v1/wallet", "//v1/wallet"));
+        assert!(!path_matches("/v1/wallet", "/v1//wallet"));
     }
 }

@@ -7,7 +7,14 @@ use crate::helpers::{assert_error, read, spawn_app};
 #[tokio::test]
 async fn unknown_path_is_404_in_the_envelope() {
     let app = spawn_app().await;
-    for path in ["/nope", "/v1/nope", "/api/nope", "/v1/health/extra", "/"] {
+    for path in [
+        "/nope",
+        "/v1/nope",
+        "/api/nope",
+        "/v1/health/extra",
+        "/",
+        "//v1/health",
+    ] {
         let (status, body) = app.get(path, None).await;
         assert_error(status, &body, 404, "not_found");
     }
@@ -200,4 +207,53 @@ async fn garbage_bytes_never_cause_a_server_error() {
             assert_error(status, &body, 400, "bad_request");
         }
     }
+}
+
+/// serde would read a struct from an array of its fields in order, past the
+/// unknown-field check; a body must be an object, and a refused one is not
+/// billed and writes nothing.
+#[tokio::test]
+async fn an_array_is_not_a_request_body() {
+    let app = spawn_app().await;
+    let (key_id, key) = app.create_key("1").await;
+    let posts = [
+        (
+            "/v1/citations/resolve",
+            r#"[["347 U.S. 483"],"US","lenient"]"#,
+        ),
+        ("/v1/cases/lookup", r#"["347 U.S. 483"]"#),
+        (
+            "/api/custom-auth/signup",
+            r#"["arr@example.com","12345678pw"]"#,
+        ),
+    ];
+    for (path, raw) in posts {
+        let response = app
+            .client
+            .post(app.url(path))
+            .bearer_auth(&key)
+            .header("content-type", "application/json")
+            .body(raw)
+            .send()
+            .await
+            .unwrap();
+        let (status, body) = read(response).await;
+        assert_error(status, &body, 400, "bad_request");
+    }
+    let wallet = app
+        .admin(
+            reqwest::Method::GET,
+            &format!("/admin/wallets/{key_id}"),
+            None,
+        )
+        .await;
+    assert_eq!(wallet["balanceUsd"], "1.000000", "{wallet}");
+    let (status, body) = app
+        .post(
+            "/api/custom-auth/signin",
+            None,
+            json!({ "email": "arr@example.com", "password": "12345678pw" }),
+        )
+        .await;
+    assert_error(status, &body, 401, "invalid_credentials");
 }
