@@ -162,7 +162,9 @@ impl Accounts {
         email: &str,
         password: &str,
     ) -> Result<(UserRecord, IssuedSession), AccountError> {
-        if password.len() > MAX_PASSWORD_BYTES || email.len() > MAX_EMAIL_CHARS {
+        // Measured as sign-up measures it (characters, spaces trimmed), so
+        // every address sign-up took can sign in.
+        if password.len() > MAX_PASSWORD_BYTES || email.trim().chars().count() > MAX_EMAIL_CHARS {
             return Err(AccountError::InvalidCredentials);
         }
         let user = self.store.read(|txn| users::find_by_email(txn, email))?;

@@ -111,6 +111,27 @@ async fn sign_in_is_case_insensitive_on_email() {
     assert_eq!(body["user"]["email"], "ada@example.com");
 }
 
+/// Sign-in measures the address as sign-up does (characters, trimmed), so
+/// an address at the limit in multi-byte characters, or sent with spaces,
+/// still signs in.
+#[tokio::test]
+async fn every_address_sign_up_takes_can_sign_in() {
+    let app = spawn_app().await;
+    let long = format!("{}@example.com", "é".repeat(242));
+    let padded = format!("  {}@example.com ", "a".repeat(242));
+    for email in [long.as_str(), padded.as_str()] {
+        sign_up(&app, email).await;
+        let (status, body) = app
+            .post(
+                "/api/custom-auth/signin",
+                None,
+                json!({ "email": email, "password": "correct horse" }),
+            )
+            .await;
+        assert_eq!(status, 200, "{email}: {body}");
+    }
+}
+
 #[tokio::test]
 async fn the_session_cookie_authenticates_and_sign_out_invalidates_it() {
     let app = spawn_app().await;

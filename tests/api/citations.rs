@@ -423,6 +423,12 @@ async fn case_lookup_by_citation_and_id() {
     assert_eq!(rule["data"]["status"], "found");
     let (status, reply) = lookup(json!({})).await;
     assert_error(status, &reply, 400, "bad_request");
+    // maxLength counts characters: 200 two-byte ones are allowed, 201 not.
+    let (status, reply) = lookup(json!({ "caseId": "é".repeat(200) })).await;
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["data"]["status"], "unresolved");
+    let (status, reply) = lookup(json!({ "caseId": "é".repeat(201) })).await;
+    assert_error(status, &reply, 400, "bad_request");
 }
 
 #[tokio::test]

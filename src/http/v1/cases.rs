@@ -27,6 +27,8 @@ struct LookupRequest {
 }
 
 const MAX_LOOKUP_CHARS: usize = 2_000;
+/// As `maxLength` in the OpenAPI document: characters, not bytes.
+const MAX_CASE_ID_CHARS: usize = 200;
 
 pub async fn lookup(ctx: Ctx, meta: RequestMeta, body: Body) -> Response {
     let request = parse_json::<LookupRequest>(&meta, body);
@@ -39,7 +41,7 @@ pub async fn lookup(ctx: Ctx, meta: RequestMeta, body: Body) -> Response {
                 })
                 .await?
             }
-            (None, Some(id)) if id.len() <= 200 => {
+            (None, Some(id)) if id.chars().count() <= MAX_CASE_ID_CHARS => {
                 blocking(&ctx, move |ctx| Ok(lookup::by_case_id(&ctx.library, &id)?)).await?
             }
             (Some(_), None) | (None, Some(_)) => {
