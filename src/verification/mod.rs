@@ -142,11 +142,24 @@ impl Verifier<'_> {
     fn verify_up_to(&self, text: &str, limit: usize) -> Result<VerifyReport, StoreError> {
         let found = Extractor::shared().extract(text);
         let full: Vec<usize> = (0..found.len()).filter(|&i| found[i].is_full()).collect();
-        let mut seen = HashSet::new();
+        let mut addresses = HashSet::new();
+        let mut named = HashSet::new();
         let distinct: Vec<usize> = full
             .iter()
             .copied()
-            .filter(|&i| seen.insert(identity(&found[i], text)))
+            .filter(|&i| {
+                let address = identity(&found[i], text);
+                match parties_key(&found[i]) {
+                    // Another name at an address already cited is another
+                    // claim to check ("Smith v. Jones, 347 U.S. 483" after
+                    // Brown's); the same name again, or none, is not.
+                    Some(parties) => {
+                        addresses.insert(address.clone());
+                        named.insert(format!("{address}|{parties}"))
+                    }
+                    None => addresses.insert(address),
+                }
+            })
             .collect();
         let truncated = distinct.len() > limit;
         let citations = self
@@ -234,6 +247,30 @@ fn identity(citation: &Citation, text: &str) -> String {
         ),
         _ => citation.text(text).to_string(),
     }
+}
+
+/// The first word of each party of a case citation, folded: the same case
+/// named in full and abbreviated ("Board of Education" / "Board of Educ.")
+/// keeps one key, another case's name does not.
+fn parties_key(citation: &Citation) -> Option<String> {
+    if citation.kind != CitationKind::FullCase || citation.case_name.is_none() {
+        return None;
+    }
+    let first_word = |party: &Option<String>| {
+        party
+            .as_deref()
+            .and_then(|p| {
+                p.split(|c: char| !c.is_alphanumeric())
+                    .find(|w| !w.is_empty())
+            })
+            .map(str::to_lowercase)
+            .unwrap_or_default()
+    };
+    Some(format!(
+        "{}|{}",
+        first_word(&citation.plaintiff),
+        first_word(&citation.defendant)
+    ))
 }
 
 pub fn stats(citations: &[CheckedCitation]) -> Stats {

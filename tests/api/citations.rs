@@ -115,6 +115,40 @@ async fn verify_gives_each_citation_an_honest_status() {
     );
 }
 
+/// A fabricated name must not hide behind a real one at the same page, nor
+/// behind a party word that usually opens a clause ("Case", "The").
+#[tokio::test]
+async fn every_name_given_at_a_page_is_checked() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let text = "Brown v. Board of Education, 347 U.S. 483 (1954). Later, in Smith v. Jones, \
+                347 U.S. 483 (1960), the Court held otherwise. Brown v. Board of Educ., 347 U.S. 483. \
+                Fake v. Case, 410 U.S. 113 (1973). Zzz v. The, 384 U.S. 436 (1966).";
+    let (status, body) = verify(&app, &key, json!({ "text": text })).await;
+    assert_eq!(status, 200, "{body}");
+    let statuses: Vec<(&str, &str)> = body["data"]["citations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["citation"].as_str().unwrap(),
+                c["status"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            ("347 U.S. 483", "verified"),
+            ("347 U.S. 483", "unverified"),
+            ("410 U.S. 113", "unverified"),
+            ("384 U.S. 436", "unverified"),
+        ],
+        "Brown's abbreviated name is the same claim; Smith's is another"
+    );
+}
+
 /// What PDF and web text does to briefs: words split at line ends, soft
 /// hyphens, ligatures, zero-width joiners, section ranges, state codes cited
 /// by title and section. None of it may turn a real citation `unverified`.

@@ -138,6 +138,10 @@ fn docket_number(text: &str, end: usize, floor: usize, after_court_date: bool) -
         };
         let w = text[word.clone()].trim_end_matches(',');
         if matches!(w, "No." | "Nos." | "Docket" | "Case") {
+            // Only before a number: "Fake v. Case, 350 U.S. 1" ends a name.
+            if start.is_none() {
+                break;
+            }
             numbered = true;
             start = Some(word.start);
             pos = word.start;
@@ -261,7 +265,12 @@ fn name_span(text: &str, words: &[Range<usize>]) -> Option<Range<usize>> {
         }
         let core = raw.trim_start_matches(['(', '[', '“', '"', '‘']);
         let bare = core.trim_end_matches(',');
-        if bare.is_empty() || is_signal(bare) {
+        // After "v." a signal word is a party's ("United States v. The
+        // Amistad"), not the start of a clause.
+        let after_versus = words
+            .get(i + 1)
+            .is_some_and(|w| is_versus(&text[w.clone()]));
+        if bare.is_empty() || is_signal(bare) && !after_versus {
             break;
         }
         if bare.bytes().any(|b| b.is_ascii_digit()) {
@@ -389,6 +398,13 @@ fn is_signal(word: &str) -> bool {
             | "supra"
             | "aff'd"
             | "rev'd"
+    )
+}
+
+fn is_versus(word: &str) -> bool {
+    matches!(
+        word,
+        "v." | "v" | "vs." | "vs" | "V." | "V" | "VS." | "versus"
     )
 }
 
@@ -702,5 +718,21 @@ mod tests {
         assert_eq!(parties("1 U.S. 1. CITE"), p("", ""));
         assert_eq!(parties("CITE"), p("", ""));
         assert_eq!(parties("aff'd, CITE"), p("", ""));
+    }
+
+    #[test]
+    fn words_that_usually_start_a_clause_can_be_a_party() {
+        assert_eq!(parties("Fake v. Case, CITE"), p("Fake", "Case"));
+        assert_eq!(parties("Zzz v. The, CITE"), p("Zzz", "The"));
+        assert_eq!(parties("Foo v. See, CITE"), p("Foo", "See"));
+        assert_eq!(
+            parties("United States v. The Amistad, CITE"),
+            p("United States", "The Amistad")
+        );
+        assert_eq!(
+            parties("Smith v. Jones, Case No. 12-345, CITE"),
+            p("Smith", "Jones")
+        );
+        assert_eq!(parties("See The rule, CITE"), p("", ""));
     }
 }
