@@ -204,10 +204,18 @@ fn open_for_reading(data: &Path) -> anyhow::Result<Library> {
 fn open_for_writing(data: &Path) -> anyhow::Result<(Library, Option<Vec<ImportReport>>)> {
     match Library::open_with_default(data) {
         Ok(opened) => Ok(opened),
+        Err(crate::library::LibraryError::Store(StoreError::Locked))
+            if data.join(SERVER_FILE).exists() =>
+        {
+            bail!(
+                "the library in {} is open in a running lexstack server ({}); stop the server to import or build, then start it again",
+                data.display(),
+                data.join(SERVER_FILE).display()
+            )
+        }
         Err(crate::library::LibraryError::Store(StoreError::Locked)) => bail!(
-            "the library in {} is open in a running lexstack server ({}); stop the server to import or build, then start it again",
-            data.display(),
-            data.join(SERVER_FILE).display()
+            "the library in {} is open in another lexstack process (an import or a build); wait for it to finish",
+            data.display()
         ),
         Err(err) => Err(err).context("cannot open the library"),
     }
@@ -221,6 +229,9 @@ fn print_reports(reports: &[ImportReport]) {
         ));
         for error in &report.errors {
             out(format_args!("    {error}"));
+        }
+        for note in &report.notes {
+            out(format_args!("  note: {note}"));
         }
     }
 }

@@ -15,9 +15,9 @@ use super::text::markup_to_text;
 use std::collections::BTreeMap;
 
 use crate::store::tables::{
-    AUTHORITIES, CASES, CITE_INDEX, COURTLISTENER_OPINIONS, COVERAGE, EXTERNAL_IDS, GRAPH_OUT,
-    IMPORT_DOCKETS, IMPORT_PROGRESS, INDEX_PENDING, LAW_COVERAGE, LIBRARY_META, OPINION_TEXTS,
-    OVERRULINGS, UNRESOLVED_CITES,
+    AUTHORITIES, CASES, CITE_INDEX, COURTLISTENER_OPINIONS, COVERAGE, COVERAGE_PENDING,
+    EXTERNAL_IDS, GRAPH_OUT, IMPORT_DOCKETS, IMPORT_PROGRESS, INDEX_PENDING, LAW_COVERAGE,
+    LIBRARY_META, OPINION_TEXTS, OVERRULINGS, UNRESOLVED_CITES,
 };
 use crate::store::{StoreError, encode};
 
@@ -310,6 +310,10 @@ pub struct LibraryWriter<'txn> {
     cite_index: Table<'txn, (&'static str, u32, u32), &'static str>,
     external: Table<'txn, (&'static str, &'static str), &'static str>,
     coverage: Table<'txn, (&'static str, u32), &'static str>,
+    coverage_pending: Table<'txn, (&'static str, &'static str, u32), &'static str>,
+    /// The checkpoint key of the file being imported: its volumes wait in
+    /// `coverage_pending` until the whole file is in.
+    import_key: Option<String>,
     law_coverage: Table<'txn, (&'static str, &'static str), &'static [u8]>,
     authorities: Table<'txn, (&'static str, &'static str, &'static str), &'static [u8]>,
     graph_out: Table<'txn, &'static str, &'static [u8]>,
@@ -361,6 +365,8 @@ impl<'txn> LibraryWriter<'txn> {
             cite_index: txn.open_table(CITE_INDEX)?,
             external: txn.open_table(EXTERNAL_IDS)?,
             coverage: txn.open_table(COVERAGE)?,
+            coverage_pending: txn.open_table(COVERAGE_PENDING)?,
+            import_key: None,
             law_coverage: txn.open_table(LAW_COVERAGE)?,
             authorities: txn.open_table(AUTHORITIES)?,
             graph_out: txn.open_table(GRAPH_OUT)?,
@@ -659,16 +665,66 @@ impl<'txn> LibraryWriter<'txn> {
         Ok(())
     }
 
+    /// Holds back the volumes marked from now on until [`Self::settle_coverage`]
+    /// for the file under `key`.
+    pub fn import_file(&mut self, key: &str) {
+        self.import_key = Some(key.to_string());
+    }
+
     pub fn mark_volume_held(
         &mut self,
         reporter: &str,
         volume: u32,
         source: &str,
     ) -> Result<(), StoreError> {
-        if self.coverage.get((reporter, volume))?.is_none() {
-            self.coverage.insert((reporter, volume), source)?;
+        match &self.import_key {
+            Some(key) => {
+                let pending = (key.as_str(), reporter, volume);
+                if self.coverage_pending.get(pending)?.is_none() {
+                    self.coverage_pending.insert(pending, source)?;
+                }
+            }
+            None => {
+                if self.coverage.get((reporter, volume))?.is_none() {
+                    self.coverage.insert((reporter, volume), source)?;
+                }
+            }
         }
         Ok(())
+    }
+
+    /// Rows of the file being imported were skipped: the volumes it brings
+    /// may lack them, so none will be held.
+    pub fn mark_import_incomplete(&mut self) -> Result<(), StoreError> {
+        if let Some(key) = &self.import_key {
+            self.coverage_pending
+                .insert((key.as_str(), "", 0), "incomplete")?;
+        }
+        Ok(())
+    }
+
+    /// The file under `key` is all in: its volumes become held, unless rows
+    /// were skipped. Returns how many volumes were withheld for that.
+    pub fn settle_coverage(&mut self, key: &str) -> Result<usize, StoreError> {
+        let mut volumes = Vec::new();
+        for entry in self
+            .coverage_pending
+            .range((key, "", 0)..=(key, "\u{10ffff}", u32::MAX))?
+        {
+            let (pending, source) = entry?;
+            let (_, reporter, volume) = pending.value();
+            volumes.push((reporter.to_string(), volume, source.value().to_string()));
+        }
+        let incomplete = volumes.iter().any(|(reporter, _, _)| reporter.is_empty());
+        for (reporter, volume, source) in &volumes {
+            self.coverage_pending
+                .remove((key, reporter.as_str(), *volume))?;
+            if !incomplete && self.coverage.get((reporter.as_str(), *volume))?.is_none() {
+                self.coverage
+                    .insert((reporter.as_str(), *volume), source.as_str())?;
+            }
+        }
+        Ok(if incomplete { volumes.len() - 1 } else { 0 })
     }
 
     pub fn put_authority(&mut self, authority: &Authority) -> Result<(), StoreError> {

@@ -86,6 +86,7 @@ impl Layout {
                 txn.open_table(CITE_INDEX)?;
                 txn.open_table(EXTERNAL_IDS)?;
                 txn.open_table(COVERAGE)?;
+                txn.open_table(COVERAGE_PENDING)?;
                 txn.open_table(LAW_COVERAGE)?;
                 txn.open_table(AUTHORITIES)?;
                 txn.open_table(GRAPH_OUT)?;

@@ -67,6 +67,11 @@ pub const CITE_INDEX: TableDefinition<(&str, u32, u32), &str> = TableDefinition:
 pub const EXTERNAL_IDS: TableDefinition<(&str, &str), &str> = TableDefinition::new("external_ids");
 /// (canonical reporter, volume) → the source that brought the whole volume.
 pub const COVERAGE: TableDefinition<(&str, u32), &str> = TableDefinition::new("coverage");
+/// (import checkpoint key, canonical reporter, volume) → source: volumes a
+/// file being imported brings, held once the whole file is in. The entry
+/// ("", 0) says rows of that file were skipped, so none of them is held.
+pub const COVERAGE_PENDING: TableDefinition<(&str, &str, u32), &str> =
+    TableDefinition::new("coverage_pending");
 /// (code, title) → coverage of a code or rule set title (JSON).
 pub const LAW_COVERAGE: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("law_coverage");
 /// (code, title, section) → an authority that is not a case (JSON).

@@ -124,13 +124,90 @@ fn courtlistener_bulk_files_with_every_quirk() {
 
     let found = library.lookup("245 F.3d 100").unwrap();
     assert_eq!(found.cases[0].case_id, "cl-101");
-    let held = library.lookup("245 F.3d 1").unwrap();
+    let withheld = library.lookup("245 F.3d 1").unwrap();
     assert_eq!(
-        held.verdict, "not_in_held_volume",
-        "a full dump holds the volumes it has"
+        withheld.verdict, "volume_not_held",
+        "a citations file with a skipped row may lack cases of any volume it brings"
+    );
+    assert!(
+        stdout.contains("are not counted as held completely"),
+        "{stdout}"
     );
     let hits = library.search("Quoted Name", Some("case"), 3).unwrap();
     assert_eq!(hits[0].id, "cl-102");
+    drop(library);
+
+    // The same dump with the malformed row mended: its volumes are held.
+    let mended = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(&fixtures).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        if name.starts_with("citations-") {
+            let mut text = String::new();
+            std::io::Read::read_to_string(
+                &mut bzip2::read::BzDecoder::new(std::fs::File::open(&path).unwrap()),
+                &mut text,
+            )
+            .unwrap();
+            let rows: Vec<&str> = text.lines().filter(|l| !l.contains("\"x,")).collect();
+            std::fs::write(
+                mended.path().join("citations-2024-05-06.csv"),
+                rows.join("\n") + "\n",
+            )
+            .unwrap();
+        } else {
+            std::fs::copy(&path, mended.path().join(name)).unwrap();
+        }
+    }
+    let output = import(
+        dir.path(),
+        &["courtlistener", mended.path().to_str().unwrap()],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(!stdout.contains("not counted as held"), "{stdout}");
+    let library = Library::open_read_only(dir.path()).unwrap();
+    assert_eq!(
+        library.lookup("245 F.3d 1").unwrap().verdict,
+        "not_in_held_volume",
+        "a full dump holds the volumes it has"
+    );
+}
+
+/// A truncated compressed file fails its import (exit 1, naming the file),
+/// keeps the rows before the break and holds none of its volumes.
+#[test]
+fn a_truncated_compressed_file_fails_its_import() {
+    let dir = data_with_library();
+    let input = tempfile::tempdir().unwrap();
+    let fixtures = fixtures("courtlistener");
+    for entry in std::fs::read_dir(&fixtures).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let mut bytes = std::fs::read(&path).unwrap();
+        if name.starts_with("citations-") {
+            bytes.truncate(bytes.len() * 2 / 3);
+        }
+        std::fs::write(input.path().join(name), bytes).unwrap();
+    }
+    let output = lexstack()
+        .arg("--data")
+        .arg(dir.path())
+        .args(["import", "courtlistener"])
+        .arg(input.path())
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("citations-2024-05-06.csv.bz2: unreadable")
+            && stderr.contains("ends before its compressed data does"),
+        "{stderr}"
+    );
+    let library = Library::open_read_only(dir.path()).unwrap();
+    assert_eq!(
+        library.lookup("245 F.3d 1").unwrap().verdict,
+        "volume_not_held"
+    );
 }
 
 #[test]
@@ -368,17 +445,68 @@ fn scdb_csv_with_the_series_fix_and_a_broken_row() {
 }
 
 #[test]
-fn imports_refuse_while_the_server_holds_the_library() {
+fn imports_refuse_while_another_process_holds_the_library() {
     let dir = data_with_library();
     let _library = Library::open(dir.path()).unwrap();
-    let output = lexstack()
+    let import_scdb = || {
+        let output = lexstack()
+            .arg("--data")
+            .arg(dir.path())
+            .args(["import", "scdb"])
+            .arg(fixtures("scdb/SCDB_fixture_caseCentered_Citation.csv"))
+            .output()
+            .unwrap();
+        assert!(!output.status.success());
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let stderr = import_scdb();
+    assert!(
+        stderr.contains("open in another lexstack process (an import or a build)"),
+        "no server runs: another import holds it: {stderr}"
+    );
+    std::fs::write(dir.path().join(lexstack::app::SERVER_FILE), "{}").unwrap();
+    let stderr = import_scdb();
+    assert!(stderr.contains("stop the server to import"), "{stderr}");
+}
+
+/// A decompressor repeats its error on every read; a line reader took each
+/// for a malformed row and never reached an end. The import must stop, fail
+/// and say why.
+#[test]
+fn a_truncated_jsonl_archive_ends_its_import_with_an_error() {
+    let dir = data_with_library();
+    let input = tempfile::tempdir().unwrap();
+    let jsonl = std::fs::read(fixtures("cap/legacy.jsonl")).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, &jsonl.repeat(20)).unwrap();
+    let mut bytes = gz.finish().unwrap();
+    bytes.truncate(bytes.len() / 2);
+    let path = input.path().join("cases.jsonl.gz");
+    std::fs::write(&path, bytes).unwrap();
+    let mut child = lexstack()
         .arg("--data")
         .arg(dir.path())
-        .args(["import", "scdb"])
-        .arg(fixtures("scdb/SCDB_fixture_caseCentered_Citation.csv"))
-        .output()
+        .args(["import", "cap", "--partial"])
+        .arg(&path)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
         .unwrap();
+    // A guard against the old endless loop, not a speed check.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("the import did not stop on a truncated archive");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let output = child.wait_with_output().unwrap();
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("stop the server to import"), "{stderr}");
+    assert!(
+        stderr.contains("cases.jsonl.gz: unreadable after row")
+            && stderr.contains("ends before its compressed data does"),
+        "{stderr}"
+    );
 }

@@ -90,7 +90,7 @@ pub fn import_jsonl_file(
     options: Options,
 ) -> Result<ImportReport, ImportError> {
     let input = open_input(path)?;
-    let mut progress = Progress::new("cap", input.bytes_read.clone(), input.size);
+    let mut progress = Progress::new("cap", input.meter.clone(), input.size);
     import_jsonl(
         store,
         path,

@@ -12,7 +12,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use super::csv::{CsvReader, Dialect, Row, RowError};
-use super::{Batches, ImportError, ImportReport, Progress, checkpoint_key, each_row, open_input};
+use super::{
+    Batches, ImportError, ImportReport, Progress, checkpoint_key, each_row, header_error,
+    open_input,
+};
 use crate::library::cite_snapshot::{CiteSnapshot, MAX_SNAPSHOT_KEYS};
 use crate::library::model::{
     BodyFormat, CaseCitation, CaseRecord, CiteKey, NewCase, NewOpinion, Provenance,
@@ -255,9 +258,9 @@ fn import_table(
 ) -> Result<ImportReport, ImportError> {
     let input = open_input(path)?;
     let label = table.prefix().trim_end_matches('-');
-    let mut progress = Progress::new(label, input.bytes_read.clone(), input.size);
+    let mut progress = Progress::new(label, input.meter.clone(), input.size);
     let csv = CsvReader::new(input.reader, Dialect::Postgres)
-        .map_err(|e| ImportError::format(path, e.to_string()))?;
+        .map_err(|e| header_error(path, &input.meter, e))?;
     let columns = Columns {
         names: csv.header().to_vec(),
     };

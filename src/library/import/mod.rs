@@ -13,9 +13,9 @@ pub mod scdb;
 use std::fs::File;
 use std::io::{BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, sync_channel};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -32,11 +32,12 @@ const MAX_REPORTED_ERRORS: usize = 50;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
-    #[error("{path}: {source}")]
+    // The cause is in the message, not the error chain, which would
+    // print it twice.
+    #[error("{path}: {cause}")]
     Io {
         path: PathBuf,
-        #[source]
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     #[error("{path}: {message}")]
     Format { path: PathBuf, message: String },
@@ -49,10 +50,10 @@ pub enum ImportError {
 }
 
 impl ImportError {
-    pub fn io(path: &Path, source: std::io::Error) -> Self {
+    pub fn io(path: &Path, cause: std::io::Error) -> Self {
         ImportError::Io {
             path: path.to_path_buf(),
-            source,
+            cause,
         }
     }
 
@@ -76,6 +77,9 @@ pub struct ImportReport {
     pub skipped: u64,
     /// The first malformed rows, as "file line L column C: why".
     pub errors: Vec<String>,
+    /// What the skipped rows cost: volumes not counted as held.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     pub seconds: f64,
 }
 
@@ -94,6 +98,11 @@ impl ImportReport {
         }
     }
 
+    /// Something the user must know about the import as a whole.
+    pub fn note(&mut self, message: String) {
+        self.notes.push(message);
+    }
+
     pub fn absorb(&mut self, other: ImportReport) {
         self.rows += other.rows;
         self.stored += other.stored;
@@ -101,6 +110,7 @@ impl ImportReport {
         self.skipped += other.skipped;
         let room = MAX_REPORTED_ERRORS.saturating_sub(self.errors.len());
         self.errors.extend(other.errors.into_iter().take(room));
+        self.notes.extend(other.notes);
     }
 }
 
@@ -117,14 +127,14 @@ pub struct Checkpoint {
 pub struct Progress {
     bar: Option<indicatif::ProgressBar>,
     label: String,
-    bytes: Arc<AtomicU64>,
+    input: Arc<InputMeter>,
     total: u64,
     started: Instant,
     last_log: Instant,
 }
 
 impl Progress {
-    pub fn new(label: &str, bytes: Arc<AtomicU64>, total: u64) -> Self {
+    pub fn new(label: &str, input: Arc<InputMeter>, total: u64) -> Self {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = indicatif::ProgressBar::new(total.max(1));
             bar.set_style(
@@ -140,7 +150,7 @@ impl Progress {
         Self {
             bar,
             label: label.to_string(),
-            bytes,
+            input,
             total,
             started: Instant::now(),
             last_log: Instant::now(),
@@ -149,13 +159,13 @@ impl Progress {
 
     /// A bar for work counted in rows rather than bytes.
     pub fn rows(label: &str, total: u64) -> Self {
-        Self::new(label, Arc::new(AtomicU64::new(0)), total)
+        Self::new(label, Arc::new(InputMeter::default()), total)
     }
 
     pub fn update(&mut self, rows: u64) {
         let elapsed = self.started.elapsed().as_secs_f64().max(1e-3);
         let rate = rows as f64 / elapsed;
-        let position = match self.bytes.load(Ordering::Relaxed) {
+        let position = match self.input.bytes() {
             0 => rows,
             bytes => bytes,
         };
@@ -186,40 +196,129 @@ impl Progress {
     }
 }
 
+/// What reading an input has come to: the bytes read from the file (the
+/// compressed ones, for the ETA) and the first error of the file or its
+/// decompressor. A truncated or corrupt file must fail its import, not end
+/// it early as if it were whole.
+#[derive(Debug, Default)]
+pub struct InputMeter {
+    bytes: AtomicU64,
+    fault: Mutex<Option<String>>,
+}
+
+impl InputMeter {
+    pub fn bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+
+    /// The first read error, if any.
+    pub fn fault(&self) -> Option<String> {
+        self.fault.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Keeps the first error.
+    fn record(&self, err: &std::io::Error) {
+        let mut fault = self.fault.lock().unwrap_or_else(|e| e.into_inner());
+        if fault.is_none() {
+            *fault = Some(match err.kind() {
+                std::io::ErrorKind::UnexpectedEof => {
+                    format!("the file ends before its compressed data does ({err})")
+                }
+                _ => err.to_string(),
+            });
+        }
+    }
+}
+
 /// Counts the bytes a reader hands out (the compressed input, for ETA).
-pub struct CountingReader<R> {
+struct CountingReader<R> {
     inner: R,
-    count: Arc<AtomicU64>,
+    meter: Arc<InputMeter>,
 }
 
 impl<R: Read> Read for CountingReader<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        self.meter.bytes.fetch_add(n as u64, Ordering::Relaxed);
         Ok(n)
     }
+}
+
+/// Ends the input at its first read error, which it leaves in the meter:
+/// the parsers see an end of file (decompressors repeat their error on
+/// every read, which a line reader would take for rows without end), and
+/// the import fails on the fault before it counts the file as done.
+struct StopAtFault<R> {
+    inner: R,
+    meter: Arc<InputMeter>,
+    failed: bool,
+}
+
+impl<R: BufRead> Read for StopAtFault<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for StopAtFault<R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.failed {
+            return Ok(&[]);
+        }
+        // Asked twice on success: returning the first borrow from inside
+        // the match is refused by today's borrow checker; the second call
+        // only hands back the buffer the first one filled.
+        match self.inner.fill_buf() {
+            Ok(_) => self.inner.fill_buf(),
+            Err(err) => {
+                self.meter.record(&err);
+                self.failed = true;
+                Ok(&[])
+            }
+        }
+    }
+
+    fn consume(&mut self, amount: usize) {
+        if !self.failed {
+            self.inner.consume(amount);
+        }
+    }
+}
+
+/// The error for an input whose header could not be read: the read error
+/// when there was one (a truncated file reads as empty), else `err`.
+pub fn header_error(path: &Path, meter: &InputMeter, err: impl std::fmt::Display) -> ImportError {
+    let message = match meter.fault() {
+        Some(fault) => format!("unreadable: {fault}"),
+        None => err.to_string(),
+    };
+    ImportError::format(path, message)
 }
 
 /// An input file, decompressed by its extension (.bz2, .gz, .xz or plain).
 pub struct Input {
     pub reader: Box<dyn BufRead + Send>,
-    pub bytes_read: Arc<AtomicU64>,
+    pub meter: Arc<InputMeter>,
     pub size: u64,
 }
 
 pub fn open_input(path: &Path) -> Result<Input, ImportError> {
     let file = File::open(path).map_err(|e| ImportError::io(path, e))?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let bytes_read = Arc::new(AtomicU64::new(0));
+    let meter = Arc::new(InputMeter::default());
     let counted = BufReader::with_capacity(
         1 << 16,
         CountingReader {
             inner: file,
-            count: bytes_read.clone(),
+            meter: meter.clone(),
         },
     );
     let name = path.to_string_lossy().to_ascii_lowercase();
-    let reader: Box<dyn BufRead + Send> = if name.ends_with(".bz2") {
+    let decompressed: Box<dyn BufRead + Send> = if name.ends_with(".bz2") {
         Box::new(BufReader::with_capacity(
             1 << 16,
             bzip2::bufread::MultiBzDecoder::new(counted),
@@ -238,8 +337,12 @@ pub fn open_input(path: &Path) -> Result<Input, ImportError> {
         Box::new(counted)
     };
     Ok(Input {
-        reader,
-        bytes_read,
+        reader: Box::new(StopAtFault {
+            inner: decompressed,
+            meter: meter.clone(),
+            failed: false,
+        }),
+        meter,
         size,
     })
 }
@@ -416,8 +519,13 @@ impl Batches<'_> {
                 let taken = batch.len() as u64;
                 self.store.write(|txn| -> Result<(), ImportError> {
                     let mut writer = LibraryWriter::new(txn)?;
+                    writer.import_file(self.key);
                     report.rows += taken;
+                    let skipped = report.skipped;
                     apply(&mut writer, batch, report)?;
+                    if report.skipped > skipped {
+                        writer.mark_import_incomplete()?;
+                    }
                     writer.set_checkpoint(
                         self.key,
                         &Checkpoint {
@@ -433,8 +541,26 @@ impl Batches<'_> {
             }
             Ok(())
         })?;
+        if let Some(fault) = progress.input.fault() {
+            return Err(ImportError::format(
+                self.file,
+                format!(
+                    "unreadable after row {committed}: {fault}. The rows before it are stored; \
+                     the file is not counted as imported"
+                ),
+            ));
+        }
         self.store.write(|txn| -> Result<(), ImportError> {
             let mut writer = LibraryWriter::new(txn)?;
+            let withheld = writer.settle_coverage(self.key)?;
+            if withheld > 0 {
+                report.note(format!(
+                    "{}: rows were skipped, so the volumes it brings ({withheld}) are not counted \
+                     as held completely (citations there answer `unavailable`); mend the rows and \
+                     import the file again",
+                    self.file.display()
+                ));
+            }
             writer.set_checkpoint(
                 self.key,
                 &Checkpoint {

@@ -7,7 +7,8 @@ use std::path::Path;
 
 use super::csv::{CsvReader, Dialect, Row};
 use super::{
-    ImportError, ImportReport, Progress, checkpoint_key, open_input, parse_simple_cite, run_batches,
+    ImportError, ImportReport, Progress, checkpoint_key, header_error, open_input,
+    parse_simple_cite, run_batches,
 };
 use crate::library::model::{CaseCitation, CaseRecord, NewCase, Provenance};
 use crate::library::store::LibraryWriter;
@@ -19,9 +20,14 @@ use crate::store::Store;
 pub const SOURCE: &str = "scdb";
 
 pub fn import_file(store: &Store, path: &Path) -> Result<ImportReport, ImportError> {
-    let held = held_volumes(path, open_input(path)?.reader)?;
+    let scan = open_input(path)?;
+    let held =
+        held_volumes(path, scan.reader).map_err(|err| header_error(path, &scan.meter, err))?;
+    if let Some(fault) = scan.meter.fault() {
+        return Err(ImportError::format(path, format!("unreadable: {fault}")));
+    }
     let input = open_input(path)?;
-    let mut progress = Progress::new("scdb", input.bytes_read.clone(), input.size);
+    let mut progress = Progress::new("scdb", input.meter.clone(), input.size);
     import_reader(store, path, input.reader, input.size, &held, &mut progress)
 }
 
