@@ -10,8 +10,21 @@ use crate::app::SERVER_FILE;
 use crate::config::Config;
 use crate::library::import::{self, ImportReport};
 use crate::library::{Library, LibraryStatus};
+use crate::library::model::codes;
 use crate::store::{LIBRARY_FILE, StoreError};
 use crate::verification::Verifier;
+
+/// What `library search --kind` accepts: cases and the authority codes.
+const SEARCH_KINDS: [&str; 8] = [
+    "case",
+    codes::USC,
+    codes::CFR,
+    codes::FRCP,
+    codes::FRCRP,
+    codes::FRE,
+    codes::FRAP,
+    codes::SUP_CT_R,
+];
 
 #[derive(Debug, Subcommand)]
 pub enum LibraryCommand {
@@ -32,7 +45,7 @@ pub enum LibraryCommand {
         #[arg(long, default_value_t = 10)]
         limit: usize,
         /// Only this kind: case, usc, cfr, frcp, frcrp, fre, frap, supctr.
-        #[arg(long)]
+        #[arg(long, value_parser = SEARCH_KINDS)]
         kind: Option<String>,
     },
     /// Build the embedded default library now (serve does it on first start).

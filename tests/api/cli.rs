@@ -87,6 +87,7 @@ fn cli_errors_are_reported_not_panicked() {
         vec!["wallet", "topup", "key_nope", "1"],
         vec!["keys", "revoke", "key_nope"],
         vec!["keys", "create", "--balance", "ten"],
+        vec!["library", "search", "x", "--kind", "bogus"],
     ] {
         let output = lexstack()
             .arg("--data")
