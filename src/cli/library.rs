@@ -9,8 +9,8 @@ use super::{GlobalArgs, init_quiet_logging, out};
 use crate::app::SERVER_FILE;
 use crate::config::Config;
 use crate::library::import::{self, ImportReport};
-use crate::library::{Library, LibraryStatus};
 use crate::library::model::codes;
+use crate::library::{Library, LibraryStatus};
 use crate::store::{LIBRARY_FILE, StoreError};
 use crate::verification::Verifier;
 

@@ -376,6 +376,24 @@ fn normalize_docket(docket: &str) -> String {
 
 /// The Fastcase opinions CAP published as test data: XML with the opinion
 /// as escaped HTML, and an HTML rendering giving the page range.
+/// A Fastcase decision date as an ISO date: the files write both
+/// `2013-12-24` and `12-24-2013` (months and days not always padded); an
+/// impossible date is none.
+fn fastcase_date(text: &str) -> Option<String> {
+    let parts: Vec<u32> = text
+        .trim()
+        .split(['-', '/'])
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    let (year, month, day) = match parts[..] {
+        [year, month, day] if year > 999 => (year, month, day),
+        [month, day, year] if year > 999 => (year, month, day),
+        _ => return None,
+    };
+    let date = chrono::NaiveDate::from_ymd_opt(i32::try_from(year).ok()?, month, day)?;
+    Some(date.format("%Y-%m-%d").to_string())
+}
+
 fn fastcase(store: &Store) -> Result<ImportReport, ImportError> {
     let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(FASTCASE));
     let mut xml: BTreeMap<String, String> = BTreeMap::new();
@@ -474,11 +492,7 @@ fn parse_fastcase(stem: &str, xml: &str, pages: Option<(u32, u32)>) -> Option<Ne
             Some(citation)
         })
         .collect();
-    let date = element("DecisionDate").and_then(|d| {
-        let mut parts = d.split('-');
-        let (month, day, year) = (parts.next()?, parts.next()?, parts.next()?);
-        Some(format!("{year}-{month}-{day}"))
-    });
+    let date = element("DecisionDate").and_then(|d| fastcase_date(&d));
     let body = {
         let open = "<CaseHtml>";
         let start = xml.find(open)? + open.len();
@@ -1145,6 +1159,17 @@ fn cfr(store: &Store) -> Result<ImportReport, ImportError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fastcase_dates_in_either_order_become_iso() {
+        assert_eq!(fastcase_date("2013-12-24").as_deref(), Some("2013-12-24"));
+        assert_eq!(fastcase_date("12-24-2013").as_deref(), Some("2013-12-24"));
+        assert_eq!(fastcase_date("1-8-2010").as_deref(), Some("2010-01-08"));
+        assert_eq!(fastcase_date("2010-1-8").as_deref(), Some("2010-01-08"));
+        assert_eq!(fastcase_date("2-30-2010"), None);
+        assert_eq!(fastcase_date("24-12"), None);
+        assert_eq!(fastcase_date("x-1-2010"), None);
+    }
 
     #[test]
     fn scraper_names_give_court_ids() {
