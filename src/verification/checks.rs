@@ -3,18 +3,14 @@
 use redb::ReadTransaction;
 
 use super::case_status::CaseStatus;
-use super::urls;
 use super::{CheckedCitation, ContentType, Status};
+use super::{constitution, urls};
 use crate::citations::names::distinctive_tokens;
 use crate::citations::{Citation, CitationKind, bluebook, case_names_match};
 use crate::library::lookup::{AuthorityLookup, CaseLookup, find_authority, find_case};
 use crate::library::model::{CaseRecord, CiteKey, codes};
 use crate::library::{Library, law_code, store};
 use crate::store::StoreError;
-
-/// The highest article and amendment of the U.S. Constitution.
-const CONSTITUTION_ARTICLES: u32 = 7;
-const CONSTITUTION_AMENDMENTS: u32 = 27;
 
 /// Checks `citations[index]` (a full citation) of `text`.
 pub fn check(
@@ -374,11 +370,15 @@ fn check_constitution(
     written: String,
 ) -> CheckedCitation {
     let (part, number, highest) = match (&law.article, &law.amendment) {
-        (Some(article), _) => ("article", roman_or_number(article), CONSTITUTION_ARTICLES),
+        (Some(article), _) => (
+            "article",
+            roman_or_number(article),
+            constitution::ARTICLE_COUNT,
+        ),
         (None, Some(amendment)) => (
             "amendment",
             roman_or_number(amendment),
-            CONSTITUTION_AMENDMENTS,
+            constitution::AMENDMENT_COUNT,
         ),
         (None, None) => {
             return CheckedCitation::unavailable(
@@ -388,6 +388,36 @@ fn check_constitution(
             );
         }
     };
+    let number_of = |text: &Option<String>| match text.as_deref() {
+        None => Ok(None),
+        Some(t) => t.trim().parse::<u32>().map(Some).map_err(|_| t.to_string()),
+    };
+    let (section, clause) = match (number_of(&law.section), number_of(&law.clause)) {
+        (Ok(section), Ok(clause)) => (section, clause),
+        (Err(unread), _) | (_, Err(unread)) => {
+            return CheckedCitation::unavailable(
+                written,
+                None,
+                format!("the section or clause {unread:?} could not be read"),
+            );
+        }
+    };
+    let shape = match number {
+        Some(n) if (1..=highest).contains(&n) && part == "article" => {
+            constitution::article_part(n, section, clause)
+        }
+        Some(n) if (1..=highest).contains(&n) => constitution::amendment_part(n, section, clause),
+        _ => constitution::Part::Exists,
+    };
+    match shape {
+        constitution::Part::Missing(reason) => {
+            return CheckedCitation::unverified(written, None, None, reason);
+        }
+        constitution::Part::Unknown(reason) => {
+            return CheckedCitation::unavailable(written, None, reason);
+        }
+        constitution::Part::Exists => {}
+    }
     match number {
         Some(n) if (1..=highest).contains(&n) => CheckedCitation {
             citation: written,

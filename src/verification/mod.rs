@@ -10,6 +10,7 @@
 
 mod case_status;
 mod checks;
+mod constitution;
 pub mod lookup;
 mod urls;
 
@@ -238,12 +239,13 @@ fn identity(citation: &Citation, text: &str) -> String {
             citation.page.as_deref().unwrap_or("")
         ),
         (CitationKind::Law, _, Some(law)) => format!(
-            "{}|{}|{}|{}|{}",
+            "{}|{}|{}|{}|{}|{}",
             law.code,
             law.title.as_deref().unwrap_or(""),
             law.section.as_deref().unwrap_or(""),
             law.article.as_deref().unwrap_or(""),
-            law.amendment.as_deref().unwrap_or("")
+            law.amendment.as_deref().unwrap_or(""),
+            law.clause.as_deref().unwrap_or("")
         ),
         _ => citation.text(text).to_string(),
     }

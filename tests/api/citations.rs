@@ -149,6 +149,41 @@ async fn every_name_given_at_a_page_is_checked() {
     );
 }
 
+/// A section or clause the Constitution does not have is `unverified`;
+/// one it has is `verified`; two clauses of one section are two citations.
+#[tokio::test]
+async fn constitution_sections_and_clauses_are_checked() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let text = "U.S. Const. art. VII, § 2. U.S. Const. art. III, § 5. U.S. Const. amend. XIV, § 9. \
+                U.S. Const. art. I, § 8, cl. 99. U.S. Const. art. I, § 8, cl. 3. \
+                U.S. Const. amend. XIV, § 1.";
+    let (status, body) = verify(&app, &key, json!({ "text": text })).await;
+    assert_eq!(status, 200, "{body}");
+    let statuses: Vec<(&str, &str)> = body["data"]["citations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["citation"].as_str().unwrap(),
+                c["status"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            ("U.S. Const. art. VII, § 2", "unverified"),
+            ("U.S. Const. art. III, § 5", "unverified"),
+            ("U.S. Const. amend. XIV, § 9", "unverified"),
+            ("U.S. Const. art. I, § 8, cl. 99", "unverified"),
+            ("U.S. Const. art. I, § 8, cl. 3", "verified"),
+            ("U.S. Const. amend. XIV, § 1", "verified"),
+        ]
+    );
+}
+
 /// What PDF and web text does to briefs: words split at line ends, soft
 /// hyphens, ligatures, zero-width joiners, section ranges, state codes cited
 /// by title and section. None of it may turn a real citation `unverified`.
