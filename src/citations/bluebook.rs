@@ -130,6 +130,25 @@ fn short_case(c: &Citation) -> Option<String> {
     ))
 }
 
+/// "§" for one section, "§§" for a range or list ("1981-1983", "51–60",
+/// "5, 7"). A hyphen inside a section number ("2000e-2", "31-1") is not a
+/// range: a range runs from a number to a larger one.
+fn section_sign(section: &str) -> &'static str {
+    let numbers: Vec<&str> = section.split(['-', '–']).map(str::trim).collect();
+    let range = match numbers[..] {
+        [from, to] => match (from.parse::<u64>(), to.parse::<u64>()) {
+            (Ok(from), Ok(to)) => from < to,
+            _ => false,
+        },
+        _ => false,
+    };
+    if range || section.contains(", ") {
+        "§§"
+    } else {
+        "§"
+    }
+}
+
 fn law(c: &Citation) -> Option<String> {
     let key = c.law.as_ref()?;
     let section = key.section.as_deref();
@@ -139,17 +158,20 @@ fn law(c: &Citation) -> Option<String> {
     let text = match (code, &key.title, &key.chapter, section) {
         ("U.S.C." | "C.F.R.", Some(title), _, Some(section)) => {
             let app = if key.appendix { " app." } else { "" };
-            format!("{title} {code}{app} § {section}{subsection}{year}")
+            let sign = section_sign(section);
+            format!("{title} {code}{app} {sign} {section}{subsection}{year}")
         }
         ("U.S. Const.", _, _, _) => return None,
         (_, _, _, Some(rule)) if code.starts_with("Fed. R.") || code == "Sup. Ct. R." => {
             format!("{code} {rule}{subsection}")
         }
         (_, _, Some(chapter), Some(section)) => {
-            format!("{code} ch. {chapter}, § {section}{subsection}{year}")
+            let sign = section_sign(section);
+            format!("{code} ch. {chapter}, {sign} {section}{subsection}{year}")
         }
         (_, None, None, Some(section)) if key.subject.is_none() => {
-            format!("{code} § {section}{subsection}{year}")
+            let sign = section_sign(section);
+            format!("{code} {sign} {section}{subsection}{year}")
         }
         _ => return None,
     };
@@ -197,6 +219,15 @@ mod tests {
             first("42 U.S.C. § 1983").as_deref(),
             Some("42 U.S.C. § 1983")
         );
+        assert_eq!(
+            first("42 U.S.C. §§ 1981-1983").as_deref(),
+            Some("42 U.S.C. §§ 1981-1983")
+        );
+        assert_eq!(
+            first("42 U.S.C. § 2000e-2").as_deref(),
+            Some("42 U.S.C. § 2000e-2")
+        );
+        assert_eq!(first("2 U.S.C. § 31-1").as_deref(), Some("2 U.S.C. § 31-1"));
         assert_eq!(
             first("50 U.S.C. app. § 1989").as_deref(),
             Some("50 U.S.C. app. § 1989")

@@ -235,6 +235,24 @@ fn verified_case(
             .and_then(crate::citations::court_by_id)
             .map(|court| court.id.as_ref());
     }
+    // A page inside the case ("410 U.S. 150" for Roe, which starts at 113)
+    // is a pin cite: Bluebook form gives the first page, then the pin.
+    let cited_page = citation.page.as_deref().and_then(|p| p.parse::<u32>().ok());
+    let first_page = record
+        .citations
+        .iter()
+        .filter_map(|c| c.key.as_ref())
+        .find(|key| {
+            Some(key.reporter.as_str()) == citation.reporter
+                && citation.volume.as_deref() == Some(key.volume.to_string().as_str())
+                && cited_page.is_some_and(|page| key.page < page)
+        });
+    if let (Some(key), Some(page)) = (first_page, cited_page) {
+        complete.page = Some(key.page.to_string());
+        if complete.pin_cite.is_none() {
+            complete.pin_cite = Some(page.to_string());
+        }
+    }
     Ok(CheckedCitation {
         citation: written,
         status: Status::Verified,

@@ -149,6 +149,28 @@ async fn every_name_given_at_a_page_is_checked() {
     );
 }
 
+/// Bluebook form gives a case's first page before a page inside it, and
+/// "§§" before a range of sections.
+#[tokio::test]
+async fn bluebook_form_of_pins_and_section_ranges() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let text = "Roe v. Wade, 410 U.S. 150 (1973). 42 U.S.C. §§ 1981-1983.";
+    let (status, body) = verify(&app, &key, json!({ "text": text })).await;
+    assert_eq!(status, 200, "{body}");
+    let roe = by_citation(&body["data"], "410 U.S. 150");
+    assert_eq!(roe["status"], "verified", "{roe}");
+    assert_eq!(
+        roe["bluebookCitation"],
+        "Roe v. Wade, 410 U.S. 113, 150 (1973)"
+    );
+    let range = &body["data"]["citations"][1];
+    assert_eq!(
+        range["bluebookCitation"], "42 U.S.C. §§ 1981-1983",
+        "{range}"
+    );
+}
+
 /// A section or clause the Constitution does not have is `unverified`;
 /// one it has is `verified`; two clauses of one section are two citations.
 #[tokio::test]
