@@ -77,7 +77,7 @@ fn extract(args: &ExtractArgs) -> anyhow::Result<()> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     if args.jsonl {
         for (number, line) in std::io::stdin().lock().lines().enumerate() {
-            let line = line.context("reading stdin")?;
+            let line = line.with_context(|| format!("line {}: reading stdin", number + 1))?;
             if line.trim().is_empty() {
                 continue;
             }

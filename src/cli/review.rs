@@ -40,7 +40,7 @@ pub fn run(command: ReviewCommand) -> anyhow::Result<()> {
     match command {
         ReviewCommand::Detect { jsonl: true } => {
             for (n, line) in stdin.lock().lines().enumerate() {
-                let line = line.context("reading stdin")?;
+                let line = line.with_context(|| format!("line {}: reading stdin", n + 1))?;
                 if line.trim().is_empty() {
                     continue;
                 }

@@ -274,3 +274,25 @@ fn the_data_directory_comes_from_env_or_the_config_file() {
     assert!(output.status.success());
     assert!(from_file.join("lexstack.redb").exists());
 }
+
+#[test]
+fn a_jsonl_line_that_is_not_utf8_is_named() {
+    let mut child = lexstack()
+        .args(["cite", "extract", "--jsonl"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(
+        child.stdin.as_mut().unwrap(),
+        b"{\"id\":1,\"text\":\"347 U.S. 483\"}\n{\"id\":2,\"text\":\"\xff\"}\n",
+    )
+    .unwrap();
+    drop(child.stdin.take());
+    let output = child.wait_with_output().unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("line 2"), "{stderr}");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("\"id\":1"));
+}

@@ -161,12 +161,15 @@ impl<R: BufRead> CsvReader<R> {
         }
         loop {
             if self.peek() == Some(b'"') {
+                // Where the quote opens: the end of the file says nothing
+                // about which field was left open.
+                let (line, column) = (self.line, self.column);
                 self.byte();
                 if !self.read_quoted(&mut field) {
                     return Step::Malformed(RowError {
-                        line: self.line,
-                        column: self.column,
-                        message: "end of file inside a quoted field".into(),
+                        line,
+                        column,
+                        message: "end of file inside the quoted field that starts here".into(),
                     });
                 }
                 fields.push(Some(String::from_utf8_lossy(&field).into_owned()));
@@ -349,14 +352,14 @@ mod tests {
 
     #[test]
     fn unterminated_quote_at_the_end() {
-        let (_, rows) = rows("\"a\"\n\"open\n", Dialect::Postgres);
-        assert_eq!(rows.len(), 1);
-        assert!(
-            rows[0]
-                .as_ref()
-                .unwrap_err()
-                .message
-                .contains("end of file")
+        let (_, rows) = rows("\"a\"\n\"b\"\n\"open\n", Dialect::Postgres);
+        assert_eq!(rows.len(), 2);
+        let error = rows[1].as_ref().unwrap_err();
+        assert!(error.message.contains("end of file"));
+        assert_eq!(
+            (error.line, error.column),
+            (3, 0),
+            "where the open quote is"
         );
     }
 
