@@ -269,11 +269,8 @@ impl<R: BufRead> BufRead for StopAtFault<R> {
         if self.failed {
             return Ok(&[]);
         }
-        // Asked twice on success: returning the first borrow from inside
-        // the match is refused by today's borrow checker; the second call
-        // only hands back the buffer the first one filled.
         match self.inner.fill_buf() {
-            Ok(_) => self.inner.fill_buf(),
+            Ok(buffer) => Ok(buffer),
             Err(err) => {
                 self.meter.record(&err);
                 self.failed = true;
