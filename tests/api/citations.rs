@@ -19,6 +19,21 @@ fn by_citation<'a>(data: &'a Value, written: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("{written} not in {data}"))
 }
 
+/// Each checked citation as (citation, status), in order.
+fn statuses(body: &Value) -> Vec<(&str, &str)> {
+    body["data"]["citations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["citation"].as_str().unwrap(),
+                c["status"].as_str().unwrap(),
+            )
+        })
+        .collect()
+}
+
 async fn balance(app: &TestApp, key: &str) -> i64 {
     app.get("/v1/wallet", Some(key)).await.1["data"]["balanceMicroUsd"]
         .as_i64()
@@ -126,19 +141,8 @@ async fn every_name_given_at_a_page_is_checked() {
                 Fake v. Case, 410 U.S. 113 (1973). Zzz v. The, 384 U.S. 436 (1966).";
     let (status, body) = verify(&app, &key, json!({ "text": text })).await;
     assert_eq!(status, 200, "{body}");
-    let statuses: Vec<(&str, &str)> = body["data"]["citations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            (
-                c["citation"].as_str().unwrap(),
-                c["status"].as_str().unwrap(),
-            )
-        })
-        .collect();
     assert_eq!(
-        statuses,
+        statuses(&body),
         [
             ("347 U.S. 483", "verified"),
             ("347 U.S. 483", "unverified"),
@@ -182,19 +186,8 @@ async fn constitution_sections_and_clauses_are_checked() {
                 U.S. Const. amend. XIV, § 1.";
     let (status, body) = verify(&app, &key, json!({ "text": text })).await;
     assert_eq!(status, 200, "{body}");
-    let statuses: Vec<(&str, &str)> = body["data"]["citations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            (
-                c["citation"].as_str().unwrap(),
-                c["status"].as_str().unwrap(),
-            )
-        })
-        .collect();
     assert_eq!(
-        statuses,
+        statuses(&body),
         [
             ("U.S. Const. art. VII, § 2", "unverified"),
             ("U.S. Const. art. III, § 5", "unverified"),

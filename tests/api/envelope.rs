@@ -240,13 +240,7 @@ async fn an_array_is_not_a_request_body() {
         let (status, body) = read(response).await;
         assert_error(status, &body, 400, "bad_request");
     }
-    let wallet = app
-        .admin(
-            reqwest::Method::GET,
-            &format!("/admin/wallets/{key_id}"),
-            None,
-        )
-        .await;
+    let wallet = app.wallet(&key_id).await;
     assert_eq!(wallet["balanceUsd"], "1.000000", "{wallet}");
     let (status, body) = app
         .post(

@@ -159,6 +159,24 @@ impl TestApp {
         body
     }
 
+    /// A key's wallet and its newest ledger entries, as the operator sees them.
+    pub async fn wallet(&self, key_id: &str) -> Value {
+        self.admin(Method::GET, &format!("/admin/wallets/{key_id}"), None)
+            .await
+    }
+
+    /// The ledger entries billed under one request id.
+    pub async fn charges_for(&self, key_id: &str, request_id: &str) -> Vec<Value> {
+        let wallet = self.wallet(key_id).await;
+        wallet["ledger"]
+            .as_array()
+            .expect("ledger")
+            .iter()
+            .filter(|e| e["requestId"] == request_id)
+            .cloned()
+            .collect()
+    }
+
     pub async fn get(&self, path: &str, key: Option<&str>) -> (StatusCode, Value) {
         let mut request = self.client.get(self.url(path));
         if let Some(key) = key {

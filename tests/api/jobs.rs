@@ -84,20 +84,13 @@ async fn long_text_becomes_a_job_whose_result_equals_the_inline_answer() {
     assert_eq!(done["result"]["citations"], inline["data"]["citations"]);
     assert_eq!(done["result"]["stats"], inline["data"]["stats"]);
 
-    let wallet = app
-        .admin(
-            reqwest::Method::GET,
-            &format!("/admin/wallets/{key_id}?limit=5"),
-            None,
-        )
-        .await;
-    let charge = wallet["ledger"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["requestId"] == "long-brief")
-        .expect("the job is billed under the request id that started it");
-    assert_eq!(charge["units"], inline["data"]["stats"]["total"]);
+    let charges = app.charges_for(&key_id, "long-brief").await;
+    assert_eq!(
+        charges.len(),
+        1,
+        "the job is billed under the request id that started it"
+    );
+    assert_eq!(charges[0]["units"], inline["data"]["stats"]["total"]);
 
     let (status, body) = app
         .post(
@@ -371,20 +364,7 @@ async fn requests_sent_at_once_with_one_request_id_start_one_job() {
     }
     assert_eq!(accepted.len(), 1, "one job for one request id");
     assert_eq!(poll(&app, &key, &accepted[0]).await["status"], "completed");
-    let wallet = app
-        .admin(
-            reqwest::Method::GET,
-            &format!("/admin/wallets/{key_id}"),
-            None,
-        )
-        .await;
-    let charges = wallet["ledger"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["requestId"] == "same-brief")
-        .count();
-    assert_eq!(charges, 1);
+    assert_eq!(app.charges_for(&key_id, "same-brief").await.len(), 1);
 }
 
 /// The end state of an inline verify and a job sent at once with one request
@@ -428,19 +408,7 @@ async fn a_job_whose_request_id_another_request_billed_fails_without_its_result(
     assert_eq!(done["status"], "failed", "{done}");
     assert_eq!(done["error"]["code"], "request_id_reused");
     assert!(done.get("result").is_none_or(Value::is_null), "{done}");
-    let wallet = app
-        .admin(
-            reqwest::Method::GET,
-            &format!("/admin/wallets/{key_id}"),
-            None,
-        )
-        .await;
-    let charges: Vec<&Value> = wallet["ledger"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["requestId"] == "raced")
-        .collect();
-    assert_eq!(charges.len(), 1, "{wallet}");
+    let charges = app.charges_for(&key_id, "raced").await;
+    assert_eq!(charges.len(), 1, "{charges:?}");
     assert_eq!(charges[0]["units"], 2, "only the inline request's charge");
 }
