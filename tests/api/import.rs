@@ -510,3 +510,69 @@ fn a_truncated_jsonl_archive_ends_its_import_with_an_error() {
         "{stderr}"
     );
 }
+
+/// A second row with an id already read in the same file would be merged
+/// into the first case (its citations added, its name lost): each importer
+/// reports it with its line and skips it.
+#[test]
+fn a_repeated_id_in_one_file_is_reported_not_merged() {
+    let dir = data_with_library();
+    let input = tempfile::tempdir().unwrap();
+
+    let scdb =
+        std::fs::read_to_string(fixtures("scdb/SCDB_fixture_caseCentered_Citation.csv")).unwrap();
+    let mut lines = scdb.lines();
+    let (header, first) = (lines.next().unwrap(), lines.next().unwrap());
+    let again = first
+        .replace("\"329 U.S. 1\"", "\"329 U.S. 900\"")
+        .replace("HALLIBURTON OIL WELL", "ZEPHYR");
+    let scdb_path = input.path().join("scdb.csv");
+    std::fs::write(&scdb_path, format!("{header}\n{first}\n{again}\n")).unwrap();
+    let output = import(dir.path(), &["scdb", scdb_path.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("line 3: caseId 1946-001 appears again (first on line 2)"),
+        "{stdout}"
+    );
+
+    let cap = std::fs::read_to_string(fixtures("cap/legacy.jsonl")).unwrap();
+    let first_case = cap.lines().next().unwrap();
+    let cap_path = input.path().join("cases.jsonl");
+    std::fs::write(&cap_path, format!("{first_case}\n{first_case}\n")).unwrap();
+    let output = import(
+        dir.path(),
+        &["cap", "--partial", cap_path.to_str().unwrap()],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("line 2: case id 9001 appears again (first on line 1)"),
+        "{stdout}"
+    );
+
+    let cl = input.path().join("courtlistener");
+    std::fs::create_dir(&cl).unwrap();
+    for name in ["courts-2024-05-06.csv", "dockets-2024-05-06.csv"] {
+        std::fs::copy(fixtures("courtlistener").join(name), cl.join(name)).unwrap();
+    }
+    let clusters =
+        std::fs::read_to_string(fixtures("courtlistener/opinion-clusters-2024-05-06.csv")).unwrap();
+    let first_row_end = clusters.find("\n\"10").unwrap();
+    let second_row = clusters[first_row_end + 1..].find("\n\"10").unwrap() + first_row_end + 1;
+    let repeated = format!("{}{}", clusters, &clusters[first_row_end + 1..=second_row]);
+    std::fs::write(cl.join("opinion-clusters-2024-05-06.csv"), repeated).unwrap();
+    let output = import(
+        dir.path(),
+        &["courtlistener", "--partial", cl.to_str().unwrap()],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("cluster 101 appears again in this file"),
+        "{stdout}"
+    );
+
+    let library = Library::open_read_only(dir.path()).unwrap();
+    assert!(
+        library.lookup("329 U.S. 900").unwrap().cases.is_empty(),
+        "the repeated row's citation was not added to the first case"
+    );
+}

@@ -2,6 +2,7 @@
 //! (`data/data.jsonl.xz`, one case per line) and the static.case.law layout
 //! (per volume `CasesMetadata.json` plus `cases/*.json`).
 
+use std::collections::HashMap;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
@@ -116,8 +117,12 @@ pub fn import_jsonl(
         let line_number = n + 1;
         let line = line.map_err(|e| format!("line {line_number}: {e}"))?;
         serde_json::from_str::<CapCase>(&line)
+            .map(|case| (line_number, case))
             .map_err(|e| format!("line {line_number} column {}: {e}", e.column()))
     });
+    // Case id → the line it was first read on: a second line with that id
+    // would be merged into the first case, so it is reported and skipped.
+    let mut first_lines: HashMap<String, usize> = HashMap::new();
     run_batches(
         store,
         &key,
@@ -125,7 +130,16 @@ pub fn import_jsonl(
         lines,
         progress,
         &mut report,
-        |writer, case, report| {
+        |writer, (line, case), report| {
+            let id = case.id.to_string();
+            if let Some(first) = first_lines.get(&id) {
+                report.skip(
+                    name,
+                    format!("line {line}: case id {id} appears again (first on line {first})"),
+                );
+                return Ok(());
+            }
+            first_lines.insert(id, line);
             store_case(writer, case, None, options)?;
             report.stored += 1;
             Ok(())

@@ -8,7 +8,7 @@
 //! compressed and read for citations) on every core, then applied to the
 //! store in file order by the one writer.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::csv::{CsvReader, Dialect, Row, RowError};
@@ -328,12 +328,26 @@ fn import_table(
         }
         Table::Clusters => {
             let c = ClusterColumns::new(&columns);
+            // A second row with an id already read would be merged into
+            // that case: it is reported and skipped instead.
+            let mut seen = HashSet::new();
             batches.run(
                 csv,
                 |row| parse(&row, |row| cluster(&c, row)),
                 progress,
                 report_ref,
-                each_row(path, stored(path, store_cluster)),
+                each_row(
+                    path,
+                    stored(path, |writer, cluster: ClusterRow| {
+                        if !seen.insert(cluster.record.id.clone()) {
+                            return Ok(Err(format!(
+                                "cluster {} appears again in this file (the first row is kept)",
+                                cluster.record.id.trim_start_matches("cl-")
+                            )));
+                        }
+                        store_cluster(writer, cluster)
+                    }),
+                ),
             )?;
         }
         Table::Citations => {

@@ -1,7 +1,7 @@
 //! The Supreme Court Database (SCDB) case-centred CSV: one row per case,
 //! with its U.S., S. Ct., L. Ed. and LEXIS citations.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::BufRead;
 use std::path::Path;
 
@@ -93,6 +93,9 @@ pub fn import_reader(
         )
     })?;
     let key = checkpoint_key(SOURCE, name, size);
+    // caseId → the line it was first read on: a second row with that id
+    // would be merged into the first case, so it is reported and skipped.
+    let mut first_lines: HashMap<String, u64> = HashMap::new();
     run_batches(
         store,
         &key,
@@ -102,10 +105,21 @@ pub fn import_reader(
         &mut report,
         |writer, row, report| {
             match columns.case(&row) {
-                Some(case) => {
-                    store_case(writer, case, held)?;
-                    report.stored += 1;
-                }
+                Some(case) => match first_lines.get(&case.record.id) {
+                    Some(first) => report.skip(
+                        name,
+                        format!(
+                            "line {}: caseId {} appears again (first on line {first})",
+                            row.line,
+                            case.record.id.trim_start_matches("scdb-")
+                        ),
+                    ),
+                    None => {
+                        first_lines.insert(case.record.id.clone(), row.line);
+                        store_case(writer, case, held)?;
+                        report.stored += 1;
+                    }
+                },
                 None => report.skip(name, format!("line {}: no caseId", row.line)),
             }
             Ok(())
