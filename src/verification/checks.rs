@@ -513,6 +513,28 @@ pub fn by_name(
     let Some(best_score) = matching.iter().map(|hit| hit.score).reduce(f32::max) else {
         return Ok(None);
     };
+    // One party ("Arizona", "Smith") fits many different cases: naming
+    // one of them would be a guess. Several decisions under one name
+    // (Brown I and II) are one name, answered with the most cited below.
+    let first = &matching[0].name;
+    let others: Vec<&str> = matching
+        .iter()
+        .map(|hit| hit.name.as_str())
+        .filter(|name| !case_names_match(first, name) || !case_names_match(name, first))
+        .collect();
+    if !others.is_empty() {
+        let names: Vec<&str> = std::iter::once(first.as_str())
+            .chain(others.into_iter().take(2))
+            .collect();
+        return Ok(Some(CheckedCitation::unavailable(
+            text.to_string(),
+            None,
+            format!(
+                "several cases go by that name ({}, …): give the citation",
+                names.join("; ")
+            ),
+        )));
+    }
     let chosen = library.store.read(|txn| -> Result<_, StoreError> {
         let mut ranked = Vec::new();
         for hit in matching

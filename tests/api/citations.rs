@@ -419,6 +419,25 @@ async fn resolve_answers_each_string_and_bills_distinct_ones() {
         lenient["data"]["citations"][0]["caseStatus"]["caseId"],
         "scdb-1953-069"
     );
+    // One party that many different cases share names none of them.
+    let (_, one_party) = app
+        .post(
+            "/v1/citations/resolve",
+            Some(&key),
+            json!({ "citations": ["Arizona", "Gideon"], "searchMode": "lenient" }),
+        )
+        .await;
+    let answers = &one_party["data"]["citations"];
+    assert_eq!(answers[0]["status"], "unavailable", "{answers}");
+    assert!(
+        answers[0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("several cases go by that name"),
+        "{answers}"
+    );
+    assert_eq!(answers[1]["status"], "verified", "{answers}");
+    assert!(answers[1]["title"].as_str().unwrap().contains("GIDEON"));
 
     let (_, foreign) = app
         .post(
