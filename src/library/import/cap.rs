@@ -10,7 +10,8 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::{
-    ImportError, ImportReport, Progress, checkpoint_key, open_input, parse_simple_cite, run_batches,
+    ImportError, ImportReport, Progress, checkpoint_key, open_input, parse_simple_cite, real_date,
+    run_batches,
 };
 use crate::library::model::{BodyFormat, CaseRecord, NewCase, NewOpinion, Provenance};
 use crate::library::store::LibraryWriter;
@@ -301,7 +302,7 @@ fn store_case(
         court: court_abbreviation
             .as_deref()
             .and_then(crate::library::court_id),
-        decision_date: case.decision_date,
+        decision_date: case.decision_date.as_deref().and_then(real_date),
         docket_numbers: case
             .docket_number
             .into_iter()

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use super::csv::{CsvReader, Dialect, Row, RowError};
 use super::{
     Batches, ImportError, ImportReport, Progress, checkpoint_key, each_row, header_error,
-    open_input,
+    open_input, real_date,
 };
 use crate::library::cite_snapshot::{CiteSnapshot, MAX_SNAPSHOT_KEYS};
 use crate::library::model::{
@@ -654,7 +654,7 @@ fn cluster(c: &ClusterColumns, row: &Row) -> Result<ClusterRow, String> {
         id: format!("cl-{id}"),
         name,
         name_short: c.case_name_short.text(row),
-        decision_date: c.date_filed.text(row),
+        decision_date: c.date_filed.text(row).as_deref().and_then(real_date),
         precedential_status: c.precedential_status.text(row),
         judges: c.judges.text(row),
         syllabus: c.syllabus.text(row),

@@ -344,6 +344,27 @@ pub fn open_input(path: &Path) -> Result<Input, ImportError> {
     })
 }
 
+/// A decision date as the bulk files write it (`YYYY-MM-DD`, or `YYYY-MM`
+/// or `YYYY` when only that is known), if it is a real one: `0000-00-00`
+/// or `2001-02-30` is stored as no date rather than as a wrong year.
+pub fn real_date(text: &str) -> Option<String> {
+    let text = text.trim();
+    let parts: Vec<u32> = text
+        .split('-')
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    let real = match parts[..] {
+        [year] => (1..=9999).contains(&year),
+        [year, month] => (1..=9999).contains(&year) && (1..=12).contains(&month),
+        [year, month, day] => {
+            year >= 1
+                && chrono::NaiveDate::from_ymd_opt(i32::try_from(year).ok()?, month, day).is_some()
+        }
+        _ => false,
+    };
+    real.then(|| text.to_string())
+}
+
 /// Parses "347 U.S. 483"-shaped text (volume, reporter words, page) into a
 /// citation; the reporter is put in its canonical form.
 pub fn parse_simple_cite(text: &str) -> CaseCitation {
@@ -615,6 +636,25 @@ pub fn checkpoint_key(kind: &str, path: &Path, size: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_real_dates_are_kept() {
+        assert_eq!(real_date("1954-05-17").as_deref(), Some("1954-05-17"));
+        assert_eq!(real_date("1954-05").as_deref(), Some("1954-05"));
+        assert_eq!(real_date("1954").as_deref(), Some("1954"));
+        assert_eq!(real_date("2000-02-29").as_deref(), Some("2000-02-29"));
+        for impossible in [
+            "0000-00-00",
+            "2001-02-30",
+            "1954-13",
+            "0",
+            "1954-5-x",
+            "",
+            "May 1954",
+        ] {
+            assert_eq!(real_date(impossible), None, "{impossible}");
+        }
+    }
 
     #[test]
     fn prepared_batches_come_back_in_the_order_they_were_read() {
