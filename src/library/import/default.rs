@@ -11,7 +11,9 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::csv::{CsvReader, Dialect, Row};
-use super::{ImportError, ImportReport, Progress, parse_simple_cite, run_batches};
+use super::{
+    ImportError, ImportReport, Progress, date_numbers, iso_date, parse_simple_cite, run_batches,
+};
 use crate::library::model::{
     Authority, BodyFormat, CaseCitation, CaseRecord, CiteKey, LawCoverage, NewCase, NewOpinion,
     Provenance, codes,
@@ -374,26 +376,19 @@ fn normalize_docket(docket: &str) -> String {
         .to_uppercase()
 }
 
-/// The Fastcase opinions CAP published as test data: XML with the opinion
-/// as escaped HTML, and an HTML rendering giving the page range.
 /// A Fastcase decision date as an ISO date: the files write both
 /// `2013-12-24` and `12-24-2013` (months and days not always padded); an
 /// impossible date is none.
 fn fastcase_date(text: &str) -> Option<String> {
-    let parts: Vec<u32> = text
-        .trim()
-        .split(['-', '/'])
-        .map(|p| p.parse().ok())
-        .collect::<Option<_>>()?;
-    let (year, month, day) = match parts[..] {
-        [year, month, day] if year > 999 => (year, month, day),
-        [month, day, year] if year > 999 => (year, month, day),
-        _ => return None,
-    };
-    let date = chrono::NaiveDate::from_ymd_opt(i32::try_from(year).ok()?, month, day)?;
-    Some(date.format("%Y-%m-%d").to_string())
+    match date_numbers(text, &['-', '/'])?[..] {
+        [year, month, day] if year > 999 => iso_date(&[year, month, day]),
+        [month, day, year] if year > 999 => iso_date(&[year, month, day]),
+        _ => None,
+    }
 }
 
+/// The Fastcase opinions CAP published as test data: XML with the opinion
+/// as escaped HTML, and an HTML rendering giving the page range.
 fn fastcase(store: &Store) -> Result<ImportReport, ImportError> {
     let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(FASTCASE));
     let mut xml: BTreeMap<String, String> = BTreeMap::new();

@@ -348,21 +348,32 @@ pub fn open_input(path: &Path) -> Result<Input, ImportError> {
 /// or `YYYY` when only that is known), if it is a real one: `0000-00-00`
 /// or `2001-02-30` is stored as no date rather than as a wrong year.
 pub fn real_date(text: &str) -> Option<String> {
-    let text = text.trim();
-    let parts: Vec<u32> = text
-        .split('-')
-        .map(|p| p.parse().ok())
-        .collect::<Option<_>>()?;
-    let real = match parts[..] {
-        [year] => (1..=9999).contains(&year),
-        [year, month] => (1..=9999).contains(&year) && (1..=12).contains(&month),
-        [year, month, day] => {
-            year >= 1
-                && chrono::NaiveDate::from_ymd_opt(i32::try_from(year).ok()?, month, day).is_some()
+    iso_date(&date_numbers(text, &['-'])?)
+}
+
+/// The numbers of a date written with `separators` ("12-24-2013").
+pub fn date_numbers(text: &str, separators: &[char]) -> Option<Vec<u32>> {
+    text.trim()
+        .split(separators)
+        .map(|part| part.parse().ok())
+        .collect()
+}
+
+/// A date given year first (`[year]`, `[year, month]` or `[year, month,
+/// day]`) as ISO text, if it is a real one.
+pub fn iso_date(numbers: &[u32]) -> Option<String> {
+    let year_ok = |year: u32| (1..=9999).contains(&year);
+    match *numbers {
+        [year] => year_ok(year).then(|| format!("{year:04}")),
+        [year, month] => {
+            (year_ok(year) && (1..=12).contains(&month)).then(|| format!("{year:04}-{month:02}"))
         }
-        _ => false,
-    };
-    real.then(|| text.to_string())
+        [year, month, day] if year_ok(year) => {
+            chrono::NaiveDate::from_ymd_opt(i32::try_from(year).ok()?, month, day)
+                .map(|date| date.format("%Y-%m-%d").to_string())
+        }
+        _ => None,
+    }
 }
 
 /// Parses "347 U.S. 483"-shaped text (volume, reporter words, page) into a
@@ -643,6 +654,11 @@ mod tests {
         assert_eq!(real_date("1954-05").as_deref(), Some("1954-05"));
         assert_eq!(real_date("1954").as_deref(), Some("1954"));
         assert_eq!(real_date("2000-02-29").as_deref(), Some("2000-02-29"));
+        assert_eq!(
+            real_date("1954-5-7").as_deref(),
+            Some("1954-05-07"),
+            "written as ISO"
+        );
         for impossible in [
             "0000-00-00",
             "2001-02-30",

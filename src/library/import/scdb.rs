@@ -7,8 +7,8 @@ use std::path::Path;
 
 use super::csv::{CsvReader, Dialect, Row};
 use super::{
-    ImportError, ImportReport, Progress, checkpoint_key, header_error, open_input,
-    parse_simple_cite, run_batches,
+    ImportError, ImportReport, Progress, checkpoint_key, date_numbers, header_error, iso_date,
+    open_input, parse_simple_cite, run_batches,
 };
 use crate::library::model::{CaseCitation, CaseRecord, NewCase, Provenance};
 use crate::library::store::LibraryWriter;
@@ -234,11 +234,10 @@ fn fix_led_series(mut led: CaseCitation, us: Option<&CaseCitation>) -> CaseCitat
 
 /// "5/17/1954" → "1954-05-17".
 pub fn us_date_to_iso(date: &str) -> Option<String> {
-    let mut parts = date.trim().split('/');
-    let month: u32 = parts.next()?.parse().ok()?;
-    let day: u32 = parts.next()?.parse().ok()?;
-    let year: i32 = parts.next()?.parse().ok()?;
-    chrono::NaiveDate::from_ymd_opt(year, month, day).map(|d| d.to_string())
+    match date_numbers(date, &['/'])?[..] {
+        [month, day, year] => iso_date(&[year, month, day]),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
