@@ -576,3 +576,27 @@ fn a_repeated_id_in_one_file_is_reported_not_merged() {
         "the repeated row's citation was not added to the first case"
     );
 }
+
+/// A file that is not what the importer reads fails naming the file once.
+#[test]
+fn a_wrong_file_is_named_once_in_its_error() {
+    let dir = data_with_library();
+    let input = tempfile::tempdir().unwrap();
+    let path = input.path().join("not-scdb.csv");
+    std::fs::write(&path, "\"a\",\"b\"\n\"1\",\"2\"\n").unwrap();
+    let output = lexstack()
+        .arg("--data")
+        .arg(dir.path())
+        .args(["import", "scdb"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("not an SCDB case-centred file"), "{stderr}");
+    assert_eq!(
+        stderr.matches("not-scdb.csv").count(),
+        1,
+        "the path once: {stderr}"
+    );
+}

@@ -13,8 +13,7 @@ use std::path::{Path, PathBuf};
 
 use super::csv::{CsvReader, Dialect, Row, RowError};
 use super::{
-    Batches, ImportError, ImportReport, Progress, checkpoint_key, each_row, header_error,
-    open_input, real_date,
+    Batches, ImportError, ImportReport, Progress, checkpoint_key, each_row, open_input, real_date,
 };
 use crate::library::cite_snapshot::{CiteSnapshot, MAX_SNAPSHOT_KEYS};
 use crate::library::model::{
@@ -259,8 +258,12 @@ fn import_table(
     let input = open_input(path)?;
     let label = table.prefix().trim_end_matches('-');
     let mut progress = Progress::new(label, input.meter.clone(), input.size);
-    let csv = CsvReader::new(input.reader, Dialect::Postgres)
-        .map_err(|e| header_error(path, &input.meter, e))?;
+    let csv = CsvReader::new(input.reader, Dialect::Postgres).map_err(|e| {
+        input
+            .meter
+            .unreadable(path)
+            .unwrap_or_else(|| ImportError::format(path, e.to_string()))
+    })?;
     let columns = Columns {
         names: csv.header().to_vec(),
     };

@@ -216,6 +216,14 @@ impl InputMeter {
         self.fault.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
+    /// The import error for a file whose read failed: what stopped it,
+    /// rather than what a parser made of the early end (a truncated file
+    /// reads as empty).
+    pub fn unreadable(&self, path: &Path) -> Option<ImportError> {
+        self.fault()
+            .map(|fault| ImportError::format(path, format!("unreadable: {fault}")))
+    }
+
     /// Keeps the first error.
     fn record(&self, err: &std::io::Error) {
         let mut fault = self.fault.lock().unwrap_or_else(|e| e.into_inner());
@@ -284,16 +292,6 @@ impl<R: BufRead> BufRead for StopAtFault<R> {
             self.inner.consume(amount);
         }
     }
-}
-
-/// The error for an input whose header could not be read: the read error
-/// when there was one (a truncated file reads as empty), else `err`.
-pub fn header_error(path: &Path, meter: &InputMeter, err: impl std::fmt::Display) -> ImportError {
-    let message = match meter.fault() {
-        Some(fault) => format!("unreadable: {fault}"),
-        None => err.to_string(),
-    };
-    ImportError::format(path, message)
 }
 
 /// An input file, decompressed by its extension (.bz2, .gz, .xz or plain).

@@ -7,8 +7,8 @@ use std::path::Path;
 
 use super::csv::{CsvReader, Dialect, Row};
 use super::{
-    ImportError, ImportReport, Progress, checkpoint_key, date_numbers, header_error, iso_date,
-    open_input, parse_simple_cite, run_batches,
+    ImportError, ImportReport, Progress, checkpoint_key, date_numbers, iso_date, open_input,
+    parse_simple_cite, run_batches,
 };
 use crate::library::model::{CaseCitation, CaseRecord, NewCase, Provenance};
 use crate::library::store::LibraryWriter;
@@ -21,11 +21,11 @@ pub const SOURCE: &str = "scdb";
 
 pub fn import_file(store: &Store, path: &Path) -> Result<ImportReport, ImportError> {
     let scan = open_input(path)?;
-    let held =
-        held_volumes(path, scan.reader).map_err(|err| header_error(path, &scan.meter, err))?;
-    if let Some(fault) = scan.meter.fault() {
-        return Err(ImportError::format(path, format!("unreadable: {fault}")));
+    let held = held_volumes(path, scan.reader);
+    if let Some(unreadable) = scan.meter.unreadable(path) {
+        return Err(unreadable);
     }
+    let held = held?;
     let input = open_input(path)?;
     let mut progress = Progress::new("scdb", input.meter.clone(), input.size);
     import_reader(store, path, input.reader, input.size, &held, &mut progress)
