@@ -238,13 +238,17 @@ fn verified_case(
     // A page inside the case ("410 U.S. 150" for Roe, which starts at 113)
     // is a pin cite: Bluebook form gives the first page, then the pin.
     let cited_page = citation.page.as_deref().and_then(|p| p.parse::<u32>().ok());
+    let cited_volume = citation
+        .volume
+        .as_deref()
+        .and_then(|v| v.parse::<u32>().ok());
     let first_page = record
         .citations
         .iter()
         .filter_map(|c| c.key.as_ref())
         .find(|key| {
             Some(key.reporter.as_str()) == citation.reporter
-                && citation.volume.as_deref() == Some(key.volume.to_string().as_str())
+                && cited_volume == Some(key.volume)
                 && cited_page.is_some_and(|page| key.page < page)
         });
     if let (Some(key), Some(page)) = (first_page, cited_page) {
@@ -387,22 +391,43 @@ fn check_constitution(
     law: &crate::citations::LawKey,
     written: String,
 ) -> CheckedCitation {
-    let (part, number, highest) = match (&law.article, &law.amendment) {
+    type PartOf = fn(u32, Option<u32>, Option<u32>) -> constitution::Part;
+    let (part, number, highest, part_of): (_, _, _, PartOf) = match (&law.article, &law.amendment) {
         (Some(article), _) => (
             "article",
             roman_or_number(article),
             constitution::ARTICLE_COUNT,
+            constitution::article_part,
         ),
         (None, Some(amendment)) => (
             "amendment",
             roman_or_number(amendment),
             constitution::AMENDMENT_COUNT,
+            constitution::amendment_part,
         ),
         (None, None) => {
             return CheckedCitation::unavailable(
                 written,
                 None,
                 "the citation names no article or amendment",
+            );
+        }
+    };
+    let n = match number {
+        Some(n) if (1..=highest).contains(&n) => n,
+        Some(n) => {
+            return CheckedCitation::unverified(
+                written,
+                None,
+                None,
+                format!("the Constitution has no {part} {n} (the last is {highest})"),
+            );
+        }
+        None => {
+            return CheckedCitation::unavailable(
+                written,
+                None,
+                "the article or amendment number could not be read",
             );
         }
     };
@@ -420,24 +445,12 @@ fn check_constitution(
             );
         }
     };
-    let shape = match number {
-        Some(n) if (1..=highest).contains(&n) && part == "article" => {
-            constitution::article_part(n, section, clause)
-        }
-        Some(n) if (1..=highest).contains(&n) => constitution::amendment_part(n, section, clause),
-        _ => constitution::Part::Exists,
-    };
-    match shape {
+    match part_of(n, section, clause) {
         constitution::Part::Missing(reason) => {
-            return CheckedCitation::unverified(written, None, None, reason);
+            CheckedCitation::unverified(written, None, None, reason)
         }
-        constitution::Part::Unknown(reason) => {
-            return CheckedCitation::unavailable(written, None, reason);
-        }
-        constitution::Part::Exists => {}
-    }
-    match number {
-        Some(n) if (1..=highest).contains(&n) => CheckedCitation {
+        constitution::Part::Unknown(reason) => CheckedCitation::unavailable(written, None, reason),
+        constitution::Part::Exists => CheckedCitation {
             citation: written,
             status: Status::Verified,
             content_type: None,
@@ -447,17 +460,6 @@ fn check_constitution(
             source_url: Some(urls::constitution_page(part, n)),
             reason: format!("the Constitution has {part} {n}"),
         },
-        Some(n) => CheckedCitation::unverified(
-            written,
-            None,
-            None,
-            format!("the Constitution has no {part} {n} (the last is {highest})"),
-        ),
-        None => CheckedCitation::unavailable(
-            written,
-            None,
-            "the article or amendment number could not be read",
-        ),
     }
 }
 
