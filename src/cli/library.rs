@@ -243,6 +243,15 @@ fn print_reports(reports: &[ImportReport]) {
         for error in &report.errors {
             out(format_args!("    {error}"));
         }
+        if report.warned > 0 {
+            out(format_args!(
+                "  stored with a value left out: {}",
+                report.warned
+            ));
+        }
+        for warning in &report.warnings {
+            out(format_args!("    {warning}"));
+        }
         for note in &report.notes {
             out(format_args!("  note: {note}"));
         }

@@ -2,6 +2,7 @@
 //! citations, and authorities that are not cases (rules, code sections,
 //! regulations). `data-schema/library.md` documents the model.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -110,6 +111,10 @@ pub struct CaseRecord {
     /// Every source that contributed to this record.
     #[serde(default)]
     pub provenance: Vec<Provenance>,
+    /// The source that gave each field a later source filled in; a field
+    /// not listed came from the first source in `provenance`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub field_sources: BTreeMap<String, Provenance>,
 }
 
 impl CaseRecord {
@@ -122,27 +127,40 @@ impl CaseRecord {
         !self.opinions.is_empty()
     }
 
-    /// Fills what this record lacks from `other` (a later source on the same
-    /// decision) and adds what it has that this one does not.
+    /// Takes in `other`, a record of the same decision: the fields its source
+    /// gave before are replaced (so a corrected re-import lands, and a value
+    /// the source no longer gives is removed); fields another source gave
+    /// stay, and only those this record lacks are filled. Docket numbers,
+    /// citations and sources are added to.
     pub fn merge(&mut self, other: CaseRecord) {
-        fn fill(mine: &mut Option<String>, theirs: Option<String>) {
-            if mine.as_deref().is_none_or(str::is_empty) {
-                *mine = theirs.filter(|t| !t.is_empty());
-            }
+        let mut fields = FieldGivers {
+            givers: &mut self.field_sources,
+            first: self.provenance.first(),
+            giver: other.provenance.first(),
+        };
+        if !other.name.is_empty() {
+            let mut name = Some(std::mem::take(&mut self.name));
+            fields.take("name", &mut name, Some(other.name));
+            self.name = name.unwrap_or_default();
         }
-        if self.name.is_empty() {
-            self.name = other.name;
-        }
-        fill(&mut self.name_short, other.name_short);
-        fill(&mut self.name_abbreviation, other.name_abbreviation);
-        fill(&mut self.court, other.court);
-        fill(&mut self.decision_date, other.decision_date);
-        fill(&mut self.precedential_status, other.precedential_status);
-        fill(&mut self.judges, other.judges);
-        fill(&mut self.syllabus, other.syllabus);
-        fill(&mut self.head_matter, other.head_matter);
-        fill(&mut self.summary, other.summary);
-        fill(&mut self.source_url, other.source_url);
+        fields.take("nameShort", &mut self.name_short, other.name_short);
+        fields.take(
+            "nameAbbreviation",
+            &mut self.name_abbreviation,
+            other.name_abbreviation,
+        );
+        fields.take("court", &mut self.court, other.court);
+        fields.take("decisionDate", &mut self.decision_date, other.decision_date);
+        fields.take(
+            "precedentialStatus",
+            &mut self.precedential_status,
+            other.precedential_status,
+        );
+        fields.take("judges", &mut self.judges, other.judges);
+        fields.take("syllabus", &mut self.syllabus, other.syllabus);
+        fields.take("headMatter", &mut self.head_matter, other.head_matter);
+        fields.take("summary", &mut self.summary, other.summary);
+        fields.take("sourceUrl", &mut self.source_url, other.source_url);
         for docket in other.docket_numbers {
             if !self.docket_numbers.contains(&docket) {
                 self.docket_numbers.push(docket);
@@ -165,6 +183,50 @@ impl CaseRecord {
         for source in other.provenance {
             if !self.provenance.contains(&source) {
                 self.provenance.push(source);
+            }
+        }
+    }
+}
+
+/// Who gave a record's fields, while another record of the decision is
+/// merged into it.
+struct FieldGivers<'a> {
+    givers: &'a mut BTreeMap<String, Provenance>,
+    /// The record's first source: the giver of every field not listed.
+    first: Option<&'a Provenance>,
+    /// The source of the record being merged in.
+    giver: Option<&'a Provenance>,
+}
+
+impl FieldGivers<'_> {
+    fn take(&mut self, field: &str, mine: &mut Option<String>, theirs: Option<String>) {
+        let theirs = theirs.filter(|t| !t.is_empty());
+        if mine.as_deref().is_none_or(str::is_empty) {
+            if theirs.is_some() {
+                *mine = theirs;
+                self.record_giver(field);
+            }
+        } else if self.gave(field) {
+            if theirs.is_none() {
+                self.givers.remove(field);
+            }
+            *mine = theirs;
+        }
+    }
+
+    /// Whether the source being merged in gave the value held now.
+    fn gave(&self, field: &str) -> bool {
+        let holder = self.givers.get(field).or(self.first);
+        self.giver.is_some() && holder == self.giver
+    }
+
+    fn record_giver(&mut self, field: &str) {
+        match self.giver {
+            Some(giver) if self.first != Some(giver) => {
+                self.givers.insert(field.to_string(), giver.clone());
+            }
+            _ => {
+                self.givers.remove(field);
             }
         }
     }
@@ -243,4 +305,93 @@ pub struct LawCoverage {
     pub highest: Option<u32>,
     pub sections: u64,
     pub source: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn from(source: &str, id: &str) -> CaseRecord {
+        CaseRecord {
+            id: format!("{source}-{id}"),
+            provenance: vec![Provenance {
+                source: source.into(),
+                id: id.into(),
+            }],
+            ..CaseRecord::default()
+        }
+    }
+
+    #[test]
+    fn a_source_replaces_the_fields_it_gave_and_only_fills_the_others() {
+        let mut held = CaseRecord {
+            name: "BROWN v. BOARD".into(),
+            decision_date: Some("1954-05-17".into()),
+            ..from("scdb", "1953-089")
+        };
+        let cap = |name: &str, date: Option<&str>, judges: Option<&str>| CaseRecord {
+            name: name.into(),
+            decision_date: date.map(str::to_string),
+            judges: judges.map(str::to_string),
+            name_abbreviation: Some("Brown v. Bd.".into()),
+            ..from("cap", "9")
+        };
+        held.merge(cap(
+            "Brown v. Board of Education",
+            Some("1954-05-18"),
+            Some("Warren"),
+        ));
+        assert_eq!(held.name, "BROWN v. BOARD", "SCDB gave the name");
+        assert_eq!(held.decision_date.as_deref(), Some("1954-05-17"));
+        assert_eq!(held.judges.as_deref(), Some("Warren"), "filled in by CAP");
+        let before = held.clone();
+        held.merge(cap(
+            "Brown v. Board of Education",
+            Some("1954-05-18"),
+            Some("Warren"),
+        ));
+        assert_eq!(held, before, "the same record again changes nothing");
+
+        held.merge(cap("Other name", None, Some("Warren, C.J.")));
+        assert_eq!(
+            held.judges.as_deref(),
+            Some("Warren, C.J."),
+            "CAP's correction"
+        );
+        assert_eq!(held.name, "BROWN v. BOARD");
+        held.merge(cap("Other name", None, None));
+        assert_eq!(held.judges, None, "CAP no longer gives it");
+        assert!(!held.field_sources.contains_key("judges"));
+
+        let mut scdb_again = CaseRecord {
+            name: "BROWN v. BOARD OF EDUCATION".into(),
+            ..from("scdb", "1953-089")
+        };
+        scdb_again.name_abbreviation = Some("Brown v. Board".into());
+        held.merge(scdb_again);
+        assert_eq!(
+            held.name, "BROWN v. BOARD OF EDUCATION",
+            "SCDB's correction"
+        );
+        assert_eq!(held.decision_date, None, "SCDB no longer gives a date");
+        assert_eq!(
+            held.name_abbreviation.as_deref(),
+            Some("Brown v. Bd."),
+            "CAP's"
+        );
+    }
+
+    #[test]
+    fn a_record_written_before_field_sources_counts_every_field_as_its_first_sources() {
+        let json = r#"{"id":"cap-9","name":"Alpha v. Beta","decisionDate":"24-2013-12",
+            "citations":[],"opinions":[],"provenance":[{"source":"cap","id":"9"}]}"#;
+        let mut held: CaseRecord = serde_json::from_str(json).unwrap();
+        held.merge(CaseRecord {
+            name: "Alpha v. Beta".into(),
+            decision_date: Some("2013-12-24".into()),
+            ..from("cap", "9")
+        });
+        assert_eq!(held.decision_date.as_deref(), Some("2013-12-24"));
+        assert!(held.field_sources.is_empty());
+    }
 }

@@ -98,6 +98,14 @@ fn courtlistener_bulk_files_with_every_quirk() {
         "NULL case_name falls back: {}",
         unnamed.name
     );
+    assert_eq!(unnamed.decision_date, None);
+    assert!(
+        stdout.contains("stored with a value left out: 1")
+            && stdout.contains(
+                "opinion-clusters-2024-05-06.csv line 6: decision date \"2002-02-30\" is not a real date"
+            ),
+        "{stdout}"
+    );
 
     let brown = library.case("scdb-1953-069").unwrap().unwrap();
     assert!(
@@ -415,6 +423,67 @@ fn cap_legacy_jsonl_and_static_layout() {
     assert!(!foo.is_empty(), "static cases are searchable");
     let case = library.case(&foo[0].id).unwrap().unwrap();
     assert!(case.has_text(), "casebody read from cases/*.json");
+}
+
+/// A source's corrected file (here under a new name, so it is not skipped
+/// as done) replaces what that source gave: a name, and a date it no longer
+/// gives; what another source gave stays.
+#[test]
+fn a_corrected_re_import_replaces_what_its_source_gave() {
+    let dir = data_with_library();
+    let original = fixtures("cap/legacy.jsonl");
+    import(
+        dir.path(),
+        &["cap", "--partial", original.to_str().unwrap()],
+    );
+    let before = Library::open_read_only(dir.path())
+        .unwrap()
+        .case("cap-9002")
+        .unwrap()
+        .unwrap();
+    assert_eq!(before.decision_date.as_deref(), Some("2005-09-01"));
+
+    let corrected = tempfile::tempdir().unwrap();
+    let corrected_file = corrected.path().join("legacy-corrected.jsonl");
+    let text = std::fs::read_to_string(&original).unwrap();
+    let gamma = text.lines().find(|l| l.contains("\"id\": 9002")).unwrap();
+    let mended = gamma
+        .replace(
+            "\"name_abbreviation\": \"Gamma v. Delta\"",
+            "\"name_abbreviation\": \"Gamma Mills v. Delta\"",
+        )
+        .replace(
+            "\"decision_date\": \"2005-09-01\"",
+            "\"decision_date\": \"2005-02-30\"",
+        );
+    assert_ne!(mended, gamma);
+    std::fs::write(&corrected_file, text.replace(gamma, &mended)).unwrap();
+    let output = import(
+        dir.path(),
+        &["cap", "--partial", corrected_file.to_str().unwrap()],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(
+            "legacy-corrected.jsonl line 2: decision date \"2005-02-30\" is not a real date"
+        ),
+        "{stdout}"
+    );
+
+    let library = Library::open_read_only(dir.path()).unwrap();
+    let after = library.case("cap-9002").unwrap().unwrap();
+    assert_eq!(
+        after.name_abbreviation.as_deref(),
+        Some("Gamma Mills v. Delta")
+    );
+    assert_eq!(
+        after.decision_date, None,
+        "the corrected file has no real date"
+    );
+    assert_eq!(after.judges, before.judges);
+    assert_eq!(after.citations, before.citations);
+    let found = library.search("Gamma Mills", Some("case"), 3).unwrap();
+    assert_eq!(found.first().map(|f| f.id.as_str()), Some("cap-9002"));
 }
 
 #[test]

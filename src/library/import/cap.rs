@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::{
     ImportError, ImportReport, Progress, checkpoint_key, open_input, parse_simple_cite, real_date,
-    run_batches,
+    run_batches, unreal_date,
 };
 use crate::library::model::{BodyFormat, CaseRecord, NewCase, NewOpinion, Provenance};
 use crate::library::store::LibraryWriter;
@@ -141,7 +141,9 @@ pub fn import_jsonl(
                 return Ok(());
             }
             first_lines.insert(id, line);
-            store_case(writer, case, None, options)?;
+            if let Some(why) = store_case(writer, case, None, options)? {
+                report.warn(name, format!("line {line}: {why}"));
+            }
             report.stored += 1;
             Ok(())
         },
@@ -183,7 +185,10 @@ fn import_static_volume(
         &mut progress,
         &mut report,
         |writer, (case, body), report| {
-            store_case(writer, case, body, options)?;
+            let id = case.id.to_string();
+            if let Some(why) = store_case(writer, case, body, options)? {
+                report.warn(&metadata_path, format!("case {id}: {why}"));
+            }
             report.stored += 1;
             Ok(())
         },
@@ -267,10 +272,11 @@ fn store_case(
     case: CapCase,
     body: Option<Value>,
     options: Options,
-) -> Result<(), ImportError> {
+) -> Result<Option<String>, ImportError> {
     let Some(cap_id) = id_text(&case.id) else {
-        return Ok(());
+        return Ok(None);
     };
+    let date_left_out = unreal_date(case.decision_date.as_deref());
     let last_page = page_number(&case.last_page);
     let first_page = page_number(&case.first_page);
     let mut citations: Vec<_> = case
@@ -360,7 +366,7 @@ fn store_case(
             writer.add_edge(&stored.id, &target, 1, None)?;
         }
     }
-    Ok(())
+    Ok(date_left_out)
 }
 
 struct CaseBody {

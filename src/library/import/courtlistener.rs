@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use super::csv::{CsvReader, Dialect, Row, RowError};
 use super::{
     Batches, ImportError, ImportReport, Progress, checkpoint_key, each_row, open_input, real_date,
+    unreal_date,
 };
 use crate::library::cite_snapshot::{CiteSnapshot, MAX_SNAPSHOT_KEYS};
 use crate::library::model::{
@@ -307,7 +308,7 @@ fn import_table(
                     path,
                     stored(path, |_, (id, court)| {
                         courts.insert(id, court);
-                        Ok(Ok(()))
+                        STORED
                     }),
                 ),
             )?;
@@ -324,7 +325,7 @@ fn import_table(
                     path,
                     stored(path, |writer, (id, docket)| {
                         writer.put_docket(id, &docket)?;
-                        Ok(Ok(()))
+                        STORED
                     }),
                 ),
             )?;
@@ -411,7 +412,7 @@ fn import_table(
                         match (describing, described) {
                             (Some(from), Some(to)) => {
                                 writer.add_parenthetical(&from, &to, &p.text)?;
-                                Ok(Ok(()))
+                                STORED
                             }
                             _ => Ok(Err(format!(
                                 "opinion {} or {} is not in the library",
@@ -453,8 +454,11 @@ fn parse<T>(row: &Row, read: impl FnOnce(&Row) -> Result<T, String>) -> Parsed<T
     }
 }
 
-/// What storing a parsed row did: `Ok(Err(why))` skips the row.
-type RowOutcome = Result<Result<(), String>, ImportError>;
+/// What storing a parsed row did: `Ok(Err(why))` skips the row;
+/// `Ok(Ok(Some(why)))` stores it with a value left out.
+type RowOutcome = Result<Result<Option<String>, String>, ImportError>;
+
+const STORED: RowOutcome = Ok(Ok(None));
 
 /// Stores each parsed row with `store`, counting it stored or skipped
 /// (with its line and the reason).
@@ -469,7 +473,12 @@ fn stored<'p, T>(
             Err(why) => Err(why),
         };
         match outcome {
-            Ok(()) => report.stored += 1,
+            Ok(warning) => {
+                report.stored += 1;
+                if let Some(why) = warning {
+                    report.warn(path, format!("line {}: {why}", parsed.line));
+                }
+            }
             Err(why) => report.skip(path, format!("line {}: {why}", parsed.line)),
         }
         Ok(())
@@ -631,6 +640,8 @@ impl ClusterColumns {
 struct ClusterRow {
     record: CaseRecord,
     docket_id: Option<u64>,
+    /// Why its date was left out, if it was.
+    unreal_date: Option<String>,
 }
 
 fn cluster(c: &ClusterColumns, row: &Row) -> Result<ClusterRow, String> {
@@ -653,11 +664,12 @@ fn cluster(c: &ClusterColumns, row: &Row) -> Result<ClusterRow, String> {
             id: scdb_id.to_string(),
         });
     }
+    let date_filed = c.date_filed.text(row);
     let record = CaseRecord {
         id: format!("cl-{id}"),
         name,
         name_short: c.case_name_short.text(row),
-        decision_date: c.date_filed.text(row).as_deref().and_then(real_date),
+        decision_date: date_filed.as_deref().and_then(real_date),
         precedential_status: c.precedential_status.text(row),
         judges: c.judges.text(row),
         syllabus: c.syllabus.text(row),
@@ -672,6 +684,7 @@ fn cluster(c: &ClusterColumns, row: &Row) -> Result<ClusterRow, String> {
     Ok(ClusterRow {
         record,
         docket_id: c.docket_id.get(row).and_then(|d| d.parse().ok()),
+        unreal_date: unreal_date(date_filed.as_deref()),
     })
 }
 
@@ -679,6 +692,7 @@ fn store_cluster(writer: &mut LibraryWriter<'_>, cluster: ClusterRow) -> RowOutc
     let ClusterRow {
         mut record,
         docket_id,
+        unreal_date,
     } = cluster;
     if let Some(docket) = docket_id {
         let docket = writer.docket(docket)?.unwrap_or_default();
@@ -689,7 +703,7 @@ fn store_cluster(writer: &mut LibraryWriter<'_>, cluster: ClusterRow) -> RowOutc
         record,
         opinions: Vec::new(),
     })?;
-    Ok(Ok(()))
+    Ok(Ok(unreal_date))
 }
 
 struct OpinionColumns {
@@ -793,7 +807,7 @@ fn store_opinion(
     if let Some(opinion) = row.opinion {
         writer.add_opinion(&case_id, opinion)?;
     }
-    Ok(Ok(()))
+    STORED
 }
 
 struct CitationColumns {

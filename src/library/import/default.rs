@@ -24,7 +24,7 @@ use crate::store::Store;
 
 /// Bumped whenever the embedded data or the way it is read changes, so an
 /// existing data directory picks the new default library up at start.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 1;
+pub const DEFAULT_LIBRARY_VERSION: u32 = 2;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");

@@ -80,6 +80,12 @@ pub struct ImportReport {
     /// What the skipped rows cost: volumes not counted as held.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Rows stored with a value left out (a date that is not a real one).
+    #[serde(default)]
+    pub warned: u64,
+    /// The first of them, as "file line L: why".
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
     pub seconds: f64,
 }
 
@@ -98,6 +104,14 @@ impl ImportReport {
         }
     }
 
+    /// A row stored with a value left out.
+    pub fn warn(&mut self, file: &Path, warning: impl std::fmt::Display) {
+        self.warned += 1;
+        if self.warnings.len() < MAX_REPORTED_ERRORS {
+            self.warnings.push(format!("{} {warning}", file.display()));
+        }
+    }
+
     /// Something the user must know about the import as a whole.
     pub fn note(&mut self, message: String) {
         self.notes.push(message);
@@ -111,6 +125,9 @@ impl ImportReport {
         let room = MAX_REPORTED_ERRORS.saturating_sub(self.errors.len());
         self.errors.extend(other.errors.into_iter().take(room));
         self.notes.extend(other.notes);
+        self.warned += other.warned;
+        let room = MAX_REPORTED_ERRORS.saturating_sub(self.warnings.len());
+        self.warnings.extend(other.warnings.into_iter().take(room));
     }
 }
 
@@ -347,6 +364,14 @@ pub fn open_input(path: &Path) -> Result<Input, ImportError> {
 /// or `2001-02-30` is stored as no date rather than as a wrong year.
 pub fn real_date(text: &str) -> Option<String> {
     iso_date(&date_numbers(text, &['-'])?)
+}
+
+/// Why a decision date the source gives is left out, when it is not real.
+pub fn unreal_date(text: Option<&str>) -> Option<String> {
+    let text = text.map(str::trim).filter(|t| !t.is_empty())?;
+    real_date(text).is_none().then(|| {
+        format!("decision date {text:?} is not a real date; the case is stored without one")
+    })
 }
 
 /// The numbers of a date written with `separators` ("12-24-2013").
