@@ -91,11 +91,21 @@ async fn fallback(meta: RequestMeta) -> Response {
         .map(|(method, _)| *method)
         .collect();
     let err = if allowed.is_empty() {
-        ApiError::not_found(format!("no route for {}", meta.path))
+        ApiError::not_found(format!("no route for {}", quoted_path(&meta.path)))
     } else {
         ApiError::method_not_allowed(allowed.join(", "))
     };
     reply::error(&err, &request_id)
+}
+
+/// The path as an error message repeats it: a long one is cut, so a 60 KB
+/// path does not come back as a 60 KB answer.
+fn quoted_path(path: &str) -> String {
+    const SHOWN_CHARS: usize = 200;
+    match path.char_indices().nth(SHOWN_CHARS) {
+        Some((end, _)) => format!("{}…", &path[..end]),
+        None => path.to_string(),
+    }
 }
 
 /// Whether `path` fits `template`, where `{name}` stands for one segment.

@@ -18,6 +18,11 @@ async fn unknown_path_is_404_in_the_envelope() {
         let (status, body) = app.get(path, None).await;
         assert_error(status, &body, 404, "not_found");
     }
+    let long = format!("/v1/{}", "a".repeat(60_000));
+    let (status, body) = app.get(&long, None).await;
+    assert_error(status, &body, 404, "not_found");
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(message.chars().count() < 300, "the path is cut: {message}");
 }
 
 #[tokio::test]
