@@ -136,6 +136,7 @@ impl CaseRecord {
         let mut fields = FieldGivers {
             givers: &mut self.field_sources,
             first: self.provenance.first(),
+            sole_source: self.provenance.len() <= 1,
             giver: other.provenance.first(),
         };
         if !other.name.is_empty() {
@@ -194,6 +195,10 @@ struct FieldGivers<'a> {
     givers: &'a mut BTreeMap<String, Provenance>,
     /// The record's first source: the giver of every field not listed.
     first: Option<&'a Provenance>,
+    /// The record has no other source, so its first gave every field. With
+    /// several, an unlisted field is only presumed the first's: records
+    /// stored before `fieldSources` existed list no givers.
+    sole_source: bool,
     /// The source of the record being merged in.
     giver: Option<&'a Provenance>,
 }
@@ -207,10 +212,13 @@ impl FieldGivers<'_> {
                 self.record_giver(field);
             }
         } else if self.gave(field) {
-            if theirs.is_none() {
+            if theirs.is_some() {
+                *mine = theirs;
+            } else if self.sole_source || self.givers.contains_key(field) {
+                // Removed only when surely the giver's, not on a presumption.
+                *mine = None;
                 self.givers.remove(field);
             }
-            *mine = theirs;
         }
     }
 
@@ -360,7 +368,10 @@ mod tests {
         );
         assert_eq!(held.name, "BROWN v. BOARD");
         held.merge(cap("Other name", None, None));
-        assert_eq!(held.judges, None, "CAP no longer gives it");
+        assert_eq!(
+            held.judges, None,
+            "CAP, listed as their giver, no longer gives them"
+        );
         assert!(!held.field_sources.contains_key("judges"));
 
         let mut scdb_again = CaseRecord {
@@ -373,7 +384,11 @@ mod tests {
             held.name, "BROWN v. BOARD OF EDUCATION",
             "SCDB's correction"
         );
-        assert_eq!(held.decision_date, None, "SCDB no longer gives a date");
+        assert_eq!(
+            held.decision_date.as_deref(),
+            Some("1954-05-17"),
+            "unlisted, so only presumed SCDB's: its silence removes nothing"
+        );
         assert_eq!(
             held.name_abbreviation.as_deref(),
             Some("Brown v. Bd."),
@@ -393,5 +408,17 @@ mod tests {
         });
         assert_eq!(held.decision_date.as_deref(), Some("2013-12-24"));
         assert!(held.field_sources.is_empty());
+
+        // With two sources and no givers listed, the judges may be either's:
+        // the first source's silence does not remove them.
+        let json = r#"{"id":"scdb-1","name":"A v. B","judges":"Warren",
+            "citations":[],"opinions":[],
+            "provenance":[{"source":"scdb","id":"1"},{"source":"cap","id":"2"}]}"#;
+        let mut held: CaseRecord = serde_json::from_str(json).unwrap();
+        held.merge(CaseRecord {
+            name: "A v. B".into(),
+            ..from("scdb", "1")
+        });
+        assert_eq!(held.judges.as_deref(), Some("Warren"));
     }
 }
