@@ -693,6 +693,22 @@ impl<'txn> LibraryWriter<'txn> {
         Ok(())
     }
 
+    /// Forgets the volumes `source` said it held.
+    pub fn forget_volumes_held_by(&mut self, source: &str) -> Result<(), StoreError> {
+        let mut stale = Vec::new();
+        for row in self.coverage.iter()? {
+            let (key, held_by) = row?;
+            if held_by.value() == source {
+                let (reporter, volume) = key.value();
+                stale.push((reporter.to_string(), volume));
+            }
+        }
+        for (reporter, volume) in stale {
+            self.coverage.remove((reporter.as_str(), volume))?;
+        }
+        Ok(())
+    }
+
     /// Rows of the file being imported were skipped: the volumes it brings
     /// may lack them, so none will be held.
     pub fn mark_import_incomplete(&mut self) -> Result<(), StoreError> {

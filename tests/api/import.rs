@@ -486,6 +486,35 @@ fn a_corrected_re_import_replaces_what_its_source_gave() {
     assert_eq!(found.first().map(|f| f.id.as_str()), Some("cap-9002"));
 }
 
+/// A page past a case's known last page is not that case's: in a volume a
+/// bulk dump holds, nothing starts or runs there.
+#[test]
+fn a_page_after_a_cases_last_page_is_not_that_case() {
+    let dir = data_with_library();
+    let input = tempfile::tempdir().unwrap();
+    let file = input.path().join("volume.jsonl");
+    let case = |id: u32, name: &str, first: u32, last: u32| {
+        serde_json::json!({
+            "id": id, "name": name, "decision_date": "2010-01-05",
+            "first_page": first.to_string(), "last_page": last.to_string(),
+            "citations": [{ "cite": format!("900 Ill. App. 3d {first}"), "type": "official" }],
+        })
+        .to_string()
+    };
+    let lines = [
+        case(8101, "ALPHA v. BETA", 10, 12),
+        case(8102, "GAMMA v. DELTA", 500, 510),
+    ];
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    import(dir.path(), &["cap", file.to_str().unwrap()]);
+    let library = Library::open_read_only(dir.path()).unwrap();
+    let verdict = |cite: &str| library.lookup(cite).unwrap().verdict;
+    assert_eq!(verdict("900 Ill. App. 3d 11"), "found_by_page_range");
+    assert_eq!(verdict("900 Ill. App. 3d 400"), "not_in_held_volume");
+    assert_eq!(verdict("900 Ill. App. 3d 5"), "not_in_held_volume");
+    assert_eq!(verdict("900 Ill. App. 3d 511"), "volume_not_held");
+}
+
 #[test]
 fn scdb_csv_with_the_series_fix_and_a_broken_row() {
     let dir = tempfile::tempdir().unwrap();

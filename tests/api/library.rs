@@ -60,14 +60,16 @@ fn a_pin_page_finds_the_case_that_holds_it() {
     let answer = lookup(&library, "347 U.S. 490");
     assert_eq!(answer["verdict"], "found_by_page_range");
     assert_eq!(case_ids(&answer), ["scdb-1953-069"]);
-    let nijhawan = lookup(&library, "557 U.S. 40");
-    assert_eq!(nijhawan["verdict"], "found_by_page_range");
-    assert!(
-        nijhawan["cases"][0]["name"]
-            .as_str()
-            .unwrap()
-            .contains("NIJHAWAN")
-    );
+    // One list of where cases start is not enough to give a page to the
+    // case before it: SCDB lists no orders, and the dates index lacks Wilson
+    // v. Daniel, 3 U.S. 401, so 401 is not the case at 386's.
+    for page in ["557 U.S. 40", "3 U.S. 401"] {
+        assert_eq!(
+            lookup(&library, page)["verdict"],
+            "volume_not_held",
+            "{page}"
+        );
+    }
 }
 
 #[test]
@@ -90,7 +92,7 @@ fn coverage_tells_held_volumes_from_unheld_ones() {
         .iter()
         .find(|r| r.reporter == "U.S.")
         .unwrap();
-    assert!(us.volumes_held >= 570, "{us:?}");
+    assert!(us.volumes_held >= 250, "{us:?}");
 }
 
 #[test]

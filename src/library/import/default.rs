@@ -3,7 +3,7 @@
 //! imported through the same writer as the bulk importers, so rebuilding is
 //! idempotent.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
@@ -20,7 +20,7 @@ use crate::library::model::{
 };
 use crate::library::store::{LibraryWriter, Overruling, PreparedOpinion};
 use crate::library::text::markup_to_text;
-use crate::store::Store;
+use crate::store::{Store, StoreError};
 
 /// Bumped whenever the embedded data or the way it is read changes, so an
 /// existing data directory picks the new default library up at start.
@@ -60,9 +60,14 @@ const CFR_SECTIONS: &[u8] =
 /// CFR titles the partial index holds completely (SOURCES.md).
 const CFR_COMPLETE_TITLES: &[&str] = &["1", "2", "14", "22", "26", "29", "36", "38", "45"];
 
-/// The Supreme Court dates index lists every page of U.S. Reports volumes
-/// 1–546 where a decision or order begins.
+/// The Supreme Court dates index lists the pages of U.S. Reports volumes
+/// 1–546 where a decision or order begins (not all: ~4% of SCDB's decisions
+/// in volumes 329–546 are missing from it).
 pub const SCOTUS_DATES: &str = "scotus_dates";
+
+/// A U.S. Reports volume both the dates index and SCDB list completely: the
+/// two lists together name every page where a case starts.
+pub const US_REPORTS_LISTS: &str = "scotus_dates+scdb";
 
 /// Checkpoint keys carry the version, so a new default library is read again.
 fn checkpoint(part: &str) -> String {
@@ -76,9 +81,17 @@ fn gunzip(bytes: &'static [u8]) -> BufReader<flate2::bufread::MultiGzDecoder<&'s
 /// Builds (or brings up to date) the default library; returns one report
 /// per source.
 pub fn build(store: &Store) -> Result<Vec<ImportReport>, ImportError> {
+    // Default libraries before version 2 held volumes 1–546 on the dates
+    // index alone.
+    store.write(|txn| -> Result<(), StoreError> {
+        let mut writer = LibraryWriter::new(txn)?;
+        writer.forget_volumes_held_by(SCOTUS_DATES)?;
+        writer.finish()
+    })?;
+    let scdb_held = super::scdb::held_volumes(Path::new(SCDB_NAME), gunzip(SCDB_CITATION))?;
     let mut reports = vec![
-        scotus_dates(store)?,
-        scdb(store)?,
+        scotus_dates(store, &scdb_held)?,
+        scdb(store, &scdb_held)?,
         overruled(store)?,
         juriscraper(store)?,
     ];
@@ -110,8 +123,10 @@ fn field(row: &Row, index: Option<usize>) -> Option<&str> {
         .filter(|v| !v.is_empty())
 }
 
-/// The dates index rows not in SCDB: a U.S. cite and a date, no name.
-fn scotus_dates(store: &Store) -> Result<ImportReport, ImportError> {
+/// The dates index rows not in SCDB: a U.S. cite and a date, no name. A
+/// volume is held where SCDB holds it too: each list misses cases the other
+/// has, so neither alone says where every case starts.
+fn scotus_dates(store: &Store, scdb_held: &BTreeSet<u32>) -> Result<ImportReport, ImportError> {
     let name = Path::new("default/scotus/scotus_citation_index.csv");
     let csv = CsvReader::new(gunzip(SCOTUS_INDEX), Dialect::Rfc4180)
         .map_err(|e| ImportError::format(name, e.to_string()))?;
@@ -136,8 +151,8 @@ fn scotus_dates(store: &Store) -> Result<ImportReport, ImportError> {
                 return Ok(());
             };
             let from_dates = field(&row, source).is_some_and(|s| s.contains("scotus_dates"));
-            if from_dates && key.volume <= 546 {
-                writer.mark_volume_held("U.S.", key.volume, SCOTUS_DATES)?;
+            if from_dates && key.volume <= 546 && scdb_held.contains(&key.volume) {
+                writer.mark_volume_held("U.S.", key.volume, US_REPORTS_LISTS)?;
             }
             // SCDB rows come from the SCDB file itself, with their names.
             if field(&row, source).is_some_and(|s| s.starts_with("scdb")) {
@@ -165,16 +180,16 @@ fn scotus_dates(store: &Store) -> Result<ImportReport, ImportError> {
     Ok(report)
 }
 
-fn scdb(store: &Store) -> Result<ImportReport, ImportError> {
-    let name = Path::new("default/scdb/SCDB_2024_01_caseCentered_Citation.csv");
-    let held = super::scdb::held_volumes(name, gunzip(SCDB_CITATION))?;
+const SCDB_NAME: &str = "default/scdb/SCDB_2024_01_caseCentered_Citation.csv";
+
+fn scdb(store: &Store, held: &BTreeSet<u32>) -> Result<ImportReport, ImportError> {
     let mut progress = Progress::rows("scdb", 9_277);
     super::scdb::import_reader(
         store,
-        name,
+        Path::new(SCDB_NAME),
         gunzip(SCDB_CITATION),
         SCDB_CITATION.len() as u64,
-        &held,
+        held,
         &mut progress,
     )
 }
