@@ -486,6 +486,40 @@ fn a_corrected_re_import_replaces_what_its_source_gave() {
     assert_eq!(found.first().map(|f| f.id.as_str()), Some("cap-9002"));
 }
 
+/// A corrected clusters file read in a later run, without the dockets
+/// (which an import keeps only while it runs), keeps the court an earlier
+/// run gave and takes the corrected name.
+#[test]
+fn a_corrected_clusters_file_keeps_the_court_of_an_earlier_run() {
+    let dir = data_with_library();
+    let fixtures = fixtures("courtlistener");
+    import(dir.path(), &["courtlistener", fixtures.to_str().unwrap()]);
+    let corrected = tempfile::tempdir().unwrap();
+    let clusters =
+        std::fs::read_to_string(fixtures.join("opinion-clusters-2024-05-06.csv")).unwrap();
+    std::fs::write(
+        corrected.path().join("opinion-clusters-2024-06-01.csv"),
+        clusters.replace("\"Smith v. Jones\"", "\"Smith v. Jonas\""),
+    )
+    .unwrap();
+    import(
+        dir.path(),
+        &[
+            "courtlistener",
+            "--partial",
+            corrected.path().to_str().unwrap(),
+        ],
+    );
+    let smith = Library::open_read_only(dir.path())
+        .unwrap()
+        .case("cl-101")
+        .unwrap()
+        .unwrap();
+    assert_eq!(smith.name, "Smith v. Jonas");
+    assert_eq!(smith.court.as_deref(), Some("ca9"));
+    assert_eq!(smith.docket_numbers, ["99-55555"]);
+}
+
 /// A page past a case's known last page is not that case's: in a volume a
 /// bulk dump holds, nothing starts or runs there.
 #[test]

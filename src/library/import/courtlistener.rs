@@ -694,10 +694,20 @@ fn store_cluster(writer: &mut LibraryWriter<'_>, cluster: ClusterRow) -> RowOutc
         docket_id,
         unreal_date,
     } = cluster;
-    if let Some(docket) = docket_id {
-        let docket = writer.docket(docket)?.unwrap_or_default();
-        record.court = docket.court;
-        record.docket_numbers = docket.number.into_iter().collect();
+    match docket_id.map(|id| writer.docket(id)).transpose()?.flatten() {
+        Some(docket) => {
+            record.court = docket.court;
+            record.docket_numbers = docket.number.into_iter().collect();
+        }
+        None => {
+            // Dockets are kept only while their import runs: a clusters file
+            // read in a later run does not know the court, which is no
+            // reason to remove the one an earlier run gave.
+            let cluster_id = &record.provenance[0].id;
+            if let Some(held) = writer.external_case(SOURCE, cluster_id)? {
+                record.court = writer.case(&held)?.and_then(|case| case.court);
+            }
+        }
     }
     writer.put_case(NewCase {
         record,
