@@ -146,8 +146,8 @@ pub fn import_dir(
     Ok(report)
 }
 
-/// The table files in `dir`, in load order (several dumps of one table in
-/// name order).
+/// The table files in `dir` (`.csv`, compressed or not), in load order
+/// (several dumps of one table in name order).
 fn table_files(dir: &Path) -> Result<Vec<(Table, PathBuf)>, ImportError> {
     let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| ImportError::io(dir, e))?
@@ -157,7 +157,11 @@ fn table_files(dir: &Path) -> Result<Vec<(Table, PathBuf)>, ImportError> {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            name.contains(".csv")
+            // Not checksums (`.csv.bz2.md5`), partial downloads (`.part`) or
+            // stray copies (`.csv.orig`) lying beside the dump.
+            [".csv", ".csv.bz2", ".csv.gz", ".csv.xz"]
+                .iter()
+                .any(|ending| name.ends_with(ending))
         })
         .collect();
     names.sort();
