@@ -670,14 +670,23 @@ fn a_repeated_id_in_one_file_is_reported_not_merged() {
     let cap = std::fs::read_to_string(fixtures("cap/legacy.jsonl")).unwrap();
     let first_case = cap.lines().next().unwrap();
     let cap_path = input.path().join("cases.jsonl");
-    std::fs::write(&cap_path, format!("{first_case}\n{first_case}\n")).unwrap();
+    // The repeat writes its id as a string; a third line's id is no number.
+    let as_string = first_case.replacen("\"id\": 9001", "\"id\": \" 9001\"", 1);
+    let negative = first_case.replacen("\"id\": 9001", "\"id\": -1", 1);
+    assert_ne!(as_string, first_case);
+    std::fs::write(
+        &cap_path,
+        format!("{first_case}\n{as_string}\n{negative}\n"),
+    )
+    .unwrap();
     let output = import(
         dir.path(),
         &["cap", "--partial", cap_path.to_str().unwrap()],
     );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
-        stdout.contains("line 2: case id 9001 appears again (first on line 1)"),
+        stdout.contains("line 2: case id 9001 appears again (first on line 1)")
+            && stdout.contains("line 3: id -1 is not a case number"),
         "{stdout}"
     );
 

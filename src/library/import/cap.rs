@@ -132,7 +132,10 @@ pub fn import_jsonl(
         progress,
         &mut report,
         |writer, (line, case), report| {
-            let id = case.id.to_string();
+            let Some(id) = id_text(&case.id) else {
+                report.skip(name, format!("line {line}: {}", not_a_case_id(&case.id)));
+                return Ok(());
+            };
             if let Some(first) = first_lines.get(&id) {
                 report.skip(
                     name,
@@ -185,7 +188,10 @@ fn import_static_volume(
         &mut progress,
         &mut report,
         |writer, (case, body), report| {
-            let id = case.id.to_string();
+            let Some(id) = id_text(&case.id) else {
+                report.skip(&metadata_path, not_a_case_id(&case.id));
+                return Ok(());
+            };
             if let Some(why) = store_case(writer, case, body, options)? {
                 report.warn(&metadata_path, format!("case {id}: {why}"));
             }
@@ -259,12 +265,19 @@ fn page_number(value: &Option<Value>) -> Option<u32> {
     }
 }
 
+/// A CAP case id: a whole number, sometimes written as a string ("8101"
+/// and 8101 are one case).
 fn id_text(value: &Value) -> Option<String> {
-    match value {
-        Value::Number(n) => Some(n.to_string()),
-        Value::String(s) if !s.is_empty() => Some(s.clone()),
+    let id = match value {
+        Value::Number(n) => n.as_u64(),
+        Value::String(s) => s.trim().parse::<u64>().ok(),
         _ => None,
-    }
+    }?;
+    Some(id.to_string())
+}
+
+fn not_a_case_id(value: &Value) -> String {
+    format!("id {value} is not a case number")
 }
 
 fn store_case(
