@@ -574,6 +574,20 @@ fn scdb_csv_with_the_series_fix_and_a_broken_row() {
         gibson.citations.iter().any(|c| c.cite == "2 L. Ed. 2d 1"),
         "the second series stays"
     );
+
+    let impossible = tempfile::tempdir().unwrap();
+    let path = impossible.path().join("scdb.csv");
+    let text =
+        std::fs::read_to_string(fixtures("scdb/SCDB_fixture_caseCentered_Citation.csv")).unwrap();
+    std::fs::write(&path, text.replace("5/17/1954", "2/30/1954")).unwrap();
+    let fresh = tempfile::tempdir().unwrap();
+    let store = Store::open_library(fresh.path()).unwrap();
+    let report = lexstack::library::import::scdb::import_file(&store, &path).unwrap();
+    assert_eq!(report.warned, 1, "{report:?}");
+    assert!(
+        report.warnings[0].contains("decision date \"2/30/1954\" is not a real date"),
+        "{report:?}"
+    );
 }
 
 #[test]

@@ -369,9 +369,12 @@ pub fn real_date(text: &str) -> Option<String> {
 /// Why a decision date the source gives is left out, when it is not real.
 pub fn unreal_date(text: Option<&str>) -> Option<String> {
     let text = text.map(str::trim).filter(|t| !t.is_empty())?;
-    real_date(text).is_none().then(|| {
-        format!("decision date {text:?} is not a real date; the case is stored without one")
-    })
+    real_date(text).is_none().then(|| date_left_out(text))
+}
+
+/// Why a decision date the source gives is left out.
+pub fn date_left_out(text: &str) -> String {
+    format!("decision date {text:?} is not a real date; the case is stored without one")
 }
 
 /// The numbers of a date written with `separators` ("12-24-2013").

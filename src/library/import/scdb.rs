@@ -7,8 +7,8 @@ use std::path::Path;
 
 use super::csv::{CsvReader, Dialect, Row};
 use super::{
-    ImportError, ImportReport, Progress, checkpoint_key, date_numbers, iso_date, open_input,
-    parse_simple_cite, run_batches,
+    ImportError, ImportReport, Progress, checkpoint_key, date_left_out, date_numbers, iso_date,
+    open_input, parse_simple_cite, run_batches,
 };
 use crate::library::model::{CaseCitation, CaseRecord, NewCase, Provenance};
 use crate::library::store::LibraryWriter;
@@ -116,6 +116,9 @@ pub fn import_reader(
                     ),
                     None => {
                         first_lines.insert(case.record.id.clone(), row.line);
+                        if let Some(why) = case.unreal_date.clone() {
+                            report.warn(name, format!("line {}: {why}", row.line));
+                        }
                         store_case(writer, case, held)?;
                         report.stored += 1;
                     }
@@ -142,6 +145,8 @@ struct Columns {
 struct ScdbCase {
     record: CaseRecord,
     docket: Option<String>,
+    /// Why its date was left out, if it was.
+    unreal_date: Option<String>,
 }
 
 impl Columns {
@@ -175,11 +180,14 @@ impl Columns {
         }
         citations.extend(field(self.lexis).map(parse_simple_cite));
         let docket = field(self.docket).map(str::to_string);
+        let date = field(self.date);
+        let decision_date = date.and_then(us_date_to_iso);
+        let unreal_date = date.filter(|_| decision_date.is_none()).map(date_left_out);
         let record = CaseRecord {
             id: format!("scdb-{case_id}"),
             name: field(self.name).unwrap_or_default().to_string(),
             court: Some("scotus".into()),
-            decision_date: field(self.date).and_then(us_date_to_iso),
+            decision_date,
             docket_numbers: docket.iter().cloned().collect(),
             citations,
             precedential_status: Some("Published".into()),
@@ -189,7 +197,11 @@ impl Columns {
             }],
             ..CaseRecord::default()
         };
-        Some(ScdbCase { record, docket })
+        Some(ScdbCase {
+            record,
+            docket,
+            unreal_date,
+        })
     }
 }
 
