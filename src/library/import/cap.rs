@@ -107,11 +107,12 @@ pub fn import_jsonl_file(
 pub fn import_jsonl(
     store: &Store,
     name: &Path,
-    reader: impl BufRead + Send,
+    mut reader: impl BufRead + Send,
     size: u64,
     options: Options,
     progress: &mut Progress,
 ) -> Result<ImportReport, ImportError> {
+    super::skip_byte_order_mark(&mut reader);
     let mut report = ImportReport::new(SOURCE);
     let key = checkpoint_key(SOURCE, name, size);
     let lines = reader.lines().enumerate().map(|(n, line)| {

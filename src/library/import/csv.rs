@@ -48,7 +48,8 @@ enum Step {
 
 impl<R: BufRead> CsvReader<R> {
     /// Reads the header row.
-    pub fn new(input: R, dialect: Dialect) -> Result<Self, RowError> {
+    pub fn new(mut input: R, dialect: Dialect) -> Result<Self, RowError> {
+        super::skip_byte_order_mark(&mut input);
         let mut reader = Self {
             input,
             dialect,
@@ -316,6 +317,13 @@ mod tests {
         let reader = CsvReader::new(text.as_bytes(), dialect).unwrap();
         let header = reader.header().to_vec();
         (header, reader.collect())
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_part_of_the_header() {
+        let (header, rows) = rows("\u{feff}\"id\",\"name\"\n\"1\",\"A\"\n", Dialect::Postgres);
+        assert_eq!(header, ["id", "name"]);
+        assert_eq!(rows.len(), 1);
     }
 
     #[test]

@@ -372,6 +372,18 @@ pub fn unreal_date(text: Option<&str>) -> Option<String> {
     real_date(text).is_none().then(|| date_left_out(text))
 }
 
+/// Skips a UTF-8 byte-order mark at the start of `input` (spreadsheet
+/// exports write one), so the header or first record reads as it should.
+pub fn skip_byte_order_mark(input: &mut impl BufRead) {
+    const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
+    if input
+        .fill_buf()
+        .is_ok_and(|bytes| bytes.starts_with(BYTE_ORDER_MARK))
+    {
+        input.consume(BYTE_ORDER_MARK.len());
+    }
+}
+
 /// Why a decision date the source gives is left out.
 pub fn date_left_out(text: &str) -> String {
     format!("decision date {text:?} is not a real date; the case is stored without one")
