@@ -413,10 +413,24 @@ fn cap_legacy_jsonl_and_static_layout() {
     );
     drop(library);
 
+    // Links back up the tree are followed once, not for ever.
+    let tree = tempfile::tempdir().unwrap();
+    let copied = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(fixtures("cap/static"))
+        .arg(tree.path())
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    let root = tree.path().join("static");
+    std::os::unix::fs::symlink("..", root.join("redacted/loop")).unwrap();
+    std::os::unix::fs::symlink(&root, root.join("redacted/self")).unwrap();
     let fresh = data_with_library();
-    import(
-        fresh.path(),
-        &["cap", fixtures("cap/static").to_str().unwrap()],
+    let output = import(fresh.path(), &["cap", root.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("already done         0"),
+        "each volume once: {stdout}"
     );
     let library = Library::open_read_only(fresh.path()).unwrap();
     let foo = library.search("Foo0 Bar0", Some("case"), 3).unwrap();

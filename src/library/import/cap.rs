@@ -2,7 +2,7 @@
 //! (`data/data.jsonl.xz`, one case per line) and the static.case.law layout
 //! (per volume `CasesMetadata.json` plus `cases/*.json`).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
@@ -41,7 +41,7 @@ pub fn import_path(
     }
     let mut jsonl = Vec::new();
     let mut volumes = Vec::new();
-    collect(path, &mut jsonl, &mut volumes)?;
+    collect(path, &mut HashSet::new(), &mut jsonl, &mut volumes)?;
     if jsonl.is_empty() && volumes.is_empty() {
         return Err(ImportError::format(
             path,
@@ -59,11 +59,19 @@ pub fn import_path(
     Ok(report)
 }
 
+/// Finds the JSON-lines files and volume folders under `dir`, following
+/// symbolic links but reading each real folder once (a link back up the
+/// tree would otherwise never end).
 fn collect(
     dir: &Path,
+    visited: &mut HashSet<PathBuf>,
     jsonl: &mut Vec<PathBuf>,
     volumes: &mut Vec<PathBuf>,
 ) -> Result<(), ImportError> {
+    let real = dir.canonicalize().map_err(|e| ImportError::io(dir, e))?;
+    if !visited.insert(real) {
+        return Ok(());
+    }
     let entries = std::fs::read_dir(dir).map_err(|e| ImportError::io(dir, e))?;
     for entry in entries {
         let path = entry.map_err(|e| ImportError::io(dir, e))?.path();
@@ -72,7 +80,7 @@ fn collect(
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         if path.is_dir() {
-            collect(&path, jsonl, volumes)?;
+            collect(&path, visited, jsonl, volumes)?;
         } else if name == "CasesMetadata.json" {
             volumes.push(dir.to_path_buf());
         } else if name.ends_with(".jsonl")
