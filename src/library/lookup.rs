@@ -147,14 +147,21 @@ pub fn find_authority(
     if let Some(authority) = store::authority(txn, code, title, section)? {
         return Ok(AuthorityLookup::Found { authority });
     }
+    if let Some(last) = last_title(code)
+        && !title.parse::<u32>().is_ok_and(|t| (1..=last).contains(&t))
+    {
+        return Ok(AuthorityLookup::Absent {
+            reason: format!("its titles are numbered 1 to {last}"),
+        });
+    }
     let Some(coverage) = store::law_coverage(txn, code, title)? else {
         return Ok(AuthorityLookup::NotHeld);
     };
     if let (Some(highest), Some(number)) = (coverage.highest, leading_number(section))
-        && number > highest
+        && !(1..=highest).contains(&number)
     {
         return Ok(AuthorityLookup::Absent {
-            reason: format!("the last rule of this set is {highest}"),
+            reason: format!("the rules of this set are numbered 1 to {highest}"),
         });
     }
     if coverage.live_complete && coverage.history_complete {
@@ -166,6 +173,15 @@ pub fn find_authority(
         });
     }
     Ok(AuthorityLookup::NotHeld)
+}
+
+/// The last title of a code: 54 of the U.S. Code, 50 of the CFR.
+fn last_title(code: &str) -> Option<u32> {
+    match code {
+        codes::USC => Some(54),
+        codes::CFR => Some(50),
+        _ => None,
+    }
 }
 
 fn leading_number(section: &str) -> Option<u32> {

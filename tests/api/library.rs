@@ -172,6 +172,19 @@ fn rules_statutes_and_regulations_resolve() {
         "Hazard communication."
     );
     assert_eq!(lookup(&library, "40 C.F.R. § 1.1")["verdict"], "not_held");
+    // Status rows naming two sections, and ranges ending in lettered ones.
+    for (cite, status) in [
+        ("35 U.S.C. § 155", "repealed"),
+        ("35 U.S.C. § 155A", "repealed"),
+        ("24 U.S.C. § 46a", "repealed"),
+        ("45 U.S.C. § 228b", "omitted"),
+    ] {
+        let answer = lookup(&library, cite);
+        assert_eq!(answer["authority"]["status"], status, "{cite}: {answer}");
+    }
+    for cite in ["55 U.S.C. § 1", "0 U.S.C. § 1", "51 C.F.R. § 1.1"] {
+        assert_eq!(lookup(&library, cite)["verdict"], "cannot_exist", "{cite}");
+    }
 }
 
 #[test]

@@ -1093,16 +1093,56 @@ fn title_counts(bytes: &'static [u8]) -> Result<BTreeMap<String, u64>, ImportErr
     Ok(counts)
 }
 
-/// "202...204" → 202, 203, 204; anything else stands for itself.
+/// The sections one row of the status file stands for: "202...204" → 202,
+/// 203, 204; "45...46b" → 45, 46, 46a, 46b; "228a...228c-1" → 228a, 228b,
+/// 228c, 228c-1; "155 /us/usc/t35/s155A" (one row for two sections) → 155,
+/// 155A; anything else stands for itself.
 fn expand_range(section: &str) -> Vec<String> {
-    if let Some((from, to)) = section.split_once("...")
-        && let (Ok(from), Ok(to)) = (from.parse::<u32>(), to.parse::<u32>())
-        && from <= to
-        && to - from < 1000
-    {
-        return (from..=to).map(|n| n.to_string()).collect();
+    if let Some((first, identifier)) = section.split_once(' ') {
+        let mut sections = vec![first.to_string()];
+        if let Some((_, second)) = identifier.rsplit_once("/s") {
+            sections.push(second.to_string());
+        }
+        return sections;
     }
-    vec![section.to_string()]
+    let Some((from, to)) = section.split_once("...") else {
+        return vec![section.to_string()];
+    };
+    let (Some((from_base, from_suffix)), Some((to_base, to_suffix))) =
+        (base_and_suffix(from), base_and_suffix(to))
+    else {
+        return vec![section.to_string()];
+    };
+    if from_base > to_base || to_base - from_base >= 1000 {
+        return vec![section.to_string()];
+    }
+    let mut sections = vec![from.to_string()];
+    let first_letter = if from_base == to_base {
+        from_suffix.chars().next().unwrap_or('a')
+    } else {
+        sections.extend((from_base + 1..=to_base).map(|n| n.to_string()));
+        'a'
+    };
+    if let Some(last_letter) = to_suffix.chars().next().filter(char::is_ascii_lowercase) {
+        sections.extend((first_letter..=last_letter).map(|letter| format!("{to_base}{letter}")));
+    }
+    sections.push(to.to_string());
+    let mut unique = Vec::new();
+    for section in sections {
+        if !unique.contains(&section) {
+            unique.push(section);
+        }
+    }
+    unique
+}
+
+/// "46b" → (46, "b").
+fn base_and_suffix(section: &str) -> Option<(u32, &str)> {
+    let digits = section.len()
+        - section
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .len();
+    Some((section[..digits].parse().ok()?, &section[digits..]))
 }
 
 /// The partial CFR index: sections and appendices of 21 titles.
@@ -1201,6 +1241,15 @@ mod tests {
         );
         assert_eq!(unit_code("Justice Breyer delivered the opinion"), None);
         assert_eq!(expand_range("202...204"), ["202", "203", "204"]);
+        assert_eq!(expand_range("45...46b"), ["45", "46", "46a", "46b"]);
+        assert_eq!(expand_range("63a...63d"), ["63a", "63b", "63c", "63d"]);
+        assert_eq!(
+            expand_range("228a...228c-1"),
+            ["228a", "228b", "228c", "228c-1"]
+        );
+        assert_eq!(expand_range("155 /us/usc/t35/s155A"), ["155", "155A"]);
+        assert_eq!(expand_range("1 /us/usc/t24/s2"), ["1", "2"]);
+        assert_eq!(expand_range("1983"), ["1983"]);
         assert_eq!(normalize_docket("No. 11–345"), "11-345");
     }
 }
