@@ -63,13 +63,16 @@ impl App {
     /// prepares everything the server needs. Connections queue on the bound
     /// listener until [`App::run`] serves them.
     pub async fn build(
-        config: Config,
+        mut config: Config,
         listener: std::net::TcpListener,
     ) -> Result<Self, StartError> {
         listener
             .set_nonblocking(true)
             .map_err(StartError::Listener)?;
         let addr = listener.local_addr().map_err(StartError::Listener)?;
+        // Links the server hands out name the port it is bound to (port 0
+        // picks one).
+        config.addr = addr;
         let listener = tokio::net::TcpListener::from_std(listener).map_err(StartError::Listener)?;
         let data_dir = config.data_dir.clone();
         let store = tokio::task::spawn_blocking(move || Store::open(&data_dir)).await??;

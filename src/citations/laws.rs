@@ -196,8 +196,9 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
         templates: &[
             concat!(
                 r"$reporter,? [Aa]rt(?:\.|icle) (?P<article>[IVX]{1,4}|\d{1,2})",
-                r"(?:,? (?:§|[Ss]ec\.|[Ss]ection) ?(?P<section>\d{1,2})",
-                r"(?:,? [Cc]l(?:\.|ause) ?(?P<clause>\d{1,2}))?)?"
+                r"(?:,? (?:§|[Ss]ec\.|[Ss]ection) ?(?P<section>\d{1,2}))?",
+                // Articles V–VII have clauses but no sections.
+                r"(?:,? [Cc]l(?:\.|ause) ?(?P<clause>\d{1,2}))?"
             ),
             concat!(
                 r"$reporter,? [Aa]mend(?:\.|ment) (?P<amendment>[IVXL]{1,6}|\d{1,2})",

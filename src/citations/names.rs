@@ -476,15 +476,50 @@ fn same_party(
     if a.is_empty() {
         return false;
     }
+    if let [word] = c.as_slice()
+        && is_first_name(word, actual)
+    {
+        return false;
+    }
     // The last test: the same letters broken into words differently, as PDF
     // text often is ("Ri chardson", "Flint kote").
     c.iter().all(|t| a.contains(t)) || a.iter().all(|t| c.contains(t)) || c.concat() == a.concat()
+}
+
+/// Whether `word` opens a person's name in `party`: the first of two or
+/// three words ("donald" of "donald saucier", "elliot" of "elliot m katz and
+/// in defense of animals"), none of them a company or government word. A
+/// first name alone does not name the party.
+fn is_first_name(word: &str, party: &[String]) -> bool {
+    let Some(at) = party.iter().position(|t| t == word) else {
+        return false;
+    };
+    // At the start of the party or of a co-party joined by "and" (not
+    // "State of Washington").
+    let opens = at == 0 || party[at - 1] == "and";
+    let rest: Vec<&str> = party[at + 1..]
+        .iter()
+        .map(String::as_str)
+        .take_while(|t| !STOPWORDS.contains(t))
+        .collect();
+    let entity_word = |t: &&str| SUFFIXES.contains(t) || GOVERNMENT.contains(t);
+    opens && (1..=2).contains(&rest.len()) && !rest.iter().any(entity_word) && !entity_word(&word)
+}
+
+/// Whether a name is written as a case of one party ("In re Brown", "Ex
+/// parte Young").
+fn names_one_party(name: &str) -> bool {
+    let lowered = name.trim_start().to_lowercase();
+    CAPTION_PREFIXES
+        .iter()
+        .any(|prefix| lowered.starts_with(prefix))
 }
 
 /// Whether `cited` (a name as a document writes it) names the case
 /// `actual` (the name of record). See the module documentation for what
 /// counts as the same name.
 pub fn case_names_match(cited: &str, actual: &str) -> bool {
+    let cited_text = cited;
     let (cited_acronyms, actual_acronyms) = (acronyms(cited), acronyms(actual));
     let same = |c: &[String], a: &[String]| {
         party_matches(c, a, cited_acronyms.as_ref(), actual_acronyms.as_ref())
@@ -493,6 +528,8 @@ pub fn case_names_match(cited: &str, actual: &str) -> bool {
     let actual = parties(actual);
     match (cited.as_slice(), actual.as_slice()) {
         ([], _) | (_, []) => false,
+        // "In re Brown" is not Brown v. Board: it says the case has one party.
+        ([_], [_, _, ..]) if names_one_party(cited_text) => false,
         ([one], _) => !distinctive(one).is_empty() && actual.iter().any(|party| same(one, party)),
         ([c1, c2], [a1, a2]) => same(c1, a1) && same(c2, a2) || same(c1, a2) && same(c2, a1),
         ([c1, c2], [a]) => {
@@ -545,6 +582,19 @@ mod tests {
                 "Bell Atlantic Corporation et al. v. Twombly et al.",
             ),
             ("Twombly", "Bell Atlantic Corp. v. Twombly"),
+            (
+                "Nichols v. United States",
+                "KENNETH O. NICHOLS v. UNITED STATES",
+            ),
+            (
+                "Saucier v. Katz",
+                "DONALD SAUCIER v. ELLIOT M. KATZ AND IN DEFENSE OF ANIMALS",
+            ),
+            (
+                "Brown v. Board",
+                "BROWN et al. v. BOARD OF EDUCATION OF TOPEKA et al.",
+            ),
+            ("Ford v. Jones", "Ford Motor Co. v. Jones"),
             ("Bell Atlantic", "Bell Atlantic Corp. v. Twombly"),
             ("United States v. Jones", "U.S. v. Jones"),
             (
@@ -610,6 +660,19 @@ mod tests {
             ("Doe v. Roe", "Doe v. Doe"),
             ("United States", "United States v. Jones"),
             ("Smith", "Smithfield Foods, Inc. v. Jones"),
+            (
+                "Donald v. Elliot",
+                "DONALD SAUCIER v. ELLIOT M. KATZ AND IN DEFENSE OF ANIMALS",
+            ),
+            (
+                "Kenneth v. United States",
+                "KENNETH O. NICHOLS v. UNITED STATES",
+            ),
+            (
+                "In re Brown",
+                "BROWN et al. v. BOARD OF EDUCATION OF TOPEKA et al.",
+            ),
+            ("Ex parte Nichols", "KENNETH O. NICHOLS v. UNITED STATES"),
             ("People v. Smith", "State v. Smith"),
             ("Smith v. Jones", "In re Smith"),
             ("FTC v. Fox", "Federal Communications Commission v. Fox"),

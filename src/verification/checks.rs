@@ -148,6 +148,14 @@ fn check_case(
             .find(|r| !r.name.is_empty() && names_match(name, r)),
     };
     if let Some(record) = chosen {
+        if let Some(reason) = pin_outside_case(txn, &key, citation, record)? {
+            return Ok(CheckedCitation::unverified(
+                written,
+                case,
+                Some(record.name.clone()),
+                reason,
+            ));
+        }
         return verified_case(txn, public_url, citation, written, record);
     }
     if let Some(name) = &name
@@ -184,6 +192,56 @@ fn check_case(
             first.name
         ),
     ))
+}
+
+/// Why the pin page cannot be a page of `record` (cited at `key`), when the
+/// library can tell: it comes before the case's first page, after its known
+/// last page, or on a page another case holds. When the library cannot
+/// tell (a page past the last case it knows of the volume), none.
+fn pin_outside_case(
+    txn: &ReadTransaction,
+    key: &CiteKey,
+    citation: &Citation,
+    record: &CaseRecord,
+) -> Result<Option<String>, StoreError> {
+    let Some(pin) = citation.pin_cite.as_deref().and_then(|pin| {
+        let digits: String = pin.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse::<u32>().ok()
+    }) else {
+        return Ok(None);
+    };
+    let Some(own) = record.citations.iter().find(|c| {
+        c.key.as_ref().is_some_and(|k| {
+            k.reporter == key.reporter && k.volume == key.volume && k.page <= key.page
+        })
+    }) else {
+        return Ok(None);
+    };
+    let first = own.key.as_ref().map_or(key.page, |k| k.page);
+    if pin < first {
+        return Ok(Some(format!(
+            "the pin page {pin} comes before the case's first page, {first}"
+        )));
+    }
+    if let Some(last) = own.last_page {
+        return Ok((pin > last).then(|| {
+            format!("the case runs from page {first} to {last}; page {pin} is not in it")
+        }));
+    }
+    let at_pin = CiteKey {
+        page: pin,
+        ..key.clone()
+    };
+    Ok(match find_case(txn, &at_pin)? {
+        CaseLookup::Found { cases, .. } if !cases.contains(&record.id) => {
+            let other = match cases.first() {
+                Some(id) => store::case(txn, id)?.map_or_else(|| id.clone(), |c| c.name),
+                None => String::new(),
+            };
+            Some(format!("page {pin} belongs to another case ({other})"))
+        }
+        _ => None,
+    })
 }
 
 /// Whether the cited name and the case's name share a word that
@@ -496,10 +554,12 @@ fn roman_or_number(text: &str) -> Option<u32> {
 /// confirmed by the name matcher.
 ///
 /// Several decisions often share a name (the four "Brown v. Board of
-/// Education" entries of the Supreme Court Database). Among the hits the
-/// name matcher accepts, the best-scoring ones are ranked by how many cases
-/// in the library cite them, then by their id, so the answer is the most
-/// cited decision and never depends on the index's segment order.
+/// Education" entries of the Supreme Court Database). The hits the name
+/// matcher accepts are ranked by how many cases in the library cite them,
+/// then by their id, so the answer never depends on the index's segment
+/// order; it is the most cited decision only when that one is cited more
+/// than twice as often as the next (five "Smith v. United States" cited by
+/// none are a guess, not an answer).
 pub fn by_name(
     library: &Library,
     public_url: &str,
@@ -512,12 +572,13 @@ pub fn by_name(
         .into_iter()
         .filter(|hit| case_names_match(text, &hit.name))
         .collect();
-    let Some(best_score) = matching.iter().map(|hit| hit.score).reduce(f32::max) else {
+    if matching.is_empty() {
         return Ok(None);
-    };
+    }
     // One party ("Arizona", "Smith") fits many different cases: naming
     // one of them would be a guess. Several decisions under one name
-    // (Brown I and II) are one name, answered with the most cited below.
+    // (Brown I and II) are one name, answered below with the most cited
+    // when it stands out.
     let first = &matching[0].name;
     let others: Vec<&str> = matching
         .iter()
@@ -539,10 +600,7 @@ pub fn by_name(
     }
     let chosen = library.store.read(|txn| -> Result<_, StoreError> {
         let mut ranked = Vec::new();
-        for hit in matching
-            .iter()
-            .filter(|hit| hit.score >= best_score * 0.999)
-        {
+        for hit in &matching {
             if let Some(record) = store::case(txn, &hit.id)? {
                 let cited_by = library
                     .index
@@ -552,12 +610,31 @@ pub fn by_name(
             }
         }
         ranked.sort_by(|(a_cited, a), (b_cited, b)| b_cited.cmp(a_cited).then(a.id.cmp(&b.id)));
+        ranked.dedup_by(|(_, a), (_, b)| a.id == b.id);
+        if let [(most, first), (next, second), ..] = ranked.as_slice()
+            && *most <= 2 * *next
+        {
+            return Ok(Err(format!(
+                "several decisions go by that name ({} and {}, cited alike in the library): give the citation",
+                first.name, second.name
+            )));
+        }
         let Some((_, record)) = ranked.into_iter().next() else {
-            return Ok(None);
+            return Ok(Ok(None));
         };
         let case_status = CaseStatus::of(txn, &record)?;
-        Ok(Some((record, case_status)))
+        Ok(Ok(Some((record, case_status))))
     })?;
+    let chosen = match chosen {
+        Ok(chosen) => chosen,
+        Err(reason) => {
+            return Ok(Some(CheckedCitation::unavailable(
+                text.to_string(),
+                None,
+                reason,
+            )));
+        }
+    };
     Ok(chosen.map(|(record, case_status)| CheckedCitation {
         citation: text.to_string(),
         status: Status::Verified,

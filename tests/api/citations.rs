@@ -61,7 +61,11 @@ async fn verify_gives_each_citation_an_honest_status() {
         "Brown v. Bd. of Educ., 347 U.S. 483, 495 (1954)"
     );
     assert_eq!(brown["caseStatus"]["caseId"], "scdb-1953-069");
-    assert!(brown["sourceUrl"].as_str().unwrap().starts_with("http"));
+    let link = brown["sourceUrl"].as_str().unwrap();
+    assert!(
+        link.starts_with(&app.url("/library/cases/")),
+        "the bound port, not port 0: {link}"
+    );
 
     let misnamed = by_citation(data, "347 U.S. 490");
     assert_eq!(
@@ -153,6 +157,34 @@ async fn every_name_given_at_a_page_is_checked() {
     );
 }
 
+/// A pin page the case cannot have is caught: before its first page, or on
+/// a page another case holds (Bolling v. Sharpe starts at 347 U.S. 497).
+#[tokio::test]
+async fn a_pin_page_outside_the_case_is_unverified() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let mut answers = Vec::new();
+    for pin in [495, 500, 482] {
+        let text = format!("Brown v. Board of Education, 347 U.S. 483, {pin} (1954).");
+        let (status, body) = verify(&app, &key, json!({ "text": text })).await;
+        assert_eq!(status, 200, "{body}");
+        answers.push(body["data"]["citations"][0].clone());
+    }
+    let statuses: Vec<&str> = answers
+        .iter()
+        .map(|a| a["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        statuses,
+        ["verified", "unverified", "unverified"],
+        "{answers:?}"
+    );
+    assert!(
+        answers[1]["reason"].as_str().unwrap().contains("BOLLING"),
+        "{answers:?}"
+    );
+}
+
 /// Bluebook form gives a case's first page before a page inside it, and
 /// "§§" before a range of sections.
 #[tokio::test]
@@ -183,7 +215,8 @@ async fn constitution_sections_and_clauses_are_checked() {
     let (_, key) = app.create_key("10").await;
     let text = "U.S. Const. art. VII, § 2. U.S. Const. art. III, § 5. U.S. Const. amend. XIV, § 9. \
                 U.S. Const. art. I, § 8, cl. 99. U.S. Const. art. I, § 8, cl. 3. \
-                U.S. Const. amend. XIV, § 1.";
+                U.S. Const. amend. XIV, § 1. U.S. Const. art. VI, cl. 99. U.S. Const. art. VI, cl. 2. \
+                U.S. Const. art. I, cl. 3.";
     let (status, body) = verify(&app, &key, json!({ "text": text })).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
@@ -195,6 +228,9 @@ async fn constitution_sections_and_clauses_are_checked() {
             ("U.S. Const. art. I, § 8, cl. 99", "unverified"),
             ("U.S. Const. art. I, § 8, cl. 3", "verified"),
             ("U.S. Const. amend. XIV, § 1", "verified"),
+            ("U.S. Const. art. VI, cl. 99", "unverified"),
+            ("U.S. Const. art. VI, cl. 2", "verified"),
+            ("U.S. Const. art. I, cl. 3", "unverified"),
         ]
     );
 }
@@ -424,7 +460,10 @@ async fn resolve_answers_each_string_and_bills_distinct_ones() {
         .post(
             "/v1/citations/resolve",
             Some(&key),
-            json!({ "citations": ["Arizona", "Gideon"], "searchMode": "lenient" }),
+            json!({
+                "citations": ["Arizona", "Gideon", "Smith v. United States", "Ex parte Milligan"],
+                "searchMode": "lenient"
+            }),
         )
         .await;
     let answers = &one_party["data"]["citations"];
@@ -438,6 +477,10 @@ async fn resolve_answers_each_string_and_bills_distinct_ones() {
     );
     assert_eq!(answers[1]["status"], "verified", "{answers}");
     assert!(answers[1]["title"].as_str().unwrap().contains("GIDEON"));
+    // Several decisions named alike, none cited more: no pick. A one-party
+    // name is not a case with two (Allen v. Milligan).
+    assert_eq!(answers[2]["status"], "unavailable", "{answers}");
+    assert_ne!(answers[3]["status"], "verified", "{answers}");
 
     let (_, foreign) = app
         .post(
