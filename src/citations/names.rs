@@ -476,34 +476,35 @@ fn same_party(
     if a.is_empty() {
         return false;
     }
-    if let [word] = c.as_slice()
-        && is_first_name(word, actual)
-    {
-        return false;
-    }
     // The last test: the same letters broken into words differently, as PDF
     // text often is ("Ri chardson", "Flint kote").
     c.iter().all(|t| a.contains(t)) || a.iter().all(|t| c.contains(t)) || c.concat() == a.concat()
 }
 
-/// Whether `word` opens a person's name in `party`: the first of two or
-/// three words ("donald" of "donald saucier", "elliot" of "elliot m katz and
-/// in defense of animals"), none of them a company or government word. A
-/// first name alone does not name the party.
-fn is_first_name(word: &str, party: &[String]) -> bool {
-    let Some(at) = party.iter().position(|t| t == word) else {
-        return false;
-    };
-    // At the start of the party or of a co-party joined by "and" (not
-    // "State of Washington").
-    let opens = at == 0 || party[at - 1] == "and";
-    let rest: Vec<&str> = party[at + 1..]
-        .iter()
-        .map(String::as_str)
-        .take_while(|t| !STOPWORDS.contains(t))
-        .collect();
-    let entity_word = |t: &&str| SUFFIXES.contains(t) || GOVERNMENT.contains(t);
-    opens && (1..=2).contains(&rest.len()) && !rest.iter().any(entity_word) && !entity_word(&word)
+/// The first names of the people a case name names: the first of two or
+/// three words that make up a whole party, or a whole part of one between
+/// commas or "and" ("donald" of "DONALD SAUCIER", "elliot" of "ELLIOT M. KATZ
+/// AND IN DEFENSE OF ANIMALS"; none in "WADE, DISTRICT ATTORNEY OF DALLAS
+/// COUNTY"). A first name alone does not name the party.
+fn first_names(name: &str) -> HashSet<String> {
+    let lowered = name.to_lowercase();
+    lowered
+        .split([',', ';'])
+        .flat_map(|part| part.split(" v. "))
+        .flat_map(|part| part.split(" and "))
+        .filter_map(|part| {
+            // In the matcher's own words ("corporation" is "corp").
+            let words = parties(part).concat();
+            let name_word = |w: &String| {
+                w.chars().all(char::is_alphabetic)
+                    && ![&STOPWORDS[..], &SUFFIXES[..], &GOVERNMENT[..]]
+                        .iter()
+                        .any(|list| list.contains(&w.as_str()))
+            };
+            ((2..=3).contains(&words.len()) && words.iter().all(name_word))
+                .then(|| words[0].clone())
+        })
+        .collect()
 }
 
 /// Whether a name is written as a case of one party ("In re Brown", "Ex
@@ -521,8 +522,11 @@ fn names_one_party(name: &str) -> bool {
 pub fn case_names_match(cited: &str, actual: &str) -> bool {
     let cited_text = cited;
     let (cited_acronyms, actual_acronyms) = (acronyms(cited), acronyms(actual));
+    let first_names = first_names(actual);
     let same = |c: &[String], a: &[String]| {
-        party_matches(c, a, cited_acronyms.as_ref(), actual_acronyms.as_ref())
+        let only_a_first_name =
+            matches!(distinctive(c).as_slice(), [word] if first_names.contains(*word));
+        !only_a_first_name && party_matches(c, a, cited_acronyms.as_ref(), actual_acronyms.as_ref())
     };
     let cited = parties(cited);
     let actual = parties(actual);
@@ -595,6 +599,14 @@ mod tests {
                 "BROWN et al. v. BOARD OF EDUCATION OF TOPEKA et al.",
             ),
             ("Ford v. Jones", "Ford Motor Co. v. Jones"),
+            (
+                "Roe v. Wade",
+                "ROE et al. v. WADE, DISTRICT ATTORNEY OF DALLAS COUNTY",
+            ),
+            (
+                "Bowers v. Hardwick",
+                "BOWERS, ATTORNEY GENERAL OF GEORGIA v. HARDWICK et al.",
+            ),
             ("Bell Atlantic", "Bell Atlantic Corp. v. Twombly"),
             ("United States v. Jones", "U.S. v. Jones"),
             (
