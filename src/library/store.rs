@@ -303,6 +303,10 @@ pub struct Stored {
     pub changed: bool,
 }
 
+/// The pending-coverage mark of a volume a file brings a case of at an
+/// unknown page.
+const WITHHELD: &str = "withheld";
+
 /// Every library table, open for one write transaction.
 pub struct LibraryWriter<'txn> {
     cases: Table<'txn, &'static str, &'static [u8]>,
@@ -709,6 +713,16 @@ impl<'txn> LibraryWriter<'txn> {
         Ok(())
     }
 
+    /// A case of the file being imported is in this volume at a page not
+    /// given: the volume will not be held, whatever else the file brings.
+    pub fn withhold_volume(&mut self, reporter: &str, volume: u32) -> Result<(), StoreError> {
+        if let Some(key) = &self.import_key {
+            self.coverage_pending
+                .insert((key.as_str(), reporter, volume), WITHHELD)?;
+        }
+        Ok(())
+    }
+
     /// Rows of the file being imported were skipped: the volumes it brings
     /// may lack them, so none will be held.
     pub fn mark_import_incomplete(&mut self) -> Result<(), StoreError> {
@@ -735,7 +749,10 @@ impl<'txn> LibraryWriter<'txn> {
         for (reporter, volume, source) in &volumes {
             self.coverage_pending
                 .remove((key, reporter.as_str(), *volume))?;
-            if !incomplete && self.coverage.get((reporter.as_str(), *volume))?.is_none() {
+            if !incomplete
+                && source != WITHHELD
+                && self.coverage.get((reporter.as_str(), *volume))?.is_none()
+            {
                 self.coverage
                     .insert((reporter.as_str(), *volume), source.as_str())?;
             }

@@ -157,7 +157,11 @@ fn courtlistener_bulk_files_with_every_quirk() {
                 &mut text,
             )
             .unwrap();
-            let rows: Vec<&str> = text.lines().filter(|l| !l.contains("\"x,")).collect();
+            let mut rows: Vec<&str> = text.lines().filter(|l| !l.contains("\"x,")).collect();
+            // A case of 246 F.3d whose page is not given yet: that volume
+            // cannot be held, the others can.
+            rows.push(r#""90","246","F.3d","7","1","101","2024-05-06 12:00:00+00","2024-05-06 12:00:00+00""#);
+            rows.push(r#""91","246","F.3d","___","1","102","2024-05-06 12:00:00+00","2024-05-06 12:00:00+00""#);
             std::fs::write(
                 mended.path().join("citations-2024-05-06.csv"),
                 rows.join("\n") + "\n",
@@ -178,6 +182,14 @@ fn courtlistener_bulk_files_with_every_quirk() {
         library.lookup("245 F.3d 1").unwrap().verdict,
         "not_in_held_volume",
         "a full dump holds the volumes it has"
+    );
+    assert!(
+        stdout.contains("246 F.3d ___ has no page number"),
+        "{stdout}"
+    );
+    assert_eq!(
+        library.lookup("246 F.3d 2").unwrap().verdict,
+        "volume_not_held"
     );
 }
 
@@ -432,6 +444,23 @@ fn cap_legacy_jsonl_and_static_layout() {
         stdout.contains("already done         0"),
         "each volume once: {stdout}"
     );
+    // A broken case file is a skipped row naming it, not a case without text.
+    let broken_file = root.join("redacted/us/2/cases/0001-01.json");
+    let intact = std::fs::read(&broken_file).unwrap();
+    std::fs::write(&broken_file, "{broken").unwrap();
+    let broken = data_with_library();
+    let output = import(broken.path(), &["cap", root.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("0001-01.json line 1 column") && stdout.contains("skipped      1"),
+        "{stdout}"
+    );
+    // Mended, the same tree is read again (the case files are in its
+    // checkpoint) and the case gets its text.
+    std::fs::write(&broken_file, intact).unwrap();
+    let output = import(broken.path(), &["cap", root.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("skipped      0"), "{stdout}");
     let library = Library::open_read_only(fresh.path()).unwrap();
     let foo = library.search("Foo0 Bar0", Some("case"), 3).unwrap();
     assert!(!foo.is_empty(), "static cases are searchable");

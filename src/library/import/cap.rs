@@ -5,6 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -163,6 +164,42 @@ pub fn import_jsonl(
     Ok(report)
 }
 
+/// What a static volume's checkpoint is keyed on: its metadata and each case
+/// file's name, size and modification time, so a corrected case file is
+/// read again (a checkpoint on the metadata alone called it done).
+fn volume_fingerprint(metadata: &str, cases_dir: &Path) -> u64 {
+    let mut files: Vec<(String, u64, u128)> = std::fs::read_dir(cases_dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let meta = entry.metadata().ok()?;
+            let modified = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
+            Some((
+                entry.file_name().to_string_lossy().into_owned(),
+                meta.len(),
+                modified.as_nanos(),
+            ))
+        })
+        .collect();
+    files.sort();
+    // FNV-1a: the same on every build, unlike the standard library's hasher.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut feed = |bytes: &[u8]| {
+        for byte in bytes {
+            hash ^= u64::from(*byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    feed(metadata.as_bytes());
+    for (name, size, modified) in files {
+        feed(name.as_bytes());
+        feed(&size.to_le_bytes());
+        feed(&modified.to_le_bytes());
+    }
+    hash
+}
+
 /// Imports one static.case.law volume folder.
 fn import_static_volume(
     store: &Store,
@@ -180,13 +217,17 @@ fn import_static_volume(
     })?;
     let mut report = ImportReport::new(SOURCE);
     let mut progress = Progress::rows("cap", cases.len() as u64);
-    let key = checkpoint_key(SOURCE, volume, text.len() as u64);
+    let cases_dir = volume.join("cases");
+    let key = checkpoint_key(SOURCE, volume, volume_fingerprint(&text, &cases_dir));
     let rows = cases.into_iter().enumerate().map(|(n, value)| {
-        let case: CapCase = serde_json::from_value(value).map_err(|e| format!("case {n}: {e}"))?;
-        let body = case
-            .file_name
-            .as_deref()
-            .and_then(|file| read_static_body(&volume.join("cases").join(format!("{file}.json"))));
+        let entry = n + 1;
+        let case: CapCase =
+            serde_json::from_value(value).map_err(|e| format!("entry {entry}: {e}"))?;
+        let body = match case.file_name.as_deref() {
+            Some(file) => read_static_body(&cases_dir.join(format!("{file}.json")))
+                .map_err(|why| format!("entry {entry}: {why}"))?,
+            None => None,
+        };
         Ok::<_, String>((case, body))
     });
     run_batches(
@@ -211,10 +252,19 @@ fn import_static_volume(
     Ok(report)
 }
 
-fn read_static_body(path: &Path) -> Option<Value> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let value: Value = serde_json::from_str(&text).ok()?;
-    value.get("casebody").cloned()
+/// The case body of a `cases/NNNN.json` file; a file that is missing or
+/// malformed makes its case a skipped row, so the volume is not held.
+fn read_static_body(path: &Path) -> Result<Option<Value>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let value: Value = serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "{} line {} column {}: {e}",
+            path.display(),
+            e.line(),
+            e.column()
+        )
+    })?;
+    Ok(value.get("casebody").cloned())
 }
 
 #[derive(Debug, Deserialize)]

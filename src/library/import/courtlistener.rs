@@ -868,6 +868,14 @@ fn citation(c: &CitationColumns, row: &Row) -> Result<(u64, CaseCitation), Strin
     ))
 }
 
+/// The volume of a citation written "VOLUME REPORTER PAGE" whose page is
+/// not a number ("50 F.4th ___": a slip opinion not yet paginated).
+fn unpaged_volume(cite: &str) -> Option<(String, u32)> {
+    let (volume, rest) = cite.split_once(' ')?;
+    let (reporter, _page) = rest.rsplit_once(' ')?;
+    Some((reporter.to_string(), volume.parse().ok()?))
+}
+
 /// Stores a batch of citation rows, each case's citations at once.
 fn store_citations(
     writer: &mut LibraryWriter<'_>,
@@ -887,10 +895,24 @@ fn store_citations(
             );
             continue;
         };
-        if options.mark_coverage
-            && let Some(key) = &citation.key
-        {
-            volumes.insert((key.reporter.clone(), key.volume));
+        if options.mark_coverage {
+            match &citation.key {
+                Some(key) => {
+                    volumes.insert((key.reporter.clone(), key.volume));
+                }
+                None => {
+                    if let Some((reporter, volume)) = unpaged_volume(&citation.cite) {
+                        writer.withhold_volume(&reporter, volume)?;
+                        report.warn(
+                            path,
+                            format!(
+                                "line {line}: {} has no page number: {volume} {reporter} stays a volume not held completely",
+                                citation.cite
+                            ),
+                        );
+                    }
+                }
+            }
         }
         report.stored += 1;
         by_case.entry(case_id).or_default().push(citation);
