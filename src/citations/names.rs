@@ -488,19 +488,24 @@ fn same_party(
 /// COUNTY"). A first name alone does not name the party.
 fn first_names(name: &str) -> HashSet<String> {
     let lowered = name.to_lowercase();
+    // In the matcher's own words ("corporation" is "corp").
+    let words = |text: &str| parties(text).concat();
+    let is_company = |party: &str| {
+        party.contains('&') || words(party).iter().any(|w| SUFFIXES.contains(&w.as_str()))
+    };
+    let name_word = |w: &String| {
+        w.chars().all(char::is_alphabetic)
+            && ![&STOPWORDS[..], &SUFFIXES[..], &GOVERNMENT[..]]
+                .iter()
+                .any(|list| list.contains(&w.as_str()))
+    };
     lowered
-        .split([',', ';'])
-        .flat_map(|part| part.split(" v. "))
+        .split(" v. ")
+        .filter(|party| !is_company(party))
+        .flat_map(|party| party.split([',', ';']))
         .flat_map(|part| part.split(" and "))
         .filter_map(|part| {
-            // In the matcher's own words ("corporation" is "corp").
-            let words = parties(part).concat();
-            let name_word = |w: &String| {
-                w.chars().all(char::is_alphabetic)
-                    && ![&STOPWORDS[..], &SUFFIXES[..], &GOVERNMENT[..]]
-                        .iter()
-                        .any(|list| list.contains(&w.as_str()))
-            };
+            let words = words(part);
             ((2..=3).contains(&words.len()) && words.iter().all(name_word))
                 .then(|| words[0].clone())
         })
@@ -606,6 +611,10 @@ mod tests {
             (
                 "Bowers v. Hardwick",
                 "BOWERS, ATTORNEY GENERAL OF GEORGIA v. HARDWICK et al.",
+            ),
+            (
+                "Lewis v. Lewis & Clark Marine, Inc.",
+                "JAMES F. LEWIS v. LEWIS & CLARK MARINE, INC., ETC.",
             ),
             ("Bell Atlantic", "Bell Atlantic Corp. v. Twombly"),
             ("United States v. Jones", "U.S. v. Jones"),
