@@ -86,6 +86,11 @@ fn check_case(
         reporter: reporter.to_string(),
         page,
     };
+    if reporter == "U.S."
+        && let Some(reason) = nominative_mismatch(volume, &written)
+    {
+        return Ok(CheckedCitation::unverified(written, case, None, reason));
+    }
     let name = cited_name(citations, index);
     let cases = match find_case(txn, &key)? {
         CaseLookup::Found { cases, .. } => cases,
@@ -192,6 +197,41 @@ fn check_case(
             first.name
         ),
     ))
+}
+
+/// The reporters the first 90 volumes of the U.S. Reports were published
+/// as, and the U.S. volumes each covers.
+const NOMINATIVE_REPORTERS: [(&str, u32, u32); 7] = [
+    ("Dall.", 1, 4),
+    ("Cranch", 5, 13),
+    ("Wheat.", 14, 25),
+    ("Pet.", 26, 41),
+    ("How.", 42, 65),
+    ("Black", 66, 67),
+    ("Wall.", 68, 90),
+];
+
+/// Why a U.S. citation's nominative volume ("22 U.S. (3 Dall.) 738") is not
+/// that U.S. volume's (22 U.S. is 9 Wheat.), when it is not.
+fn nominative_mismatch(volume: u32, written: &str) -> Option<String> {
+    let inside = written.split_once('(')?.1.split_once(')')?.0.trim();
+    let (number, name) = inside.split_once(' ')?;
+    let number: u32 = number.parse().ok()?;
+    let cited = NOMINATIVE_REPORTERS
+        .iter()
+        .find(|(reporter, _, _)| reporter.trim_end_matches('.') == name.trim_end_matches('.'))?;
+    let expected = NOMINATIVE_REPORTERS
+        .iter()
+        .find(|(_, first, last)| (*first..=*last).contains(&volume))
+        .map(|(reporter, first, _)| format!("{} {reporter}", volume - first + 1));
+    let cited_us = cited.1 + number - 1;
+    if cited_us == volume && number <= cited.2 - cited.1 + 1 {
+        return None;
+    }
+    Some(match expected {
+        Some(expected) => format!("{volume} U.S. is {expected}, not {inside}"),
+        None => format!("{volume} U.S. was not published as {inside}"),
+    })
 }
 
 /// Why the pin page cannot be a page of `record` (cited at `key`), when the
@@ -649,7 +689,27 @@ pub fn by_name(
 
 #[cfg(test)]
 mod tests {
-    use super::{range_endpoints, roman_or_number};
+    use super::{nominative_mismatch, range_endpoints, roman_or_number};
+
+    #[test]
+    fn nominative_volumes_of_the_us_reports() {
+        assert_eq!(nominative_mismatch(22, "22 U.S. (9 Wheat.) 738"), None);
+        assert_eq!(nominative_mismatch(5, "5 U.S. (1 Cranch) 137"), None);
+        assert_eq!(
+            nominative_mismatch(22, "22 U.S. (3 Dall.) 738").as_deref(),
+            Some("22 U.S. is 9 Wheat., not 3 Dall.")
+        );
+        assert_eq!(
+            nominative_mismatch(17, "17 U.S. (9 Wheat.) 316").as_deref(),
+            Some("17 U.S. is 4 Wheat., not 9 Wheat.")
+        );
+        assert_eq!(
+            nominative_mismatch(100, "100 U.S. (10 Otto) 1").as_deref(),
+            None,
+            "a reporter not in the table is not judged"
+        );
+        assert_eq!(nominative_mismatch(22, "22 U.S. 738"), None);
+    }
 
     #[test]
     fn roman_numerals() {

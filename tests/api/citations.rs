@@ -185,6 +185,27 @@ async fn a_pin_page_outside_the_case_is_unverified() {
     );
 }
 
+/// The early U.S. Reports carry their reporter's volume: a wrong one is caught.
+#[tokio::test]
+async fn a_wrong_nominative_volume_is_unverified() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let text = "See 5 U.S. (1 Cranch) 137 (1803). \
+                Osborn v. Bank of the United States, 22 U.S. (3 Dall.) 738 (1824).";
+    let (status, body) = verify(&app, &key, json!({ "text": text })).await;
+    assert_eq!(status, 200, "{body}");
+    let checked = body["data"]["citations"].as_array().unwrap();
+    assert_eq!(checked[0]["status"], "verified", "{body}");
+    assert_eq!(checked[1]["status"], "unverified", "{body}");
+    assert!(
+        checked[1]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("22 U.S. is 9 Wheat., not 3 Dall."),
+        "{body}"
+    );
+}
+
 /// Bluebook form gives a case's first page before a page inside it, and
 /// "§§" before a range of sections.
 #[tokio::test]
