@@ -61,7 +61,10 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
         variations: &["CFR", "C. F. R.", "Code of Federal Regulations"],
         templates: &[concat!(
             r"(?P<title>\d{1,2}),?\s+$reporter,?\s*(?:$section_marker\s*)?",
-            r"(?P<section>\d+[a-z]{0,3}(?:[-–.:]\d+[a-z]{0,3}){0,3})"
+            r"(?P<section>\d+[a-z]{0,3}(?:[-–.:]\d+[a-z]{0,3}){0,3}",
+            // Treasury regulations number sections after the Code's
+            // subsections: 26 C.F.R. § 1.401(k)-1.
+            r"(?:(?:\([a-zA-Z0-9]{1,4}\))+-\d+)?)"
         )],
     },
     ExtraForm {

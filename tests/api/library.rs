@@ -182,6 +182,11 @@ fn rules_statutes_and_regulations_resolve() {
         let answer = lookup(&library, cite);
         assert_eq!(answer["authority"]["status"], status, "{cite}: {answer}");
     }
+    assert_eq!(
+        lookup(&library, "26 C.F.R. § 1.401(k)-1")["authority"]["heading"],
+        "Certain cash or deferred arrangements.",
+        "a Treasury regulation numbered after the Code's subsection"
+    );
     for cite in ["55 U.S.C. § 1", "0 U.S.C. § 1", "51 C.F.R. § 1.1"] {
         assert_eq!(lookup(&library, cite)["verdict"], "cannot_exist", "{cite}");
     }
