@@ -591,6 +591,29 @@ fn a_page_after_a_cases_last_page_is_not_that_case() {
     assert_eq!(verdict("900 Ill. App. 3d 400"), "not_in_held_volume");
     assert_eq!(verdict("900 Ill. App. 3d 5"), "not_in_held_volume");
     assert_eq!(verdict("900 Ill. App. 3d 511"), "volume_not_held");
+    drop(library);
+
+    // A third case with no citation is somewhere in the file's volumes: none
+    // of them is held.
+    let unpaged = serde_json::json!({ "id": 8103, "name": "EPSILON v. ZETA", "citations": [] });
+    let with_unpaged = input.path().join("volume-with-unpaged.jsonl");
+    std::fs::write(
+        &with_unpaged,
+        format!("{}\n{}\n{unpaged}\n", lines[0], lines[1]),
+    )
+    .unwrap();
+    let fresh = data_with_library();
+    let output = import(fresh.path(), &["cap", with_unpaged.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("line 3: the case has no citation with a volume and page"),
+        "{stdout}"
+    );
+    let library = Library::open_read_only(fresh.path()).unwrap();
+    assert_eq!(
+        library.lookup("900 Ill. App. 3d 400").unwrap().verdict,
+        "volume_not_held"
+    );
 }
 
 #[test]

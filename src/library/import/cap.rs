@@ -154,7 +154,7 @@ pub fn import_jsonl(
                 return Ok(());
             }
             first_lines.insert(id, line);
-            if let Some(why) = store_case(writer, case, None, options)? {
+            for why in store_case(writer, case, None, options)? {
                 report.warn(name, format!("line {line}: {why}"));
             }
             report.stored += 1;
@@ -242,7 +242,7 @@ fn import_static_volume(
                 report.skip(&metadata_path, not_a_case_id(&case.id));
                 return Ok(());
             };
-            if let Some(why) = store_case(writer, case, body, options)? {
+            for why in store_case(writer, case, body, options)? {
                 report.warn(&metadata_path, format!("case {id}: {why}"));
             }
             report.stored += 1;
@@ -344,11 +344,13 @@ fn store_case(
     case: CapCase,
     body: Option<Value>,
     options: Options,
-) -> Result<Option<String>, ImportError> {
+) -> Result<Vec<String>, ImportError> {
     let Some(cap_id) = id_text(&case.id) else {
-        return Ok(None);
+        return Ok(Vec::new());
     };
-    let date_left_out = unreal_date(case.decision_date.as_deref());
+    let mut warnings: Vec<String> = unreal_date(case.decision_date.as_deref())
+        .into_iter()
+        .collect();
     let last_page = page_number(&case.last_page);
     let first_page = page_number(&case.first_page);
     let mut citations: Vec<_> = case
@@ -412,8 +414,18 @@ fn store_case(
         record,
         opinions: opinions.opinions,
     })?;
-    if let Some(key) = held_volume {
-        writer.mark_volume_held(&key.reporter, key.volume, SOURCE)?;
+    match held_volume {
+        Some(key) => writer.mark_volume_held(&key.reporter, key.volume, SOURCE)?,
+        None if options.mark_coverage => {
+            // It is a case of one of the file's volumes, at a page unknown.
+            writer.mark_import_incomplete()?;
+            warnings.push(
+                "the case has no citation with a volume and page, so the file's volumes are \
+                 not counted as held"
+                    .into(),
+            );
+        }
+        None => {}
     }
     for cited in cites_to {
         let by_cap_id = cited
@@ -438,7 +450,7 @@ fn store_case(
             writer.add_edge(&stored.id, &target, 1, None)?;
         }
     }
-    Ok(date_left_out)
+    Ok(warnings)
 }
 
 struct CaseBody {

@@ -622,9 +622,9 @@ impl Batches<'_> {
             let withheld = writer.settle_coverage(self.key)?;
             if withheld > 0 {
                 report.note(format!(
-                    "{}: rows were skipped, so the volumes it brings ({withheld}) are not counted \
-                     as held completely (citations there answer `unavailable`); mend the rows and \
-                     import the file again",
+                    "{}: rows were skipped (or a case has no page), so the volumes it brings \
+                     ({withheld}) are not counted as held completely (citations there answer \
+                     `unavailable`); mend the rows and import the file again",
                     self.file.display()
                 ));
             }
