@@ -173,7 +173,7 @@ impl<R: BufRead> CsvReader<R> {
                         message: "end of file inside the quoted field that starts here".into(),
                     });
                 }
-                fields.push(Some(String::from_utf8_lossy(&field).into_owned()));
+                fields.push(Some(text(&field)));
                 field.clear();
                 match self.byte() {
                     Some(b',') => continue,
@@ -268,7 +268,17 @@ fn unquoted(bytes: &[u8]) -> Option<String> {
     if bytes.is_empty() {
         None
     } else {
-        Some(String::from_utf8_lossy(bytes).into_owned())
+        Some(text(bytes))
+    }
+}
+
+/// A field's text: UTF-8, or else Latin-1, which older SCDB releases are
+/// written in (each byte is the character of that number), rather than
+/// U+FFFD for every accented letter.
+fn text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_string(),
+        Err(_) => bytes.iter().map(|&byte| char::from(byte)).collect(),
     }
 }
 
@@ -317,6 +327,16 @@ mod tests {
         let reader = CsvReader::new(text.as_bytes(), dialect).unwrap();
         let header = reader.header().to_vec();
         (header, reader.collect())
+    }
+
+    #[test]
+    fn a_field_that_is_not_utf8_is_read_as_latin1() {
+        let bytes = b"\"id\",\"name\"\n\"1\",\"P\xe9rez v. Ni\xf1o\"\n\"2\",\"\xc3\xa9\"\n";
+        let reader = CsvReader::new(&bytes[..], Dialect::Rfc4180).unwrap();
+        let names: Vec<String> = reader
+            .map(|row| row.unwrap().fields[1].clone().unwrap())
+            .collect();
+        assert_eq!(names, ["Pérez v. Niño", "é"]);
     }
 
     #[test]
