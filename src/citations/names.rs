@@ -527,11 +527,13 @@ fn names_one_party(name: &str) -> bool {
 pub fn case_names_match(cited: &str, actual: &str) -> bool {
     let cited_text = cited;
     let (cited_acronyms, actual_acronyms) = (acronyms(cited), acronyms(actual));
-    let first_names = first_names(actual);
+    // Read only for a one-word party that matched: the extractor calls this
+    // for every short form it resolves.
+    let actual_first_names = std::cell::OnceCell::new();
     let same = |c: &[String], a: &[String]| {
-        let only_a_first_name =
-            matches!(distinctive(c).as_slice(), [word] if first_names.contains(*word));
-        !only_a_first_name && party_matches(c, a, cited_acronyms.as_ref(), actual_acronyms.as_ref())
+        party_matches(c, a, cited_acronyms.as_ref(), actual_acronyms.as_ref())
+            && !matches!(distinctive(c).as_slice(), [word]
+                if actual_first_names.get_or_init(|| first_names(actual)).contains(*word))
     };
     let cited = parties(cited);
     let actual = parties(actual);
