@@ -11,8 +11,8 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::{
-    ImportError, ImportReport, Progress, checkpoint_key, open_input, parse_simple_cite, real_date,
-    run_batches, unreal_date,
+    DecisionDate, ImportError, ImportReport, Progress, checkpoint_key, decision_date, open_input,
+    parse_simple_cite, real_date, run_batches,
 };
 use crate::library::model::{BodyFormat, CaseRecord, NewCase, NewOpinion, Provenance};
 use crate::library::store::LibraryWriter;
@@ -348,9 +348,8 @@ fn store_case(
     let Some(cap_id) = id_text(&case.id) else {
         return Ok(Vec::new());
     };
-    let mut warnings: Vec<String> = unreal_date(case.decision_date.as_deref())
-        .into_iter()
-        .collect();
+    let DecisionDate { date, left_out } = decision_date(case.decision_date.as_deref(), real_date);
+    let mut warnings: Vec<String> = left_out.into_iter().collect();
     let last_page = page_number(&case.last_page);
     let first_page = page_number(&case.first_page);
     let mut citations: Vec<_> = case
@@ -382,7 +381,7 @@ fn store_case(
         court: court_abbreviation
             .as_deref()
             .and_then(crate::library::court_id),
-        decision_date: case.decision_date.as_deref().and_then(real_date),
+        decision_date: date,
         docket_numbers: case
             .docket_number
             .into_iter()

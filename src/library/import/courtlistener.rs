@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 
 use super::csv::{CsvReader, Dialect, Row, RowError};
 use super::{
-    Batches, ImportError, ImportReport, Progress, checkpoint_key, each_row, open_input, real_date,
-    unreal_date,
+    Batches, DecisionDate, ImportError, ImportReport, Progress, checkpoint_key, decision_date,
+    each_row, open_input, real_date,
 };
 use crate::library::cite_snapshot::{CiteSnapshot, MAX_SNAPSHOT_KEYS};
 use crate::library::model::{
@@ -668,12 +668,13 @@ fn cluster(c: &ClusterColumns, row: &Row) -> Result<ClusterRow, String> {
             id: scdb_id.to_string(),
         });
     }
-    let date_filed = c.date_filed.text(row);
+    let DecisionDate { date, left_out } =
+        decision_date(c.date_filed.text(row).as_deref(), real_date);
     let record = CaseRecord {
         id: format!("cl-{id}"),
         name,
         name_short: c.case_name_short.text(row),
-        decision_date: date_filed.as_deref().and_then(real_date),
+        decision_date: date,
         precedential_status: c.precedential_status.text(row),
         judges: c.judges.text(row),
         syllabus: c.syllabus.text(row),
@@ -688,7 +689,7 @@ fn cluster(c: &ClusterColumns, row: &Row) -> Result<ClusterRow, String> {
     Ok(ClusterRow {
         record,
         docket_id: c.docket_id.get(row).and_then(|d| d.parse().ok()),
-        unreal_date: unreal_date(date_filed.as_deref()),
+        unreal_date: left_out,
     })
 }
 

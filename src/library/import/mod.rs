@@ -366,10 +366,29 @@ pub fn real_date(text: &str) -> Option<String> {
     iso_date(&date_numbers(text, &['-'])?)
 }
 
-/// Why a decision date the source gives is left out, when it is not real.
-pub fn unreal_date(text: Option<&str>) -> Option<String> {
-    let text = text.map(str::trim).filter(|t| !t.is_empty())?;
-    real_date(text).is_none().then(|| date_left_out(text))
+/// A decision date as an importer read it.
+pub struct DecisionDate {
+    /// ISO, when the source gave a real date.
+    pub date: Option<String>,
+    /// Why the date the source gave is left out, when it is not real.
+    pub left_out: Option<String>,
+}
+
+/// Reads the decision date a source gives with `read`, its format's reader
+/// ([`real_date`], SCDB's month-first one): one read gives both the date
+/// and, for a date given but not real, the warning.
+pub fn decision_date(text: Option<&str>, read: impl Fn(&str) -> Option<String>) -> DecisionDate {
+    let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else {
+        return DecisionDate {
+            date: None,
+            left_out: None,
+        };
+    };
+    let date = read(text);
+    let left_out = date.is_none().then(|| {
+        format!("decision date {text:?} is not a real date; the case is stored without one")
+    });
+    DecisionDate { date, left_out }
 }
 
 /// Skips a UTF-8 byte-order mark at the start of `input` (spreadsheet
@@ -382,11 +401,6 @@ pub fn skip_byte_order_mark(input: &mut impl BufRead) {
     {
         input.consume(BYTE_ORDER_MARK.len());
     }
-}
-
-/// Why a decision date the source gives is left out.
-pub fn date_left_out(text: &str) -> String {
-    format!("decision date {text:?} is not a real date; the case is stored without one")
 }
 
 /// The numbers of a date written with `separators` ("12-24-2013").

@@ -7,8 +7,8 @@ use std::path::Path;
 
 use super::csv::{CsvReader, Dialect, Row};
 use super::{
-    ImportError, ImportReport, Progress, checkpoint_key, date_left_out, date_numbers, iso_date,
-    open_input, parse_simple_cite, run_batches,
+    DecisionDate, ImportError, ImportReport, Progress, checkpoint_key, date_numbers, decision_date,
+    iso_date, open_input, parse_simple_cite, run_batches,
 };
 use crate::library::model::{CaseCitation, CaseRecord, NewCase, Provenance};
 use crate::library::store::LibraryWriter;
@@ -180,14 +180,12 @@ impl Columns {
         }
         citations.extend(field(self.lexis).map(parse_simple_cite));
         let docket = field(self.docket).map(str::to_string);
-        let date = field(self.date);
-        let decision_date = date.and_then(us_date_to_iso);
-        let unreal_date = date.filter(|_| decision_date.is_none()).map(date_left_out);
+        let DecisionDate { date, left_out } = decision_date(field(self.date), us_date_to_iso);
         let record = CaseRecord {
             id: format!("scdb-{case_id}"),
             name: field(self.name).unwrap_or_default().to_string(),
             court: Some("scotus".into()),
-            decision_date,
+            decision_date: date,
             docket_numbers: docket.iter().cloned().collect(),
             citations,
             precedential_status: Some("Published".into()),
@@ -200,7 +198,7 @@ impl Columns {
         Some(ScdbCase {
             record,
             docket,
-            unreal_date,
+            unreal_date: left_out,
         })
     }
 }
