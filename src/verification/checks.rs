@@ -220,14 +220,14 @@ fn nominative_mismatch(volume: u32, written: &str) -> Option<String> {
     let cited = NOMINATIVE_REPORTERS
         .iter()
         .find(|(reporter, _, _)| reporter.trim_end_matches('.') == name.trim_end_matches('.'))?;
+    let (_, first, last) = cited;
+    if first + number - 1 == volume && volume <= *last {
+        return None;
+    }
     let expected = NOMINATIVE_REPORTERS
         .iter()
         .find(|(_, first, last)| (*first..=*last).contains(&volume))
         .map(|(reporter, first, _)| format!("{} {reporter}", volume - first + 1));
-    let cited_us = cited.1 + number - 1;
-    if cited_us == volume && number <= cited.2 - cited.1 + 1 {
-        return None;
-    }
     Some(match expected {
         Some(expected) => format!("{volume} U.S. is {expected}, not {inside}"),
         None => format!("{volume} U.S. was not published as {inside}"),
@@ -272,16 +272,15 @@ fn pin_outside_case(
         page: pin,
         ..key.clone()
     };
-    Ok(match find_case(txn, &at_pin)? {
-        CaseLookup::Found { cases, .. } if !cases.contains(&record.id) => {
-            let other = match cases.first() {
-                Some(id) => store::case(txn, id)?.map_or_else(|| id.clone(), |c| c.name),
-                None => String::new(),
-            };
-            Some(format!("page {pin} belongs to another case ({other})"))
-        }
+    let other = match find_case(txn, &at_pin)? {
+        CaseLookup::Found { cases, .. } if !cases.contains(&record.id) => cases.into_iter().next(),
         _ => None,
-    })
+    };
+    let Some(other) = other else {
+        return Ok(None);
+    };
+    let name = store::case(txn, &other)?.map_or(other, |case| case.name);
+    Ok(Some(format!("page {pin} belongs to another case ({name})")))
 }
 
 /// Whether the cited name and the case's name share a word that
