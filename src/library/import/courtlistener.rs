@@ -708,8 +708,11 @@ fn store_cluster(writer: &mut LibraryWriter<'_>, cluster: ClusterRow) -> RowOutc
             // Dockets are kept only while their import runs: a clusters file
             // read in a later run does not know the court, which is no
             // reason to remove the one an earlier run gave.
-            let cluster_id = &record.provenance[0].id;
-            if let Some(held) = writer.external_case(SOURCE, cluster_id)? {
+            let held = match record.provenance.first() {
+                Some(cluster) => writer.external_case(SOURCE, &cluster.id)?,
+                None => None,
+            };
+            if let Some(held) = held {
                 record.court = writer.case(&held)?.and_then(|case| case.court);
             }
         }
