@@ -14,7 +14,9 @@ mod constitution;
 pub mod lookup;
 mod urls;
 
-use std::collections::HashSet;
+use std::collections::HashMap;
+
+use redb::ReadTransaction;
 
 use serde::Serialize;
 
@@ -143,34 +145,16 @@ impl Verifier<'_> {
     fn verify_up_to(&self, text: &str, limit: usize) -> Result<VerifyReport, StoreError> {
         let found = Extractor::shared().extract(text);
         let full: Vec<usize> = (0..found.len()).filter(|&i| found[i].is_full()).collect();
-        let mut addresses = HashSet::new();
-        let mut named = HashSet::new();
-        let distinct: Vec<usize> = full
-            .iter()
-            .copied()
-            .filter(|&i| {
-                let address = identity(&found[i], text);
-                match parties_key(&found[i]) {
-                    // Another name at an address already cited is another
-                    // claim to check ("Smith v. Jones, 347 U.S. 483" after
-                    // Brown's); the same name again, or none, is not.
-                    Some(parties) => {
-                        addresses.insert(address.clone());
-                        named.insert(format!("{address}|{parties}"))
-                    }
-                    None => addresses.insert(address),
-                }
-            })
-            .collect();
-        let truncated = distinct.len() > limit;
+        let claims = claims(&found, &full, text);
+        let truncated = claims.len() > limit;
         let citations = self
             .library
             .store
             .read(|txn| -> Result<Vec<_>, StoreError> {
-                distinct
+                claims
                     .iter()
                     .take(limit)
-                    .map(|&i| checks::check(txn, self.public_url, &found, i, text))
+                    .map(|pins| self.check_claim(txn, &found, pins, text))
                     .collect()
             })?;
         Ok(VerifyReport {
@@ -179,6 +163,29 @@ impl Verifier<'_> {
             extracted_count: full.len(),
             truncated,
         })
+    }
+
+    /// Checks one claim at its first citation; when that verifies, a later
+    /// pin the case cannot have makes the claim unverified (that citation's
+    /// answer, naming the pin, is given).
+    fn check_claim(
+        &self,
+        txn: &ReadTransaction,
+        found: &[Citation],
+        pins: &[usize],
+        text: &str,
+    ) -> Result<CheckedCitation, StoreError> {
+        let first = checks::check(txn, self.public_url, found, pins[0], text)?;
+        if first.status != Status::Verified {
+            return Ok(first);
+        }
+        for &other in &pins[1..] {
+            let checked = checks::check(txn, self.public_url, found, other, text)?;
+            if checked.status == Status::Unverified {
+                return Ok(checked);
+            }
+        }
+        Ok(first)
     }
 
     /// Checks citation strings (resolve), on one snapshot of the library.
@@ -228,6 +235,52 @@ impl Verifier<'_> {
         };
         Ok(CheckedCitation::unavailable(text.to_string(), None, reason))
     }
+}
+
+/// The distinct claims among the full citations of a document, in order of
+/// first appearance: for each, its first citation, then the first citation
+/// of each other pin page it is cited at. A repeat counts once; another name
+/// at an address already cited is another claim ("Smith v. Jones, 347 U.S.
+/// 483" after Brown's), the same name again, or none, is not.
+fn claims(found: &[Citation], full: &[usize], text: &str) -> Vec<Vec<usize>> {
+    let mut claims: Vec<Vec<usize>> = Vec::new();
+    let mut first_at_address: HashMap<String, usize> = HashMap::new();
+    let mut by_name: HashMap<String, usize> = HashMap::new();
+    for &i in full {
+        let address = identity(&found[i], text);
+        let named = parties_key(&found[i]).map(|parties| format!("{address}|{parties}"));
+        let known = match &named {
+            Some(named) => by_name.get(named),
+            None => first_at_address.get(&address),
+        };
+        let claim = known.copied().unwrap_or_else(|| {
+            claims.push(Vec::new());
+            claims.len() - 1
+        });
+        first_at_address.entry(address).or_insert(claim);
+        if let Some(named) = named {
+            by_name.entry(named).or_insert(claim);
+        }
+        let pins = &mut claims[claim];
+        if !pins
+            .iter()
+            .any(|&p| pin_key(&found[p]) == pin_key(&found[i]))
+        {
+            pins.push(i);
+        }
+    }
+    claims
+}
+
+/// A citation's pin page as written, spacing and case aside.
+fn pin_key(citation: &Citation) -> String {
+    citation
+        .pin_cite
+        .as_deref()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<String>()
+        .to_lowercase()
 }
 
 /// What makes two citations in one document the same authority.

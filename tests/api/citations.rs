@@ -185,6 +185,31 @@ async fn a_pin_page_outside_the_case_is_unverified() {
     );
 }
 
+/// A case cited again at another pin is checked at that pin too: a wrong
+/// second pin makes the claim unverified instead of hiding behind the first.
+/// It is still one citation, billed once.
+#[tokio::test]
+async fn every_pin_of_a_case_cited_twice_is_checked() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let good = "Brown v. Board of Education, 347 U.S. 483, 495 (1954). Again, Brown v. Board \
+                of Education, 347 U.S. 483, 494 (1954).";
+    let bad = format!("{good} But see Brown v. Board of Education, 347 U.S. 483, 500 (1954).");
+    let (status, body) = verify(&app, &key, json!({ "text": good })).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(statuses(&body), [("347 U.S. 483", "verified")], "{body}");
+    let (status, body) = verify(&app, &key, json!({ "text": bad })).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(statuses(&body), [("347 U.S. 483", "unverified")], "{body}");
+    let reason = body["data"]["citations"][0]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("page 500") && reason.contains("BOLLING"),
+        "{body}"
+    );
+    assert_eq!(body["data"]["extractedCount"], 3);
+    assert_eq!(balance(&app, &key).await, 10_000_000 - 2 * 15_000);
+}
+
 /// The early U.S. Reports carry their reporter's volume: a wrong one is caught.
 #[tokio::test]
 async fn a_wrong_nominative_volume_is_unverified() {

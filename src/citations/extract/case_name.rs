@@ -273,6 +273,9 @@ fn name_span(text: &str, words: &[Range<usize>]) -> Option<Range<usize>> {
         if bare.is_empty() || is_signal(bare) && !after_versus {
             break;
         }
+        if core.ends_with(',') && is_transition(bare) && !after_versus {
+            break;
+        }
         if bare.bytes().any(|b| b.is_ascii_digit()) {
             break;
         }
@@ -398,6 +401,51 @@ fn is_signal(word: &str) -> bool {
             | "supra"
             | "aff'd"
             | "rev'd"
+    )
+}
+
+/// Words that open a sentence when a comma follows them ("Again, Brown v.
+/// Board"); without the comma some start a name ("Second National Bank").
+fn is_transition(word: &str) -> bool {
+    matches!(
+        word,
+        "Again"
+            | "Indeed"
+            | "Nevertheless"
+            | "Nonetheless"
+            | "Instead"
+            | "Finally"
+            | "Notably"
+            | "Consequently"
+            | "Additionally"
+            | "Still"
+            | "Yet"
+            | "Hence"
+            | "Later"
+            | "Then"
+            | "Now"
+            | "Today"
+            | "Recently"
+            | "First"
+            | "Second"
+            | "Third"
+            | "Next"
+            | "Lastly"
+            | "Ultimately"
+            | "Importantly"
+            | "Specifically"
+            | "Conversely"
+            | "Rather"
+            | "Otherwise"
+            | "Meanwhile"
+            | "Subsequently"
+            | "Previously"
+            | "Earlier"
+            | "Elsewhere"
+            | "Initially"
+            | "Thereafter"
+            | "Significantly"
+            | "Critically"
     )
 }
 
@@ -632,6 +680,14 @@ mod tests {
             p("Our Lady of the Lake Hosp.", "Vanner")
         );
         assert_eq!(parties("Cf. Akins v. State, CITE"), p("Akins", "State"));
+        assert_eq!(
+            parties("held. Again, Brown v. Board of Education, CITE"),
+            p("Brown", "Board of Education")
+        );
+        assert_eq!(
+            parties("Second National Bank v. Ames, CITE"),
+            p("Second National Bank", "Ames")
+        );
         assert_eq!(
             parties("(quoting Ohree v. Commonwealth, CITE"),
             p("Ohree", "Commonwealth")
