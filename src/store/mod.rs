@@ -114,6 +114,11 @@ pub enum StoreError {
         "the store was written by a newer lexstack (schema {found}, this build reads {supported})"
     )]
     SchemaTooNew { found: u64, supported: u64 },
+    #[error(
+        "the store was written by an older lexstack (schema {found}, this build reads {supported}): \
+         start `lexstack serve` with this build once to upgrade it"
+    )]
+    SchemaTooOld { found: u64, supported: u64 },
     #[error("store: {0}")]
     Redb(#[from] redb::Error),
     #[error("store record is not valid json")]
@@ -271,10 +276,14 @@ impl Store {
                 .get("schema_version")?
                 .map(|v| v.value()))
         })?;
-        match found {
-            Some(version) if version == supported => Ok(()),
-            other => Err(StoreError::SchemaTooNew {
-                found: other.unwrap_or(0),
+        match found.unwrap_or(0) {
+            version if version == supported => Ok(()),
+            version if version > supported => Err(StoreError::SchemaTooNew {
+                found: version,
+                supported,
+            }),
+            version => Err(StoreError::SchemaTooOld {
+                found: version,
                 supported,
             }),
         }
@@ -354,4 +363,46 @@ pub fn rfc3339(millis: i64) -> String {
     chrono::DateTime::from_timestamp_millis(millis)
         .unwrap_or_default()
         .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A library file that says it was written with `version`.
+    fn library_of_schema(dir: &Path, version: u64) {
+        let db = Database::create(dir.join(LIBRARY_FILE)).unwrap();
+        let txn = db.begin_write().unwrap();
+        txn.open_table(META)
+            .unwrap()
+            .insert("schema_version", version)
+            .unwrap();
+        txn.commit().unwrap();
+    }
+
+    #[test]
+    fn a_store_of_another_schema_says_which_way_it_differs() {
+        let supported = tables::LIBRARY_SCHEMA_VERSION;
+        let dir = tempfile::tempdir().unwrap();
+        library_of_schema(dir.path(), supported - 1);
+        let older = Store::open_read_only(dir.path(), Layout::Library).err();
+        assert!(
+            matches!(older, Some(StoreError::SchemaTooOld { .. })),
+            "read-only cannot upgrade: {older:?}"
+        );
+        assert!(Store::open_library(dir.path()).is_ok(), "writing upgrades");
+        assert!(Store::open_read_only(dir.path(), Layout::Library).is_ok());
+
+        let dir = tempfile::tempdir().unwrap();
+        library_of_schema(dir.path(), supported + 1);
+        for newer in [
+            Store::open_read_only(dir.path(), Layout::Library).err(),
+            Store::open_library(dir.path()).err(),
+        ] {
+            assert!(
+                matches!(newer, Some(StoreError::SchemaTooNew { .. })),
+                "{newer:?}"
+            );
+        }
+    }
 }
