@@ -38,7 +38,7 @@ fn full_case(c: &Citation) -> Option<String> {
     let page = c.page.as_deref()?;
     let year = c.year?;
     let court = court_part(c, reporter)?;
-    let mut out = format!("{name}, {volume} {reporter} {page}");
+    let mut out = format!("{name}, {} {page}", volume_part(c, volume, reporter));
     if let Some(pin) = &c.pin_cite {
         out.push_str(", ");
         out.push_str(pin.trim_start_matches("at ").trim());
@@ -48,6 +48,28 @@ fn full_case(c: &Citation) -> Option<String> {
         None => out.push_str(&format!(" ({year})")),
     }
     Some(out)
+}
+
+/// The volume and reporter: a case of the first 90 volumes of the U.S.
+/// Reports, cited to them or to the early reporter they reprint, as
+/// "5 U.S. (1 Cranch)" (rule 10.3.2).
+fn volume_part(c: &Citation, volume: &str, reporter: &str) -> String {
+    let number: Option<u32> = volume.parse().ok();
+    let us_volume = if reporter == "U.S." {
+        number
+    } else if c
+        .reporter_found
+        .as_deref()
+        .is_none_or(reporters::is_early_scotus_spelling)
+    {
+        number.and_then(|n| reporters::us_reports_volume(reporter, n))
+    } else {
+        None
+    };
+    match us_volume.and_then(|us| Some((us, reporters::nominative_volume(us)?))) {
+        Some((us, (nominative, series))) => format!("{us} U.S. ({nominative} {series})"),
+        None => format!("{volume} {reporter}"),
+    }
 }
 
 /// The court abbreviation the parenthetical needs: `Some(None)` when the
@@ -196,6 +218,29 @@ mod tests {
         assert_eq!(
             first("Wilson v. Mar. Overseas Corp., 150 F.3d 1, 6-7 (1st Cir. 1998)").as_deref(),
             Some("Wilson v. Mar. Overseas Corp., 150 F.3d 1, 6-7 (1st Cir. 1998)")
+        );
+    }
+
+    #[test]
+    fn early_supreme_court_cases_name_both_reporters() {
+        for written in [
+            "Marbury v. Madison, 1 Cranch 137, 177 (1803)",
+            "Marbury v. Madison, 5 U.S. 137, 177 (1803)",
+            "Marbury v. Madison, 5 U.S. (1 Cranch) 137, 177 (1803)",
+        ] {
+            assert_eq!(
+                first(written).as_deref(),
+                Some("Marbury v. Madison, 5 U.S. (1 Cranch) 137, 177 (1803)"),
+                "{written}"
+            );
+        }
+        assert_eq!(
+            first("McCulloch v. Maryland, 4 Wheat. 316 (1819)").as_deref(),
+            Some("McCulloch v. Maryland, 17 U.S. (4 Wheat.) 316 (1819)")
+        );
+        assert_eq!(
+            first("Pennoyer v. Neff, 95 U.S. 714 (1878)").as_deref(),
+            Some("Pennoyer v. Neff, 95 U.S. 714 (1878)")
         );
     }
 

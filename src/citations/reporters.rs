@@ -62,6 +62,55 @@ pub fn law(key: &str) -> Option<&'static Law> {
     Vocabulary::get().laws.iter().find(|l| l.key == key)
 }
 
+/// The Supreme Court's own reporters that the first 90 volumes of the U.S.
+/// Reports reprint, with the U.S. volumes each became. The reprints keep
+/// the nominative page numbers, so "1 Cranch 137" is page 137 of 5 U.S.
+const NOMINATIVE_US_REPORTS: [(&str, u32, u32); 7] = [
+    ("Dall.", 1, 4),
+    ("Cranch", 5, 13),
+    ("Wheat.", 14, 25),
+    ("Pet.", 26, 41),
+    ("How.", 42, 65),
+    ("Black", 66, 67),
+    ("Wall.", 68, 90),
+];
+
+/// The U.S. Reports volume that reprints a volume of an early Supreme
+/// Court reporter (canonical abbreviation): "Cranch" 1 → 5. `None` for
+/// other reporters and for volumes past the series' last.
+pub fn us_reports_volume(reporter: &str, volume: u32) -> Option<u32> {
+    let (_, first, last) = NOMINATIVE_US_REPORTS
+        .iter()
+        .find(|(abbreviation, _, _)| *abbreviation == reporter)?;
+    let us = first.checked_add(volume.checked_sub(1)?)?;
+    (us <= *last).then_some(us)
+}
+
+/// The early Supreme Court reporters the U.S. Reports reprint.
+pub fn nominative_reporters() -> impl Iterator<Item = &'static str> {
+    NOMINATIVE_US_REPORTS
+        .iter()
+        .map(|(abbreviation, _, _)| *abbreviation)
+}
+
+/// The nominative volume a U.S. Reports volume first appeared as:
+/// 22 → (9, "Wheat."). `None` past volume 90.
+pub fn nominative_volume(us_volume: u32) -> Option<(u32, &'static str)> {
+    NOMINATIVE_US_REPORTS
+        .iter()
+        .find(|(_, first, last)| (*first..=*last).contains(&us_volume))
+        .map(|(abbreviation, first, _)| (us_volume - first + 1, *abbreviation))
+}
+
+/// Whether a reporter spelling is the Supreme Court's own early series
+/// ("Cranch", "Wheaton"), not a circuit court's series of a similar name
+/// ("Cranch C.C.", which reporters-db also files under "Cranch").
+pub fn is_early_scotus_spelling(spelling: &str) -> bool {
+    editions_for(spelling)
+        .iter()
+        .any(|edition| reporter_of(edition).cite_type == "scotus_early")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,5 +140,27 @@ mod tests {
         assert_eq!(reporter.name, "Federal Reporter");
         assert!(editions_for("P.R.").len() > 1);
         assert_eq!(canonical_reporter("P.R."), None);
+    }
+
+    #[test]
+    fn early_supreme_court_volumes() {
+        assert_eq!(us_reports_volume("Cranch", 1), Some(5));
+        assert_eq!(us_reports_volume("Dall.", 1), Some(1));
+        assert_eq!(us_reports_volume("Wheat.", 4), Some(17));
+        assert_eq!(us_reports_volume("How.", 19), Some(60));
+        assert_eq!(us_reports_volume("Wall.", 23), Some(90));
+        assert_eq!(us_reports_volume("Wall.", 24), None);
+        assert_eq!(us_reports_volume("Cranch", 0), None);
+        assert_eq!(us_reports_volume("Cranch", u32::MAX), None);
+        assert_eq!(us_reports_volume("U.S.", 5), None);
+        assert_eq!(nominative_volume(22), Some((9, "Wheat.")));
+        assert_eq!(nominative_volume(1), Some((1, "Dall.")));
+        assert_eq!(nominative_volume(91), None);
+        for spelling in ["Cranch", "Wheaton", "Dallas", "Wall.", "How."] {
+            assert!(is_early_scotus_spelling(spelling), "{spelling}");
+        }
+        for spelling in ["Cranch C.C.", "F.3d", "U.S."] {
+            assert!(!is_early_scotus_spelling(spelling), "{spelling}");
+        }
     }
 }

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use super::model::CiteKey;
+use super::model::{CiteKey, reporter_spelling};
 use crate::citations::Extractor;
 use crate::store::StoreError;
 
@@ -178,12 +178,9 @@ pub struct CitedCase {
 pub fn cited_cases(text: &str) -> Vec<CitedCase> {
     let mut cited: BTreeMap<CiteKey, CitedCase> = BTreeMap::new();
     for address in Extractor::shared().case_addresses(text) {
-        let key = CiteKey {
-            volume: address.volume,
-            reporter: address.reporter.to_string(),
-            page: address.page,
-        };
         let span = address.span;
+        let written = text.get(span.clone()).map_or("", reporter_spelling);
+        let key = CiteKey::new(address.volume, address.reporter, written, address.page);
         cited
             .entry(key.clone())
             .or_insert_with(|| CitedCase {

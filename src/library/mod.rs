@@ -406,11 +406,13 @@ pub fn query_of(citation: &crate::citations::Citation) -> Option<lookup::Citatio
     use crate::citations::CitationKind;
     match citation.kind {
         CitationKind::FullCase | CitationKind::ShortCase => {
-            let key = model::CiteKey {
-                volume: citation.volume.as_deref()?.parse().ok()?,
-                reporter: citation.reporter?.to_string(),
-                page: citation.page.as_deref()?.parse().ok()?,
-            };
+            let reporter = citation.reporter?;
+            let key = model::CiteKey::new(
+                citation.volume.as_deref()?.parse().ok()?,
+                reporter,
+                citation.reporter_found.as_deref().unwrap_or(reporter),
+                citation.page.as_deref()?.parse().ok()?,
+            );
             Some(lookup::CitationQuery::Case { key })
         }
         CitationKind::Law => {

@@ -7,12 +7,46 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::citations::reporters;
+
 /// A citation's address in a reporter: (volume, canonical reporter, page).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct CiteKey {
     pub volume: u32,
     pub reporter: String,
     pub page: u32,
+}
+
+impl CiteKey {
+    /// The address of `page` of `volume` of a reporter (canonical
+    /// abbreviation) that a citation spelled `written` names. A volume of
+    /// the Supreme Court's early reporters is the U.S. Reports volume that
+    /// reprints it with the same pages ("1 Cranch 137" is 5 U.S. 137), so
+    /// either citation finds the case; a circuit court's series of the same
+    /// abbreviation ("1 Cranch C.C. 100") keeps its own address.
+    pub fn new(volume: u32, reporter: &str, written: &str, page: u32) -> Self {
+        match reporters::us_reports_volume(reporter, volume) {
+            Some(us_volume) if reporters::is_early_scotus_spelling(written) => Self {
+                volume: us_volume,
+                reporter: "U.S.".into(),
+                page,
+            },
+            _ => Self {
+                volume,
+                reporter: reporter.to_string(),
+                page,
+            },
+        }
+    }
+}
+
+/// The reporter as a citation "VOLUME REPORTER PAGE" spells it
+/// ("Cranch C.C." of "1 Cranch C.C. 100").
+pub fn reporter_spelling(citation: &str) -> &str {
+    citation
+        .trim_start_matches(|c: char| c.is_ascii_digit())
+        .trim_end_matches(|c: char| c.is_ascii_digit())
+        .trim()
 }
 
 impl fmt::Display for CiteKey {

@@ -8,12 +8,13 @@ use super::cite_snapshot::CiteSnapshot;
 use super::graph::{self, CitedCase, Edge, OutEdges, PassageAt};
 use super::model::{
     Authority, BodyFormat, CaseCitation, CaseRecord, CiteKey, LawCoverage, NewCase, NewOpinion,
-    OpinionMeta,
+    OpinionMeta, reporter_spelling,
 };
 use super::names::names_compatible;
 use super::text::markup_to_text;
 use std::collections::BTreeMap;
 
+use crate::citations::reporters;
 use crate::store::tables::{
     AUTHORITIES, CASES, CITE_INDEX, COURTLISTENER_OPINIONS, COVERAGE, COVERAGE_PENDING,
     EXTERNAL_IDS, GRAPH_OUT, IMPORT_DOCKETS, IMPORT_PROGRESS, INDEX_PENDING, LAW_COVERAGE,
@@ -1028,6 +1029,172 @@ impl<'txn> LibraryWriter<'txn> {
     }
 }
 
+/// Schema 2 → 3: see [`LibraryWriter::readdress_early_us_reports`].
+pub fn migrate_to_v3(txn: &WriteTransaction) -> Result<(), StoreError> {
+    let mut writer = LibraryWriter::new(txn)?;
+    writer.readdress_early_us_reports()?;
+    writer.finish()
+}
+
+impl LibraryWriter<'_> {
+    /// Schema 3: an early Supreme Court reporter's address ("1 Cranch 137")
+    /// becomes the U.S. Reports address that reprints it (5 U.S. 137), as
+    /// [`CiteKey::new`] now makes it. A stored citation moves when its
+    /// spelling is the Supreme Court's series and its case is of that court
+    /// (or of none known): the CourtListener importer wrote the D.C.
+    /// circuit court's "Cranch" as "Cranch" too. A waiting citation moves
+    /// when the citing text spells it so, and links when its case is held.
+    /// Which series brought a nominative volume's coverage cannot be told,
+    /// so that coverage is forgotten (the U.S. volume keeps its own).
+    fn readdress_early_us_reports(&mut self) -> Result<(), StoreError> {
+        for reporter in reporters::nominative_reporters() {
+            let whole = (reporter, 0, 0)..=(reporter, u32::MAX, u32::MAX);
+            let mut indexed = Vec::new();
+            for row in self.cite_index.range(whole)? {
+                let (key, ids) = row?;
+                let (_, volume, page) = key.value();
+                indexed.push((volume, page, split_ids(ids.value())));
+            }
+            for (volume, page, ids) in indexed {
+                self.readdress_indexed(reporter, volume, page, ids)?;
+            }
+            let mut waiting = Vec::new();
+            for row in self.unresolved.range((reporter, 0, 0, "")..)? {
+                let (key, edge) = row?;
+                let (at, volume, page, citing) = key.value();
+                if at != reporter {
+                    break;
+                }
+                waiting.push((
+                    volume,
+                    page,
+                    citing.to_string(),
+                    Edge::decode(edge.value())?,
+                ));
+            }
+            for (volume, page, citing, edge) in waiting {
+                self.readdress_waiting(reporter, volume, page, &citing, edge)?;
+            }
+            self.coverage.retain(|(at, volume), _| {
+                at != reporter || reporters::us_reports_volume(at, volume).is_none()
+            })?;
+            self.coverage_pending.retain(|(_, at, volume), _| {
+                at != reporter || reporters::us_reports_volume(at, volume).is_none()
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Moves the cases indexed at one nominative address.
+    fn readdress_indexed(
+        &mut self,
+        reporter: &str,
+        volume: u32,
+        page: u32,
+        ids: Vec<String>,
+    ) -> Result<(), StoreError> {
+        let old = CiteKey {
+            volume,
+            reporter: reporter.to_string(),
+            page,
+        };
+        let mut staying = Vec::new();
+        for id in ids {
+            let Some(mut record) = self.case(&id)? else {
+                staying.push(id);
+                continue;
+            };
+            let of_the_court = record
+                .court
+                .as_deref()
+                .is_none_or(|court| court == "scotus");
+            let mut moved = Vec::new();
+            for citation in &mut record.citations {
+                if citation.key.as_ref() != Some(&old) || !of_the_court {
+                    continue;
+                }
+                let key = CiteKey::new(volume, reporter, reporter_spelling(&citation.cite), page);
+                if key != old {
+                    citation.key = Some(key);
+                    moved.push(citation.clone());
+                }
+            }
+            if record
+                .citations
+                .iter()
+                .any(|c| c.key.as_ref() == Some(&old))
+            {
+                staying.push(id.clone());
+            }
+            if !moved.is_empty() {
+                self.cases
+                    .insert(id.as_str(), encode(&record)?.as_slice())?;
+                self.index_citations(&id, &moved)?;
+            }
+        }
+        let index_key = (reporter, volume, page);
+        if staying.is_empty() {
+            self.cite_index.remove(index_key)?;
+        } else {
+            self.cite_index
+                .insert(index_key, staying.join("\n").as_str())?;
+        }
+        Ok(())
+    }
+
+    /// Moves a citation waiting at a nominative address, when the citing
+    /// opinion spells it as the Supreme Court's series.
+    fn readdress_waiting(
+        &mut self,
+        reporter: &str,
+        volume: u32,
+        page: u32,
+        citing: &str,
+        edge: Edge,
+    ) -> Result<(), StoreError> {
+        let Some(at) = edge.passage else {
+            return Ok(());
+        };
+        let Some(text) = self.opinion_plain_text(citing, at.opinion)? else {
+            return Ok(());
+        };
+        let written = text
+            .get(at.start as usize..at.end as usize)
+            .map_or("", reporter_spelling);
+        let key = CiteKey::new(volume, reporter, written, page);
+        if key.reporter == reporter {
+            return Ok(());
+        }
+        self.unresolved.remove((reporter, volume, page, citing))?;
+        let already = (key.reporter.as_str(), key.volume, key.page, citing);
+        let waiting_there = match self.unresolved.get(already)? {
+            Some(bytes) => Edge::decode(bytes.value())?.count,
+            None => 0,
+        };
+        let cited = CitedCase {
+            count: edge.count.saturating_add(waiting_there),
+            first: at.start..at.end,
+            key,
+        };
+        let ids = self.cases_at(&cited.key)?;
+        self.link_cited(citing, at.opinion, &[cited], vec![ids])
+    }
+
+    /// An opinion's text with its markup removed, read in this transaction.
+    fn opinion_plain_text(&self, case_id: &str, number: u32) -> Result<Option<String>, StoreError> {
+        let Some(record) = self.case(case_id)? else {
+            return Ok(None);
+        };
+        let Some(opinion) = record.opinions.iter().find(|o| o.number == number) else {
+            return Ok(None);
+        };
+        match self.texts.get((case_id, number))? {
+            Some(bytes) => Ok(Some(plain_text(opinion.format, decompress(bytes.value())?))),
+            None => Ok(None),
+        }
+    }
+}
+
 /// Whether two records at the same citation describe one decision: names
 /// that fit each other and, when both are dated, the same year.
 fn same_decision(held: &CaseRecord, new: &CaseRecord) -> bool {
@@ -1371,5 +1538,186 @@ mod tests {
             .map(|t| t.name().to_string())
             .collect();
         assert!(!tables.iter().any(|t| t == "cites_out" || t == "cites_in"));
+    }
+
+    /// A library written by schema 2, with early Supreme Court citations
+    /// at their nominative addresses.
+    fn write_schema_2_library(dir: &std::path::Path, citing_text: &str) {
+        let db = Database::create(dir.join(LIBRARY_FILE)).unwrap();
+        let txn = db.begin_write().unwrap();
+        {
+            txn.open_table(META)
+                .unwrap()
+                .insert("schema_version", 2)
+                .unwrap();
+            let mut cases = txn.open_table(CASES).unwrap();
+            let mut index = txn.open_table(CITE_INDEX).unwrap();
+            let mut put = |id: &str, court: Option<&str>, cites: &[(&str, &str, u32, u32)]| {
+                let record = CaseRecord {
+                    id: id.into(),
+                    court: court.map(str::to_string),
+                    citations: cites
+                        .iter()
+                        .map(|(cite, reporter, volume, page)| CaseCitation {
+                            cite: cite.to_string(),
+                            key: Some(CiteKey {
+                                volume: *volume,
+                                reporter: reporter.to_string(),
+                                page: *page,
+                            }),
+                            last_page: None,
+                        })
+                        .collect(),
+                    ..CaseRecord::default()
+                };
+                cases
+                    .insert(id, encode(&record).unwrap().as_slice())
+                    .unwrap();
+                for (_, reporter, volume, page) in cites {
+                    index.insert((*reporter, *volume, *page), id).unwrap();
+                }
+            };
+            put(
+                "marbury",
+                Some("scotus"),
+                &[
+                    ("5 U.S. 137", "U.S.", 5, 137),
+                    ("1 Cranch 137", "Cranch", 1, 137),
+                ],
+            );
+            // CourtListener wrote the D.C. circuit court's series as "Cranch".
+            put(
+                "circuit",
+                Some("dcd"),
+                &[("1 Cranch 100", "Cranch", 1, 100)],
+            );
+            put("mcculloch", None, &[("4 Wheat. 316", "Wheat.", 4, 316)]);
+            put("wheaton-9", Some("scotus"), &[("22 U.S. 9", "U.S.", 22, 9)]);
+            put("citing", Some("nd"), &[("1 N.D. 1", "N.D.", 1, 1)]);
+            let citing = CaseRecord {
+                id: "citing".into(),
+                court: Some("nd".into()),
+                opinions: vec![OpinionMeta {
+                    number: 0,
+                    kind: "combined".into(),
+                    author: None,
+                    format: BodyFormat::Text,
+                    provenance: Provenance {
+                        source: "cap".into(),
+                        id: "9".into(),
+                    },
+                    chars: citing_text.chars().count() as u64,
+                    text_hash: text_hash(citing_text),
+                }],
+                ..CaseRecord::default()
+            };
+            cases
+                .insert("citing", encode(&citing).unwrap().as_slice())
+                .unwrap();
+            txn.open_table(OPINION_TEXTS)
+                .unwrap()
+                .insert(("citing", 0), compress(citing_text).as_slice())
+                .unwrap();
+            let mut waiting = txn.open_table(UNRESOLVED_CITES).unwrap();
+            let mut wait = |reporter: &str, volume: u32, page: u32, cited: &str| {
+                let start = citing_text.find(cited).unwrap() as u32;
+                let edge = Edge {
+                    count: 1,
+                    passage: Some(PassageAt {
+                        opinion: 0,
+                        start,
+                        end: start + cited.len() as u32,
+                    }),
+                    parentheticals: Vec::new(),
+                };
+                waiting
+                    .insert((reporter, volume, page, "citing"), edge.encode().as_slice())
+                    .unwrap();
+            };
+            wait("Pet.", 2, 1, "2 Pet. 1");
+            wait("Wheat.", 9, 9, "9 Wheat. 9");
+            wait("Cranch", 1, 50, "1 Cranch C.C. 50");
+            let mut coverage = txn.open_table(COVERAGE).unwrap();
+            coverage.insert(("Cranch", 1), "cap").unwrap();
+            coverage.insert(("U.S.", 5), "scdb").unwrap();
+            coverage.insert(("Wall.", 24), "cap").unwrap();
+        }
+        txn.commit().unwrap();
+    }
+
+    #[test]
+    fn schema_2_early_supreme_court_addresses_become_the_us_reports() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "See 2 Pet. 1; 9 Wheat. 9; 1 Cranch C.C. 50.";
+        write_schema_2_library(dir.path(), text);
+
+        let store = Store::open_library(dir.path()).unwrap();
+        let at = |reporter: &str, volume: u32, page: u32| {
+            let key = CiteKey {
+                volume,
+                reporter: reporter.into(),
+                page,
+            };
+            store.read(|txn| cases_at(txn, &key)).unwrap()
+        };
+        assert_eq!(at("U.S.", 5, 137), ["marbury"]);
+        assert!(at("Cranch", 1, 137).is_empty());
+        assert_eq!(
+            at("U.S.", 17, 316),
+            ["mcculloch"],
+            "no court known: the spelling decides"
+        );
+        assert_eq!(
+            at("Cranch", 1, 100),
+            ["circuit"],
+            "another court's series stays"
+        );
+        assert!(at("U.S.", 5, 100).is_empty());
+        let marbury = store.read(|txn| case(txn, "marbury")).unwrap().unwrap();
+        let keys: Vec<String> = marbury
+            .citations
+            .iter()
+            .map(|c| c.key.as_ref().unwrap().to_string())
+            .collect();
+        assert_eq!(keys, ["5 U.S. 137", "5 U.S. 137"]);
+
+        let edges = store.read(|txn| cited_by_case(txn, "citing")).unwrap();
+        let cited: Vec<&str> = edges.iter().map(|(id, _)| id.as_str()).collect();
+        assert_eq!(
+            cited,
+            ["wheaton-9"],
+            "9 Wheat. 9 is 22 U.S. 9, which is held"
+        );
+        let waiting: Vec<(String, u32, u32)> = store
+            .read(|txn| -> Result<_, StoreError> {
+                let mut rows = Vec::new();
+                for row in txn.open_table(UNRESOLVED_CITES)?.iter()? {
+                    let (key, _) = row?;
+                    let (reporter, volume, page, _) = key.value();
+                    rows.push((reporter.to_string(), volume, page));
+                }
+                Ok(rows)
+            })
+            .unwrap();
+        assert_eq!(
+            waiting,
+            [("Cranch".to_string(), 1, 50), ("U.S.".to_string(), 27, 1)]
+        );
+        let held: Vec<(String, u32)> = store
+            .read(|txn| -> Result<_, StoreError> {
+                let mut rows = Vec::new();
+                for row in txn.open_table(COVERAGE)?.iter()? {
+                    let (key, _) = row?;
+                    let (reporter, volume) = key.value();
+                    rows.push((reporter.to_string(), volume));
+                }
+                Ok(rows)
+            })
+            .unwrap();
+        assert_eq!(
+            held,
+            [("U.S.".to_string(), 5), ("Wall.".to_string(), 24)],
+            "a nominative volume's coverage cannot be told apart, so it goes"
+        );
     }
 }

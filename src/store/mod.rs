@@ -261,8 +261,13 @@ impl Store {
         self.layout.create_tables(&txn)?;
         // Steps that only add tables (main 1 → 2: jobs) are done by
         // `create_tables`; steps that rewrite records run here, in order.
-        if self.layout == Layout::Library && found == Some(1) {
-            crate::library::store::migrate_edges_to_v2(&txn)?;
+        if self.layout == Layout::Library {
+            if found == Some(1) {
+                crate::library::store::migrate_edges_to_v2(&txn)?;
+            }
+            if matches!(found, Some(1 | 2)) {
+                crate::library::store::migrate_to_v3(&txn)?;
+            }
         }
         txn.commit()?;
         Ok(())

@@ -12,8 +12,9 @@ pub const SCHEMA_VERSION: u64 = 2;
 /// The layout of `library.redb` this build reads and writes.
 /// 1: first layout. 2: a case's graph edges in one binary record
 /// (`graph_out`, replacing `cites_out`/`cites_in`), the passage kept as its
-/// place in the citing opinion.
-pub const LIBRARY_SCHEMA_VERSION: u64 = 2;
+/// place in the citing opinion. 3: the early Supreme Court reporters'
+/// addresses ("1 Cranch 137") are the U.S. Reports' (5 U.S. 137).
+pub const LIBRARY_SCHEMA_VERSION: u64 = 3;
 
 /// Counters and markers: `schema_version`, `ledger_seq`.
 pub const META: TableDefinition<&str, u64> = TableDefinition::new("meta");

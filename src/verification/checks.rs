@@ -6,7 +6,7 @@ use super::case_status::CaseStatus;
 use super::{CheckedCitation, ContentType, Status};
 use super::{constitution, urls};
 use crate::citations::names::distinctive_tokens;
-use crate::citations::{Citation, CitationKind, bluebook, case_names_match};
+use crate::citations::{Citation, CitationKind, bluebook, case_names_match, reporters};
 use crate::library::lookup::{AuthorityLookup, CaseLookup, find_authority, find_case};
 use crate::library::model::{CaseRecord, CiteKey, codes};
 use crate::library::{Library, law_code, store};
@@ -81,11 +81,12 @@ fn check_case(
             "the citation has no volume or page to look up",
         ));
     };
-    let key = CiteKey {
+    let key = CiteKey::new(
         volume,
-        reporter: reporter.to_string(),
+        reporter,
+        citation.reporter_found.as_deref().unwrap_or(reporter),
         page,
-    };
+    );
     if reporter == "U.S."
         && let Some(reason) = nominative_mismatch(volume, &written)
     {
@@ -199,37 +200,23 @@ fn check_case(
     ))
 }
 
-/// The reporters the first 90 volumes of the U.S. Reports were published
-/// as, and the U.S. volumes each covers.
-const NOMINATIVE_REPORTERS: [(&str, u32, u32); 7] = [
-    ("Dall.", 1, 4),
-    ("Cranch", 5, 13),
-    ("Wheat.", 14, 25),
-    ("Pet.", 26, 41),
-    ("How.", 42, 65),
-    ("Black", 66, 67),
-    ("Wall.", 68, 90),
-];
-
 /// Why a U.S. citation's nominative volume ("22 U.S. (3 Dall.) 738") is not
 /// that U.S. volume's (22 U.S. is 9 Wheat.), when it is not.
 fn nominative_mismatch(volume: u32, written: &str) -> Option<String> {
     let inside = written.split_once('(')?.1.split_once(')')?.0.trim();
     let (number, name) = inside.split_once(' ')?;
     let number: u32 = number.parse().ok()?;
-    let cited = NOMINATIVE_REPORTERS
-        .iter()
-        .find(|(reporter, _, _)| reporter.trim_end_matches('.') == name.trim_end_matches('.'))?;
-    let (_, first, last) = cited;
-    if first + number - 1 == volume && volume <= *last {
+    let reporter = reporters::canonical_reporter(name)
+        .filter(|_| reporters::is_early_scotus_spelling(name))?;
+    // Only the series reprinted as U.S. 1-90 are judged ("(10 Otto)" is not).
+    reporters::us_reports_volume(reporter, 1)?;
+    if reporters::us_reports_volume(reporter, number) == Some(volume) {
         return None;
     }
-    let expected = NOMINATIVE_REPORTERS
-        .iter()
-        .find(|(_, first, last)| (*first..=*last).contains(&volume))
-        .map(|(reporter, first, _)| format!("{} {reporter}", volume - first + 1));
-    Some(match expected {
-        Some(expected) => format!("{volume} U.S. is {expected}, not {inside}"),
+    Some(match reporters::nominative_volume(volume) {
+        Some((expected, reporter)) => {
+            format!("{volume} U.S. is {expected} {reporter}, not {inside}")
+        }
         None => format!("{volume} U.S. was not published as {inside}"),
     })
 }

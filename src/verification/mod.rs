@@ -22,6 +22,7 @@ use serde::Serialize;
 
 use crate::citations::{Citation, CitationKind, Extractor};
 use crate::library::Library;
+use crate::library::model::CiteKey;
 use crate::store::StoreError;
 pub use case_status::{CaseStatus, Validity};
 
@@ -286,11 +287,18 @@ fn pin_key(citation: &Citation) -> String {
 /// What makes two citations in one document the same authority.
 fn identity(citation: &Citation, text: &str) -> String {
     match (&citation.kind, citation.reporter, &citation.law) {
-        (CitationKind::FullCase | CitationKind::Journal, Some(reporter), _) => format!(
-            "{}|{reporter}|{}",
-            citation.volume.as_deref().unwrap_or(""),
-            citation.page.as_deref().unwrap_or("")
-        ),
+        (CitationKind::FullCase | CitationKind::Journal, Some(reporter), _) => {
+            let volume = citation.volume.as_deref().unwrap_or("");
+            let page = citation.page.as_deref().unwrap_or("");
+            match (volume.parse(), page.parse()) {
+                // The library's address: "1 Cranch 137" is 5 U.S. 137.
+                (Ok(volume), Ok(page)) => {
+                    let written = citation.reporter_found.as_deref().unwrap_or(reporter);
+                    CiteKey::new(volume, reporter, written, page).to_string()
+                }
+                _ => format!("{volume}|{reporter}|{page}"),
+            }
+        }
         (CitationKind::Law, _, Some(law)) => format!(
             "{}|{}|{}|{}|{}|{}",
             law.code,

@@ -231,6 +231,28 @@ async fn a_wrong_nominative_volume_is_unverified() {
     );
 }
 
+/// "1 Cranch 137" is a page of 5 U.S., which the library holds; Cranch's
+/// reports of the D.C. circuit court are not.
+#[tokio::test]
+async fn early_supreme_court_reporters_are_checked_as_the_us_reports() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let text = "See 1 Cranch 137 (1803); 4 Wheat. 316 (1819); 1 Cranch C.C. 137; \
+                5 U.S. 137.";
+    let (status, body) = verify(&app, &key, json!({ "text": text })).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        statuses(&body),
+        [
+            ("1 Cranch 137", "verified"),
+            ("4 Wheat. 316", "verified"),
+            ("1 Cranch C.C. 137", "unavailable"),
+        ],
+        "5 U.S. 137 is the page 1 Cranch 137 names: one claim: {body}"
+    );
+    assert_eq!(balance(&app, &key).await, 10_000_000 - 3 * 15_000);
+}
+
 /// Bluebook form gives a case's first page before a page inside it, and
 /// "§§" before a range of sections.
 #[tokio::test]

@@ -55,6 +55,32 @@ fn supreme_court_citations_of_every_series_find_their_case() {
 }
 
 #[test]
+fn early_supreme_court_reporters_find_the_us_reports_case() {
+    let (_dir, library) = library();
+    for citation in ["1 Cranch 137", "5 U.S. (1 Cranch) 137", "1 Cranch (US) 137"] {
+        let answer = lookup(&library, citation);
+        assert_eq!(answer["verdict"], "found", "{citation}: {answer}");
+        assert_eq!(answer["readAs"]["key"]["reporter"], "U.S.", "{citation}");
+        assert_eq!(answer["readAs"]["key"]["volume"], 5, "{citation}");
+        assert_eq!(answer["cases"][0]["decisionDate"], "1803-02-24");
+    }
+    let brown_nominative = lookup(&library, "4 Wheat. 316");
+    assert_eq!(
+        case_ids(&brown_nominative),
+        case_ids(&lookup(&library, "17 U.S. 316"))
+    );
+    // Cranch's reports of the D.C. circuit court are another series.
+    let circuit = lookup(&library, "1 Cranch C.C. 137");
+    assert_eq!(circuit["readAs"]["key"]["reporter"], "Cranch");
+    assert_ne!(circuit["verdict"], "found");
+    // Wallace's reports end at volume 23 (90 U.S.).
+    assert_eq!(
+        lookup(&library, "24 Wall. 1")["readAs"]["key"]["reporter"],
+        "Wall."
+    );
+}
+
+#[test]
 fn a_pin_page_finds_the_case_that_holds_it() {
     let (_dir, library) = library();
     let answer = lookup(&library, "347 U.S. 490");

@@ -833,6 +833,7 @@ struct CitationColumns {
     volume: Col,
     reporter: Col,
     page: Col,
+    kind: Col,
 }
 
 impl CitationColumns {
@@ -842,9 +843,13 @@ impl CitationColumns {
             volume: c.col("volume"),
             reporter: c.col("reporter"),
             page: c.col("page"),
+            kind: c.col("type"),
         }
     }
 }
+
+/// `citations.type` of the Supreme Court's early reporters (Dall., Cranch…).
+const SCOTUS_EARLY_TYPE: &str = "5";
 
 fn citation(c: &CitationColumns, row: &Row) -> Result<(u64, CaseCitation), String> {
     let cluster = c.cluster_id.id(row)?;
@@ -853,13 +858,21 @@ fn citation(c: &CitationColumns, row: &Row) -> Result<(u64, CaseCitation), Strin
     else {
         return Err("volume, reporter or page is empty".into());
     };
-    let reporter = crate::library::canonical_reporter(reporter);
+    let given = reporter;
+    let reporter = crate::library::canonical_reporter(given);
+    // Another type under an early reporter's abbreviation is a circuit
+    // court's series ("Cranch" of the D.C. circuit court is type 2).
+    let other_series = c
+        .kind
+        .get(row)
+        .is_some_and(|kind| kind.trim() != SCOTUS_EARLY_TYPE);
     let key = match (volume.trim().parse::<u32>(), page.trim().parse::<u32>()) {
-        (Ok(volume), Ok(page)) => Some(CiteKey {
+        (Ok(volume), Ok(page)) if other_series => Some(CiteKey {
             volume,
             reporter: reporter.clone(),
             page,
         }),
+        (Ok(volume), Ok(page)) => Some(CiteKey::new(volume, &reporter, given, page)),
         _ => None,
     };
     Ok((
@@ -1049,4 +1062,44 @@ fn parenthetical(c: &ParentheticalColumns, row: &Row) -> Result<ParentheticalRow
         described,
         text: markup_to_text(text),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The address of a citations row citing page 137 of volume 1.
+    fn address(reporter: &str, kind: Option<&str>) -> String {
+        let mut names = vec!["volume", "reporter", "page", "cluster_id"];
+        let mut fields = vec!["1", reporter, "137", "9"];
+        if let Some(kind) = kind {
+            names.push("type");
+            fields.push(kind);
+        }
+        let columns = Columns {
+            names: names.into_iter().map(str::to_string).collect(),
+        };
+        let row = Row {
+            line: 2,
+            fields: fields.into_iter().map(|f| Some(f.to_string())).collect(),
+        };
+        let (_, citation) = citation(&CitationColumns::new(&columns), &row).unwrap();
+        citation.key.unwrap().to_string()
+    }
+
+    #[test]
+    fn early_supreme_court_rows_take_the_us_reports_address() {
+        assert_eq!(address("Cranch", Some(SCOTUS_EARLY_TYPE)), "5 U.S. 137");
+        assert_eq!(
+            address("Cranch", None),
+            "5 U.S. 137",
+            "no type: the spelling"
+        );
+        assert_eq!(
+            address("Cranch", Some("2")),
+            "1 Cranch 137",
+            "the D.C. circuit court's series keeps its own"
+        );
+        assert_eq!(address("F.3d", Some("1")), "1 F.3d 137");
+    }
 }

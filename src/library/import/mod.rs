@@ -444,12 +444,12 @@ fn simple_cite_key(cite: &str) -> Option<CiteKey> {
     let (reporter, page) = rest.rsplit_once(' ')?;
     let volume: u32 = volume.parse().ok()?;
     let page: u32 = page.parse().ok()?;
-    let reporter = super::canonical_reporter(reporter);
-    Some(CiteKey {
+    Some(CiteKey::new(
         volume,
+        &super::canonical_reporter(reporter),
         reporter,
         page,
-    })
+    ))
 }
 
 /// Feeds `rows` to `apply` in batches of [`BATCH_ROWS`], one transaction
