@@ -62,6 +62,20 @@ pub fn law(key: &str) -> Option<&'static Law> {
     Vocabulary::get().laws.iter().find(|l| l.key == key)
 }
 
+/// Whether a reporter's volumes are paged books, so that a page between
+/// two cases belongs to the first and a whole volume can be held. Westlaw
+/// and LEXIS number documents, and neutral citations ("2013-Ohio-55")
+/// number decisions, so neither holds when any series under the
+/// abbreviation is of that kind ("Ohio" is also the Ohio Reports).
+pub fn has_pages(reporter: &str) -> bool {
+    !editions_for(reporter).iter().any(|edition| {
+        matches!(
+            reporter_of(edition).cite_type.as_ref(),
+            "neutral" | "specialty_west" | "specialty_lexis"
+        )
+    })
+}
+
 /// The Supreme Court's own reporters that the first 90 volumes of the U.S.
 /// Reports reprint, with the U.S. volumes each became. The reprints keep
 /// the nominative page numbers, so "1 Cranch 137" is page 137 of 5 U.S.
@@ -140,6 +154,22 @@ mod tests {
         assert_eq!(reporter.name, "Federal Reporter");
         assert!(editions_for("P.R.").len() > 1);
         assert_eq!(canonical_reporter("P.R."), None);
+    }
+
+    #[test]
+    fn vendor_and_neutral_series_have_no_pages() {
+        for reporter in ["WL", "U.S. Dist. LEXIS", "U.S. LEXIS", "Ohio"] {
+            assert!(!has_pages(reporter), "{reporter}");
+        }
+        for reporter in [
+            "U.S.",
+            "F.3d",
+            "L. Ed. 2d",
+            "Ill. App. 3d",
+            "Not In Reporters-db",
+        ] {
+            assert!(has_pages(reporter), "{reporter}");
+        }
     }
 
     #[test]

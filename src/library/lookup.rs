@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::model::{Authority, CiteKey, codes};
 use super::store;
+use crate::citations::reporters;
 use crate::store::StoreError;
 
 /// The answer for a reporter citation.
@@ -54,6 +55,11 @@ pub fn find_case(txn: &ReadTransaction, key: &CiteKey) -> Result<CaseLookup, Sto
             cases: at,
             by_page_range: false,
         });
+    }
+    // A Westlaw or LEXIS number, or a neutral citation's, names one
+    // document: no other document runs over it, and no volume is whole.
+    if !reporters::has_pages(&key.reporter) {
+        return Ok(CaseLookup::NotHeld);
     }
     let held = store::volume_coverage(txn, &key.reporter, key.volume)?;
     let before = store::case_starting_before(txn, &key.reporter, key.volume, key.page)?;

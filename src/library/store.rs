@@ -676,12 +676,18 @@ impl<'txn> LibraryWriter<'txn> {
         self.import_key = Some(key.to_string());
     }
 
+    /// `source` brought the whole volume (held once the file being imported
+    /// is all in). A series without pages (Westlaw, LEXIS, neutral
+    /// citations) is never held: a bulk dump carries some of its documents.
     pub fn mark_volume_held(
         &mut self,
         reporter: &str,
         volume: u32,
         source: &str,
     ) -> Result<(), StoreError> {
+        if !reporters::has_pages(reporter) {
+            return Ok(());
+        }
         match &self.import_key {
             Some(key) => {
                 let pending = (key.as_str(), reporter, volume);
@@ -1029,10 +1035,18 @@ impl<'txn> LibraryWriter<'txn> {
     }
 }
 
-/// Schema 2 → 3: see [`LibraryWriter::readdress_early_us_reports`].
+/// Schema 2 → 3: early Supreme Court addresses move to the U.S. Reports
+/// ([`LibraryWriter::readdress_early_us_reports`]), and the volumes of
+/// series without pages that earlier builds held are held no more.
 pub fn migrate_to_v3(txn: &WriteTransaction) -> Result<(), StoreError> {
     let mut writer = LibraryWriter::new(txn)?;
     writer.readdress_early_us_reports()?;
+    writer
+        .coverage
+        .retain(|(reporter, _), _| reporters::has_pages(reporter))?;
+    writer
+        .coverage_pending
+        .retain(|(_, reporter, _), _| reporter.is_empty() || reporters::has_pages(reporter))?;
     writer.finish()
 }
 
@@ -1641,6 +1655,7 @@ mod tests {
             coverage.insert(("Cranch", 1), "cap").unwrap();
             coverage.insert(("U.S.", 5), "scdb").unwrap();
             coverage.insert(("Wall.", 24), "cap").unwrap();
+            coverage.insert(("WL", 2010), "courtlistener").unwrap();
         }
         txn.commit().unwrap();
     }
@@ -1717,7 +1732,8 @@ mod tests {
         assert_eq!(
             held,
             [("U.S.".to_string(), 5), ("Wall.".to_string(), 24)],
-            "a nominative volume's coverage cannot be told apart, so it goes"
+            "a nominative volume's coverage cannot be told apart, so it goes; \
+             a Westlaw year was never a volume"
         );
     }
 }

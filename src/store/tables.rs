@@ -13,7 +13,8 @@ pub const SCHEMA_VERSION: u64 = 2;
 /// 1: first layout. 2: a case's graph edges in one binary record
 /// (`graph_out`, replacing `cites_out`/`cites_in`), the passage kept as its
 /// place in the citing opinion. 3: the early Supreme Court reporters'
-/// addresses ("1 Cranch 137") are the U.S. Reports' (5 U.S. 137).
+/// addresses ("1 Cranch 137") are the U.S. Reports' (5 U.S. 137); no volume
+/// of a series without pages (Westlaw, LEXIS, neutral) is held.
 pub const LIBRARY_SCHEMA_VERSION: u64 = 3;
 
 /// Counters and markers: `schema_version`, `ledger_seq`.

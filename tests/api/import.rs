@@ -616,6 +616,61 @@ fn a_page_after_a_cases_last_page_is_not_that_case() {
     );
 }
 
+/// Westlaw and LEXIS number documents and neutral citations number
+/// decisions: a dump holds some of them, never a whole "volume", and no
+/// document runs over the next number.
+#[test]
+fn vendor_and_neutral_citations_hold_no_volume() {
+    let dir = data_with_library();
+    let dump = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dump.path().join("opinion-clusters-2024-05-06.csv"),
+        "\"id\",\"case_name\",\"date_filed\",\"docket_id\",\"precedential_status\",\"slug\"\n\
+         \"7001\",\"Doe v. Roe\",\"2010-02-03\",,\"Published\",\"doe-v-roe\"\n",
+    )
+    .unwrap();
+    let citation = |id: u32, volume: &str, reporter: &str, page: &str, kind: u32| {
+        format!("\"{id}\",\"{volume}\",\"{reporter}\",\"{page}\",\"{kind}\",\"7001\"\n")
+    };
+    let rows = [
+        citation(1, "401", "F.3d", "10", 1),
+        citation(2, "2010", "WL", "1234500", 7),
+        citation(3, "2010", "U.S. Dist. LEXIS", "20000", 6),
+        citation(4, "2013", "Ohio", "55", 8),
+    ];
+    std::fs::write(
+        dump.path().join("citations-2024-05-06.csv"),
+        format!(
+            "\"id\",\"volume\",\"reporter\",\"page\",\"type\",\"cluster_id\"\n{}",
+            rows.concat()
+        ),
+    )
+    .unwrap();
+    import(
+        dir.path(),
+        &["courtlistener", dump.path().to_str().unwrap()],
+    );
+
+    let library = Library::open_read_only(dir.path()).unwrap();
+    let held: Vec<String> = library
+        .status()
+        .unwrap()
+        .reporters
+        .iter()
+        .map(|r| r.reporter.clone())
+        .collect();
+    assert!(held.iter().any(|r| r == "F.3d"), "{held:?}");
+    for unpaged in ["WL", "U.S. Dist. LEXIS", "Ohio"] {
+        assert!(!held.iter().any(|r| r == unpaged), "{unpaged}: {held:?}");
+    }
+    let verdict = |cite: &str| library.lookup(cite).unwrap().verdict;
+    assert_eq!(verdict("2010 WL 1234500"), "found");
+    assert_eq!(verdict("2010 WL 1234567"), "volume_not_held");
+    assert_eq!(verdict("2010 U.S. Dist. LEXIS 20001"), "volume_not_held");
+    assert_eq!(verdict("401 F.3d 10"), "found");
+    assert_eq!(verdict("401 F.3d 5"), "not_in_held_volume");
+}
+
 #[test]
 fn scdb_csv_with_the_series_fix_and_a_broken_row() {
     let dir = tempfile::tempdir().unwrap();
