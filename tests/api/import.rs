@@ -606,7 +606,7 @@ fn a_page_after_a_cases_last_page_is_not_that_case() {
     let output = import(fresh.path(), &["cap", with_unpaged.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
-        stdout.contains("line 3: the case has no citation with a volume and page"),
+        stdout.contains("line 3: the case has no official citation with a volume and page"),
         "{stdout}"
     );
     let library = Library::open_read_only(fresh.path()).unwrap();
@@ -614,6 +614,27 @@ fn a_page_after_a_cases_last_page_is_not_that_case() {
         library.lookup("900 Ill. App. 3d 400").unwrap().verdict,
         "volume_not_held"
     );
+    drop(library);
+
+    // The official reporter's volume is held, not a parallel regional one
+    // listed first: 502 N.E.2d holds other states' cases too.
+    let parallel_first = serde_json::json!({
+        "id": 8104, "name": "ETA v. THETA", "decision_date": "1986-12-01",
+        "first_page": "200", "last_page": "204",
+        "citations": [
+            { "cite": "502 N.E.2d 300", "type": "parallel" },
+            { "cite": "150 Ill. App. 3d 200", "type": "official" },
+        ],
+    });
+    let file = input.path().join("parallel-first.jsonl");
+    std::fs::write(&file, format!("{parallel_first}\n")).unwrap();
+    let fresh = data_with_library();
+    import(fresh.path(), &["cap", file.to_str().unwrap()]);
+    let library = Library::open_read_only(fresh.path()).unwrap();
+    let verdict = |cite: &str| library.lookup(cite).unwrap().verdict;
+    assert_eq!(verdict("150 Ill. App. 3d 100"), "not_in_held_volume");
+    assert_eq!(verdict("502 N.E.2d 1"), "volume_not_held");
+    assert_eq!(verdict("502 N.E.2d 300"), "found");
 }
 
 /// Westlaw and LEXIS number documents and neutral citations number

@@ -352,6 +352,7 @@ fn store_case(
     let mut warnings: Vec<String> = left_out.into_iter().collect();
     let last_page = page_number(&case.last_page);
     let first_page = page_number(&case.first_page);
+    let mut official_key = None;
     let mut citations: Vec<_> = case
         .citations
         .iter()
@@ -360,6 +361,9 @@ fn store_case(
             let official = c.kind.as_deref().is_none_or(|k| k == "official");
             if official && citation.key.as_ref().map(|k| Some(k.page)) == Some(first_page) {
                 citation.last_page = last_page;
+            }
+            if official && official_key.is_none() {
+                official_key = citation.key.clone();
             }
             citation
         })
@@ -397,11 +401,9 @@ fn store_case(
         }],
         ..CaseRecord::default()
     };
-    let held_volume = record
-        .citations
-        .first()
-        .and_then(|c| c.key.clone())
-        .filter(|_| options.mark_coverage);
+    // The file brings its official reporter's volumes whole; a parallel
+    // regional reporter's volume holds other courts' cases too.
+    let held_volume = official_key.filter(|_| options.mark_coverage);
     // With the opinion text at hand the citation engine reads the links
     // (with their passages); CAP's own `cites_to` serves when there is none.
     let cites_to = if opinions.opinions.is_empty() {
@@ -419,8 +421,8 @@ fn store_case(
             // It is a case of one of the file's volumes, at a page unknown.
             writer.mark_import_incomplete()?;
             warnings.push(
-                "the case has no citation with a volume and page, so the file's volumes are \
-                 not counted as held"
+                "the case has no official citation with a volume and page, so the file's \
+                 volumes are not counted as held"
                     .into(),
             );
         }
