@@ -637,36 +637,86 @@ fn a_page_after_a_cases_last_page_is_not_that_case() {
     assert_eq!(verdict("502 N.E.2d 300"), "found");
 }
 
+/// A CourtListener dump of clusters (id, name, date, scdb_id, an empty one
+/// being NULL) and citations (volume, reporter, page, type, cluster), with
+/// the columns the importer needs, every value quoted.
+fn small_dump(
+    clusters: &[(&str, &str, &str, &str)],
+    citations: &[(&str, &str, &str, &str, &str)],
+) -> tempfile::TempDir {
+    let dump = tempfile::tempdir().unwrap();
+    let quoted = |value: &str| {
+        if value.is_empty() {
+            String::new()
+        } else {
+            format!("\"{value}\"")
+        }
+    };
+    let mut rows = String::from(
+        "\"id\",\"case_name\",\"date_filed\",\"scdb_id\",\"docket_id\",\"precedential_status\",\"slug\"\n",
+    );
+    for (id, name, date, scdb_id) in clusters {
+        rows += &format!(
+            "\"{id}\",\"{name}\",\"{date}\",{},,\"Published\",\"case\"\n",
+            quoted(scdb_id)
+        );
+    }
+    std::fs::write(dump.path().join("opinion-clusters-2024-05-06.csv"), rows).unwrap();
+    let mut rows =
+        String::from("\"id\",\"volume\",\"reporter\",\"page\",\"type\",\"cluster_id\"\n");
+    for (n, (volume, reporter, page, kind, cluster)) in citations.iter().enumerate() {
+        rows +=
+            &format!("\"{n}\",\"{volume}\",\"{reporter}\",\"{page}\",\"{kind}\",\"{cluster}\"\n");
+    }
+    std::fs::write(dump.path().join("citations-2024-05-06.csv"), rows).unwrap();
+    dump
+}
+
+/// A value that is no SCDB case id (a `\N` from another NULL convention)
+/// joins no cluster to anything.
+#[test]
+fn an_scdb_id_that_is_not_one_joins_nothing() {
+    let dir = data_with_library();
+    let dump = small_dump(
+        &[
+            ("7101", "Alpha v. Beta", "2005-01-01", "\\N"),
+            ("7102", "Gamma v. Delta", "2005-01-02", "\\N"),
+        ],
+        &[
+            ("401", "F.3d", "10", "1", "7101"),
+            ("401", "F.3d", "20", "1", "7102"),
+        ],
+    );
+    let output = import(
+        dir.path(),
+        &["courtlistener", dump.path().to_str().unwrap()],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(r#"scdb_id "\\N" is not an SCDB case id"#),
+        "{stdout}"
+    );
+    let library = Library::open_read_only(dir.path()).unwrap();
+    let named = |cite: &str| library.lookup(cite).unwrap().cases[0].name.clone();
+    assert_eq!(named("401 F.3d 10"), "Alpha v. Beta");
+    assert_eq!(named("401 F.3d 20"), "Gamma v. Delta");
+}
+
 /// Westlaw and LEXIS number documents and neutral citations number
 /// decisions: a dump holds some of them, never a whole "volume", and no
 /// document runs over the next number.
 #[test]
 fn vendor_and_neutral_citations_hold_no_volume() {
     let dir = data_with_library();
-    let dump = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dump.path().join("opinion-clusters-2024-05-06.csv"),
-        "\"id\",\"case_name\",\"date_filed\",\"docket_id\",\"precedential_status\",\"slug\"\n\
-         \"7001\",\"Doe v. Roe\",\"2010-02-03\",,\"Published\",\"doe-v-roe\"\n",
-    )
-    .unwrap();
-    let citation = |id: u32, volume: &str, reporter: &str, page: &str, kind: u32| {
-        format!("\"{id}\",\"{volume}\",\"{reporter}\",\"{page}\",\"{kind}\",\"7001\"\n")
-    };
-    let rows = [
-        citation(1, "401", "F.3d", "10", 1),
-        citation(2, "2010", "WL", "1234500", 7),
-        citation(3, "2010", "U.S. Dist. LEXIS", "20000", 6),
-        citation(4, "2013", "Ohio", "55", 8),
-    ];
-    std::fs::write(
-        dump.path().join("citations-2024-05-06.csv"),
-        format!(
-            "\"id\",\"volume\",\"reporter\",\"page\",\"type\",\"cluster_id\"\n{}",
-            rows.concat()
-        ),
-    )
-    .unwrap();
+    let dump = small_dump(
+        &[("7001", "Doe v. Roe", "2010-02-03", "")],
+        &[
+            ("401", "F.3d", "10", "1", "7001"),
+            ("2010", "WL", "1234500", "7", "7001"),
+            ("2010", "U.S. Dist. LEXIS", "20000", "6", "7001"),
+            ("2013", "Ohio", "55", "8", "7001"),
+        ],
+    );
     import(
         dir.path(),
         &["courtlistener", dump.path().to_str().unwrap()],

@@ -644,8 +644,9 @@ impl ClusterColumns {
 struct ClusterRow {
     record: CaseRecord,
     docket_id: Option<u64>,
-    /// Why its date was left out, if it was.
-    unreal_date: Option<String>,
+    /// What was left out of it (an impossible date, an id that is not
+    /// SCDB's), if anything.
+    left_out: Option<String>,
 }
 
 fn cluster(c: &ClusterColumns, row: &Row) -> Result<ClusterRow, String> {
@@ -661,15 +662,26 @@ fn cluster(c: &ClusterColumns, row: &Row) -> Result<ClusterRow, String> {
         source: SOURCE.into(),
         id: id.to_string(),
     }];
+    let mut left_out = Vec::new();
     if let Some(scdb_id) = c.scdb_id.get(row) {
-        // Joins a Supreme Court cluster to the SCDB record already held.
-        provenance.push(Provenance {
-            source: super::scdb::SOURCE.into(),
-            id: scdb_id.to_string(),
-        });
+        // Joins a Supreme Court cluster to the SCDB record already held; a
+        // value that is no SCDB id would join every cluster giving it.
+        if super::scdb::is_case_id(scdb_id) {
+            provenance.push(Provenance {
+                source: super::scdb::SOURCE.into(),
+                id: scdb_id.to_string(),
+            });
+        } else {
+            left_out.push(format!(
+                "scdb_id {scdb_id:?} is not an SCDB case id (YYYY-NNN), so the cluster is not joined to SCDB"
+            ));
+        }
     }
-    let DecisionDate { date, left_out } =
-        decision_date(c.date_filed.text(row).as_deref(), real_date);
+    let DecisionDate {
+        date,
+        left_out: date_left_out,
+    } = decision_date(c.date_filed.text(row).as_deref(), real_date);
+    left_out.extend(date_left_out);
     let record = CaseRecord {
         id: format!("cl-{id}"),
         name,
@@ -689,7 +701,7 @@ fn cluster(c: &ClusterColumns, row: &Row) -> Result<ClusterRow, String> {
     Ok(ClusterRow {
         record,
         docket_id: c.docket_id.get(row).and_then(|d| d.parse().ok()),
-        unreal_date: left_out,
+        left_out: (!left_out.is_empty()).then(|| left_out.join("; ")),
     })
 }
 
@@ -697,7 +709,7 @@ fn store_cluster(writer: &mut LibraryWriter<'_>, cluster: ClusterRow) -> RowOutc
     let ClusterRow {
         mut record,
         docket_id,
-        unreal_date,
+        left_out,
     } = cluster;
     match docket_id.map(|id| writer.docket(id)).transpose()?.flatten() {
         Some(docket) => {
@@ -721,7 +733,7 @@ fn store_cluster(writer: &mut LibraryWriter<'_>, cluster: ClusterRow) -> RowOutc
         record,
         opinions: Vec::new(),
     })?;
-    Ok(Ok(unreal_date))
+    Ok(Ok(left_out))
 }
 
 struct OpinionColumns {

@@ -250,9 +250,26 @@ pub fn us_date_to_iso(date: &str) -> Option<String> {
     }
 }
 
+/// Whether `id` has the form of an SCDB `caseId`: the term, a dash and the
+/// case's number in it ("1953-069").
+pub fn is_case_id(id: &str) -> bool {
+    let bytes = id.as_bytes();
+    bytes.len() == 8
+        && bytes[4] == b'-'
+        && bytes[..4].iter().chain(&bytes[5..]).all(u8::is_ascii_digit)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn case_ids() {
+        assert!(is_case_id("1953-069"));
+        for not_one in ["\\N", "1953-69", "1953069", "19530-69", "", "abcd-efg"] {
+            assert!(!is_case_id(not_one), "{not_one}");
+        }
+    }
 
     #[test]
     fn dates_and_led_series() {
