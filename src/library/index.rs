@@ -31,6 +31,11 @@ pub enum IndexError {
     WriterGone,
     #[error("the search index was opened read-only")]
     ReadOnly,
+    #[error(
+        "search index {dir} cannot be opened ({reason}); remove that directory and start \
+         again to rebuild it from the store"
+    )]
+    Damaged { dir: String, reason: String },
 }
 
 /// A document to index: a case or an authority.
@@ -130,8 +135,14 @@ impl LibraryIndex {
         let (schema, fields) = schema();
         let directory = tantivy::directory::MmapDirectory::open(&dir)
             .map_err(|e| IndexError::Directory(format!("{}: {e}", dir.display())))?;
-        let index = Index::open_or_create(directory, schema)?;
-        let writer: IndexWriter = index.writer(memory_bytes.max(15_000_000))?;
+        let damaged = |err: tantivy::TantivyError| IndexError::Damaged {
+            dir: dir.display().to_string(),
+            reason: err.to_string(),
+        };
+        let index = Index::open_or_create(directory, schema).map_err(damaged)?;
+        let writer: IndexWriter = index
+            .writer(memory_bytes.max(15_000_000))
+            .map_err(damaged)?;
         let (sender, receiver) = sync_channel(1024);
         let thread = std::thread::Builder::new()
             .name("index-writer".into())
@@ -140,7 +151,8 @@ impl LibraryIndex {
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
-            .try_into()?;
+            .try_into()
+            .map_err(damaged)?;
         Ok(Self {
             index,
             reader,
@@ -150,6 +162,13 @@ impl LibraryIndex {
                 thread: Some(thread),
             })),
         })
+    }
+
+    /// Whether a data directory holds an index (a missing one is rebuilt).
+    pub fn exists(data_dir: &Path) -> bool {
+        tantivy::directory::MmapDirectory::open(data_dir.join(INDEX_DIR))
+            .ok()
+            .is_some_and(|directory| Index::exists(&directory).unwrap_or(false))
     }
 
     /// Deletes the index of a data directory (to build it again).

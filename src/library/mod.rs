@@ -57,12 +57,16 @@ pub struct Library {
 impl Library {
     /// Opens (creating when absent) the library in `data_dir` for writing.
     /// An index built with another document layout ([`index::INDEX_VERSION`])
-    /// is dropped, and every record waits to be indexed again.
+    /// is dropped, and every record waits to be indexed again; so does a
+    /// missing one (removed by an operator to rebuild it).
     pub fn open(data_dir: &Path) -> Result<Self, LibraryError> {
         let store = Store::open_library(data_dir)?;
         let built_with: Option<u32> = store.read(|txn| store::meta_value(txn, "index_version"))?;
-        let rebuild = built_with != Some(index::INDEX_VERSION);
+        let rebuild = built_with != Some(index::INDEX_VERSION) || !LibraryIndex::exists(data_dir);
         if rebuild {
+            if built_with.is_some() {
+                tracing::info!("the search index is rebuilt from the store");
+            }
             LibraryIndex::remove(data_dir)?;
         }
         let index = LibraryIndex::open(data_dir, INDEX_MEMORY_BYTES)?;

@@ -242,6 +242,39 @@ fn metadata_and_sample_opinions_are_held() {
     assert!(glebe.is_some(), "Glebe v. Frost is in SCDB");
 }
 
+/// An operator who removes `index/` gets it back from the store; a damaged
+/// one is named, with that remedy.
+#[test]
+fn a_removed_search_index_is_rebuilt_and_a_damaged_one_says_how() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_library(dir.path());
+    let index = dir.path().join("index");
+    std::fs::remove_dir_all(&index).unwrap();
+    let library = Library::open(dir.path()).unwrap();
+    let indexed = library.index_pending().unwrap();
+    let hits = library.search_names("Miranda v. Arizona", 1).unwrap();
+    assert_eq!(
+        hits.first().map(|h| h.id.as_str()),
+        Some("scdb-1965-122"),
+        "{indexed} records indexed again"
+    );
+    let status = library.status().unwrap();
+    drop(library);
+    assert!(status.index_documents > status.counts["cases"] as u64);
+
+    let segment = std::fs::read_dir(&index)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .find(|path| path.extension().is_some_and(|ext| ext == "idx"))
+        .unwrap();
+    std::fs::remove_file(segment).unwrap();
+    let error = Library::open(dir.path()).err().expect("a damaged index");
+    assert!(
+        error.to_string().contains("remove that directory"),
+        "{error}"
+    );
+}
+
 #[test]
 fn search_finds_cases_and_rules_by_name_and_text() {
     let (_dir, library) = library();
