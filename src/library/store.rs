@@ -304,6 +304,14 @@ pub struct Stored {
     pub changed: bool,
 }
 
+/// How a file's import ended, for its coverage.
+pub struct Settled {
+    /// Rows of the file were skipped.
+    pub rows_skipped: bool,
+    /// Volumes it brings that are not held for that.
+    pub volumes_withheld: usize,
+}
+
 /// The pending-coverage mark of a volume a file brings a case of at an
 /// unknown page.
 const WITHHELD: &str = "withheld";
@@ -741,8 +749,8 @@ impl<'txn> LibraryWriter<'txn> {
     }
 
     /// The file under `key` is all in: its volumes become held, unless rows
-    /// were skipped. Returns how many volumes were withheld for that.
-    pub fn settle_coverage(&mut self, key: &str) -> Result<usize, StoreError> {
+    /// were skipped (in this run or a killed one before it).
+    pub fn settle_coverage(&mut self, key: &str) -> Result<Settled, StoreError> {
         let mut volumes = Vec::new();
         for entry in self
             .coverage_pending
@@ -764,7 +772,10 @@ impl<'txn> LibraryWriter<'txn> {
                     .insert((reporter.as_str(), *volume), source.as_str())?;
             }
         }
-        Ok(if incomplete { volumes.len() - 1 } else { 0 })
+        Ok(Settled {
+            rows_skipped: incomplete,
+            volumes_withheld: if incomplete { volumes.len() - 1 } else { 0 },
+        })
     }
 
     pub fn put_authority(&mut self, authority: &Authority) -> Result<(), StoreError> {

@@ -270,6 +270,108 @@ fn partial_imports_do_not_claim_whole_volumes() {
         library.lookup("245 F.3d 1").unwrap().verdict,
         "volume_not_held"
     );
+    drop(library);
+
+    // The same files imported as a whole dump afterwards hold their volumes.
+    let dump = small_dump(
+        &[("7201", "Alpha v. Beta", "2001-01-01", "")],
+        &[("402", "F.3d", "5", "1", "7201")],
+    );
+    let path = dump.path().to_str().unwrap();
+    import(dir.path(), &["courtlistener", "--partial", path]);
+    let verdict = || {
+        Library::open_read_only(dir.path())
+            .unwrap()
+            .lookup("402 F.3d 1")
+            .unwrap()
+            .verdict
+    };
+    assert_eq!(verdict(), "volume_not_held");
+    import(dir.path(), &["courtlistener", path]);
+    assert_eq!(verdict(), "not_in_held_volume");
+}
+
+/// "Mend the rows and import again": the rows of other files that named
+/// what was skipped are read again, and the mended cluster gets its court.
+#[test]
+fn a_mended_file_imported_again_completes_what_its_skipped_rows_held_back() {
+    let dir = data_with_library();
+    let dump = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dump.path().join(name), text).unwrap();
+    write(
+        "dockets-2024-05-06.csv",
+        "\"id\",\"court_id\",\"docket_number\"\n\"901\",\"ca9\",\"01-100\"\n\"902\",\"ca9\",\"01-200\"\n",
+    );
+    let clusters = |second_id: &str| {
+        format!(
+            "\"id\",\"case_name\",\"date_filed\",\"docket_id\",\"precedential_status\"\n\
+             \"7601\",\"Alpha v. Beta\",\"2001-01-01\",\"901\",\"Published\"\n\
+             {second_id},\"Gamma v. Delta\",\"2001-01-02\",\"902\",\"Published\"\n"
+        )
+    };
+    write("opinion-clusters-2024-05-06.csv", &clusters("\"7603\"x"));
+    write(
+        "citations-2024-05-06.csv",
+        "\"id\",\"volume\",\"reporter\",\"page\",\"type\",\"cluster_id\"\n\
+         \"1\",\"406\",\"F.3d\",\"10\",\"1\",\"7601\"\n\
+         \"2\",\"406\",\"F.3d\",\"30\",\"1\",\"7603\"\n",
+    );
+    let path = dump.path().to_str().unwrap();
+    let first = import(dir.path(), &["courtlistener", path]);
+    assert!(
+        String::from_utf8_lossy(&first.stdout).contains("cluster 7603 is not in the library"),
+        "{}",
+        String::from_utf8_lossy(&first.stdout)
+    );
+    let verdict = |cite: &str| {
+        Library::open_read_only(dir.path())
+            .unwrap()
+            .lookup(cite)
+            .unwrap()
+    };
+    assert_eq!(verdict("406 F.3d 5").verdict, "volume_not_held");
+
+    write("opinion-clusters-2024-05-06.csv", &clusters("\"7603\""));
+    import(dir.path(), &["courtlistener", path]);
+    let gamma = verdict("406 F.3d 30");
+    assert_eq!(gamma.verdict, "found");
+    assert_eq!(gamma.cases[0].name, "Gamma v. Delta");
+    assert_eq!(
+        gamma.cases[0].court.as_deref(),
+        Some("ca9"),
+        "court from the kept docket"
+    );
+    assert_eq!(verdict("406 F.3d 5").verdict, "not_in_held_volume");
+}
+
+/// A file corrected in place, at the same size, is read again.
+#[test]
+fn a_file_corrected_at_the_same_size_is_read_again() {
+    let dir = data_with_library();
+    let dump = small_dump(
+        &[("7301", "Gamma v. Detla", "2001-01-01", "")],
+        &[("403", "F.3d", "5", "1", "7301")],
+    );
+    let path = dump.path().to_str().unwrap();
+    import(dir.path(), &["courtlistener", path]);
+    let clusters = dump.path().join("opinion-clusters-2024-05-06.csv");
+    let text = std::fs::read_to_string(&clusters)
+        .unwrap()
+        .replace("Detla", "Delta");
+    std::fs::write(&clusters, text).unwrap();
+    let later = std::time::SystemTime::now() + Duration::from_secs(5);
+    std::fs::File::options()
+        .write(true)
+        .open(&clusters)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    import(dir.path(), &["courtlistener", path]);
+    let library = Library::open_read_only(dir.path()).unwrap();
+    assert_eq!(
+        library.lookup("403 F.3d 5").unwrap().cases[0].name,
+        "Gamma v. Delta"
+    );
 }
 
 #[test]

@@ -28,6 +28,18 @@ pub struct Options {
     pub mark_coverage: bool,
 }
 
+impl Options {
+    /// The checkpoint kind of a file read with these options: a sample read
+    /// first is read again when it comes as a whole export.
+    fn checkpoint_kind(self) -> &'static str {
+        if self.mark_coverage {
+            SOURCE
+        } else {
+            "cap-partial"
+        }
+    }
+}
+
 /// Imports a CAP export: a `.jsonl[.xz|.gz]` file, a directory of them (an
 /// unzipped bag), or a static.case.law tree.
 pub fn import_path(
@@ -123,14 +135,19 @@ pub fn import_jsonl(
 ) -> Result<ImportReport, ImportError> {
     super::skip_byte_order_mark(&mut reader);
     let mut report = ImportReport::new(SOURCE);
-    let key = checkpoint_key(SOURCE, name, size);
-    let lines = reader.lines().enumerate().map(|(n, line)| {
-        let line_number = n + 1;
-        let line = line.map_err(|e| format!("line {line_number}: {e}"))?;
-        serde_json::from_str::<CapCase>(&line)
-            .map(|case| (line_number, case))
-            .map_err(|e| format!("line {line_number} column {}: {e}", e.column()))
-    });
+    let key = checkpoint_key(options.checkpoint_kind(), name, size);
+    // A blank line (one at the end of the file, say) holds no case.
+    let lines = reader
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.as_ref().is_ok_and(|line| line.trim().is_empty()))
+        .map(|(n, line)| {
+            let line_number = n + 1;
+            let line = line.map_err(|e| format!("line {line_number}: {e}"))?;
+            serde_json::from_str::<CapCase>(&line)
+                .map(|case| (line_number, case))
+                .map_err(|e| format!("line {line_number} column {}: {e}", e.column()))
+        });
     // Case id → the line it was first read on: a second line with that id
     // would be merged into the first case, so it is reported and skipped.
     let mut first_lines: HashMap<String, usize> = HashMap::new();
@@ -218,7 +235,11 @@ fn import_static_volume(
     let mut report = ImportReport::new(SOURCE);
     let mut progress = Progress::rows("cap", cases.len() as u64);
     let cases_dir = volume.join("cases");
-    let key = checkpoint_key(SOURCE, volume, volume_fingerprint(&text, &cases_dir));
+    let key = checkpoint_key(
+        options.checkpoint_kind(),
+        volume,
+        volume_fingerprint(&text, &cases_dir),
+    );
     let rows = cases.into_iter().enumerate().map(|(n, value)| {
         let entry = n + 1;
         let case: CapCase =

@@ -137,12 +137,16 @@ pub fn import_dir(
     for (table, path) in files {
         report.absorb(import_table(store, table, &path, options, &mut joins)?);
     }
-    store.write(|txn| -> Result<(), ImportError> {
-        let mut writer = LibraryWriter::new(txn)?;
-        writer.clear_dockets()?;
-        writer.finish()?;
-        Ok(())
-    })?;
+    // The dockets give clusters their courts. After skipped rows they stay
+    // for the next run, where the mended clusters are read.
+    if report.skipped == 0 {
+        store.write(|txn| -> Result<(), ImportError> {
+            let mut writer = LibraryWriter::new(txn)?;
+            writer.clear_dockets()?;
+            writer.finish()?;
+            Ok(())
+        })?;
+    }
     Ok(report)
 }
 
@@ -282,7 +286,14 @@ fn import_table(
             format!("header has no column {missing:?}"),
         ));
     }
-    let key = checkpoint_key(&format!("{SOURCE}-{label}"), path, input.size);
+    // A sample's citations hold no volume: the same file read again as a
+    // whole dump is read again.
+    let kind = if table == Table::Citations && !options.mark_coverage {
+        format!("{SOURCE}-{label}-partial")
+    } else {
+        format!("{SOURCE}-{label}")
+    };
+    let key = checkpoint_key(&kind, path, input.size);
     let batches = Batches {
         store,
         key: &key,

@@ -633,22 +633,28 @@ impl Batches<'_> {
         }
         self.store.write(|txn| -> Result<(), ImportError> {
             let mut writer = LibraryWriter::new(txn)?;
-            let withheld = writer.settle_coverage(self.key)?;
-            if withheld > 0 {
+            let settled = writer.settle_coverage(self.key)?;
+            if settled.volumes_withheld > 0 {
                 report.note(format!(
-                    "{}: rows were skipped (or a case has no page), so the volumes it brings \
-                     ({withheld}) are not counted as held completely (citations there answer \
-                     `unavailable`); mend the rows and import the file again",
-                    self.file.display()
+                    "{}: rows were skipped, so the volumes it brings ({}) are not counted as \
+                     held completely (citations there answer `unavailable`); mend the rows and \
+                     import again",
+                    self.file.display(),
+                    settled.volumes_withheld
                 ));
             }
-            writer.set_checkpoint(
-                self.key,
-                &Checkpoint {
+            // A file with skipped rows is read again by the next import: its
+            // rows may name what a mended file brings (a cluster skipped here
+            // is named by rows of the citations file).
+            let checkpoint = if settled.rows_skipped {
+                Checkpoint::default()
+            } else {
+                Checkpoint {
                     rows_committed: committed,
                     done: true,
-                },
-            )?;
+                }
+            };
+            writer.set_checkpoint(self.key, &checkpoint)?;
             writer.finish()?;
             Ok(())
         })?;
@@ -686,14 +692,20 @@ impl<B> Iterator for InTurn<B> {
     }
 }
 
-/// The checkpoint key of an input file: kind, name and size, so that a new
-/// dump under the same name is read again.
+/// The checkpoint key of an input file: kind, name, size and modification
+/// time, so that a new dump under the same name, or a file corrected in
+/// place, is read again.
 pub fn checkpoint_key(kind: &str, path: &Path, size: u64) -> String {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    format!("{kind}:{name}:{size}")
+    let modified = std::fs::metadata(path)
+        .and_then(|meta| meta.modified())
+        .ok()
+        .and_then(|at| at.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |since| since.as_nanos());
+    format!("{kind}:{name}:{size}:{modified}")
 }
 
 #[cfg(test)]
