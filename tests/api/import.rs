@@ -684,8 +684,9 @@ fn a_page_after_a_cases_last_page_is_not_that_case() {
         case(8101, "ALPHA v. BETA", 10, 12),
         case(8102, "GAMMA v. DELTA", 500, 510),
     ];
-    // Written with a byte-order mark, as a spreadsheet export would be.
-    std::fs::write(&file, "\u{feff}".to_string() + &lines.join("\n") + "\n").unwrap();
+    // Written with a byte-order mark, as a spreadsheet export would be, and
+    // a blank line at the end, which is no row.
+    std::fs::write(&file, "\u{feff}".to_string() + &lines.join("\n") + "\n\n").unwrap();
     import(dir.path(), &["cap", file.to_str().unwrap()]);
     let library = Library::open_read_only(dir.path()).unwrap();
     let verdict = |cite: &str| library.lookup(cite).unwrap().verdict;
