@@ -628,16 +628,27 @@ impl<'txn> LibraryWriter<'txn> {
         Ok(true)
     }
 
-    /// Adds citations to a stored case (and to the citation index); false
-    /// when the case is not held.
+    /// Adds citations to a stored case (and to the citation index); returns
+    /// the case they went to, none when the case is not held. A case that
+    /// came without citations or opinions (a CourtListener cluster: its
+    /// citations are a table of their own) first joins the decision held at
+    /// one of them, as [`Self::put_case`] joins a record that brings its
+    /// citations along.
     pub fn add_citations(
         &mut self,
         case_id: &str,
         citations: Vec<CaseCitation>,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<Option<String>, StoreError> {
         let Some(mut record) = self.case(case_id)? else {
-            return Ok(false);
+            return Ok(None);
         };
+        if record.citations.is_empty()
+            && record.opinions.is_empty()
+            && let Some(held) = self.decision_held_at(&record, &citations)?
+        {
+            self.join(record, &held)?;
+            return self.add_citations(&held, citations);
+        }
         let mut added = Vec::new();
         for citation in citations {
             let known = record
@@ -649,15 +660,35 @@ impl<'txn> LibraryWriter<'txn> {
                 added.push(citation);
             }
         }
-        if added.is_empty() {
-            return Ok(true);
+        if !added.is_empty() {
+            self.bump("citations", added.len() as i64);
+            self.index_citations(case_id, &added)?;
+            record.citations.extend(added);
+            self.cases.insert(case_id, encode(&record)?.as_slice())?;
+            self.mark_for_index(case_id)?;
         }
-        self.bump("citations", added.len() as i64);
-        self.index_citations(case_id, &added)?;
-        record.citations.extend(added);
-        self.cases.insert(case_id, encode(&record)?.as_slice())?;
-        self.mark_for_index(case_id)?;
-        Ok(true)
+        Ok(Some(case_id.to_string()))
+    }
+
+    /// Moves a case nothing refers to yet but its sources (no citations, no
+    /// opinions) into the held decision `into`: its fields and sources, as a
+    /// later source of that decision. Its id leaves the search index.
+    fn join(&mut self, record: CaseRecord, into: &str) -> Result<(), StoreError> {
+        let Some(mut held) = self.case(into)? else {
+            return Ok(());
+        };
+        let joined = record.id.clone();
+        for source in &record.provenance {
+            self.external
+                .insert((source.source.as_str(), source.id.as_str()), into)?;
+        }
+        held.merge(record);
+        self.cases.insert(into, encode(&held)?.as_slice())?;
+        self.cases.remove(joined.as_str())?;
+        self.mark_for_index(&joined)?;
+        self.mark_for_index(into)?;
+        self.bump("cases", -1);
+        Ok(())
     }
 
     /// Gives a case the name a later source knows, when it has none.
@@ -898,12 +929,22 @@ impl<'txn> LibraryWriter<'txn> {
         if let Some(current) = self.case(&record.id)? {
             return Ok(Some(current.id));
         }
-        for citation in &record.citations {
+        self.decision_held_at(record, &record.citations)
+    }
+
+    /// The decision held at one of `citations` that `record` describes: the
+    /// one other case there whose name and year fit.
+    fn decision_held_at(
+        &self,
+        record: &CaseRecord,
+        citations: &[CaseCitation],
+    ) -> Result<Option<String>, StoreError> {
+        for citation in citations {
             let Some(key) = &citation.key else { continue };
-            let at = self.cases_at(key)?;
             let mut candidates = Vec::new();
-            for id in at {
-                if let Some(held) = self.case(&id)?
+            for id in self.cases_at(key)? {
+                if id != record.id
+                    && let Some(held) = self.case(&id)?
                     && same_decision(&held, record)
                 {
                     candidates.push(id);

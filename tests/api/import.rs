@@ -775,6 +775,49 @@ fn small_dump(
     dump
 }
 
+/// A cluster is stored before its citations are read: at its first
+/// citation it joins the decision the library already holds there, as a
+/// source that brings its citations along would.
+#[test]
+fn a_cluster_joins_the_decision_held_at_its_citation() {
+    let dir = data_with_library();
+    let dump = small_dump(
+        &[
+            ("7401", "Marbury v. Madison", "1803-02-24", ""),
+            ("7402", "Stuart v. Laird", "1803-03-02", ""),
+        ],
+        &[
+            ("5", "U.S.", "137", "1", "7401"),
+            ("2", "L. Ed.", "60", "4", "7401"),
+            ("5", "U.S.", "137", "1", "7402"),
+        ],
+    );
+    import(
+        dir.path(),
+        &["courtlistener", dump.path().to_str().unwrap()],
+    );
+    let library = Library::open_read_only(dir.path()).unwrap();
+    let marbury = library.lookup("5 U.S. 137").unwrap();
+    let ids: Vec<&str> = marbury.cases.iter().map(|c| c.case_id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["us-5-137", "cl-7402"],
+        "Marbury joined the dates index's record; another name there did not"
+    );
+    let joined = &marbury.cases[0];
+    assert_eq!(joined.name, "Marbury v. Madison");
+    assert!(
+        joined.citations.iter().any(|c| c == "2 L. Ed. 60"),
+        "{joined:?}"
+    );
+    assert_eq!(
+        library.lookup("2 L. Ed. 60").unwrap().cases[0].case_id,
+        "us-5-137",
+        "the cluster's later citations go to the case it joined"
+    );
+    assert!(library.case("cl-7401").unwrap().is_none());
+}
+
 /// A value that is no SCDB case id (a `\N` from another NULL convention)
 /// joins no cluster to anything.
 #[test]

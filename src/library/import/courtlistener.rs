@@ -198,6 +198,10 @@ struct Joins {
 
 impl Joins {
     fn clusters(&mut self, store: &Store) -> Result<&CaseIds, ImportError> {
+        Ok(self.clusters_mut(store)?)
+    }
+
+    fn clusters_mut(&mut self, store: &Store) -> Result<&mut CaseIds, ImportError> {
         if self.clusters.is_none() {
             let mut ids = CaseIds::default();
             store.read(|txn| {
@@ -371,7 +375,7 @@ fn import_table(
         }
         Table::Citations => {
             let c = CitationColumns::new(&columns);
-            let clusters = joins.clusters(store)?;
+            let clusters = joins.clusters_mut(store)?;
             batches.run(
                 csv,
                 |row| parse(&row, |row| citation(&c, row)),
@@ -922,10 +926,11 @@ fn store_citations(
     path: &Path,
     batch: Vec<Result<Parsed<(u64, CaseCitation)>, RowError>>,
     report: &mut ImportReport,
-    clusters: &CaseIds,
+    clusters: &mut CaseIds,
     options: Options,
 ) -> Result<(), ImportError> {
-    let mut by_case: BTreeMap<String, Vec<CaseCitation>> = BTreeMap::new();
+    // Each case's clusters and citations.
+    let mut by_case: BTreeMap<String, (Vec<u64>, Vec<CaseCitation>)> = BTreeMap::new();
     let mut volumes = std::collections::BTreeSet::new();
     for (line, (cluster, citation)) in parsed_rows(path, batch, report) {
         let Some(case_id) = clusters.case_id(cluster) else {
@@ -955,13 +960,23 @@ fn store_citations(
             }
         }
         report.stored += 1;
-        by_case.entry(case_id).or_default().push(citation);
+        let (case_clusters, citations) = by_case.entry(case_id).or_default();
+        case_clusters.push(cluster);
+        citations.push(citation);
     }
     for (reporter, volume) in volumes {
         writer.mark_volume_held(&reporter, volume, SOURCE)?;
     }
-    for (case_id, citations) in by_case {
-        writer.add_citations(&case_id, citations)?;
+    for (case_id, (case_clusters, citations)) in by_case {
+        // A cluster that joined a decision held at its citation is that case
+        // now, for its other citations and its opinions.
+        if let Some(joined) = writer.add_citations(&case_id, citations)?
+            && joined != case_id
+        {
+            for cluster in case_clusters {
+                clusters.insert(cluster, &joined);
+            }
+        }
     }
     Ok(())
 }
