@@ -40,6 +40,11 @@ pub enum StartError {
     Cron(#[from] tokio_cron_scheduler::JobSchedulerError),
     #[error("start-up task failed: {0}")]
     Join(#[from] tokio::task::JoinError),
+    #[error(
+        "the store refused all work after a write failed (a full disk?); lexstack stopped so \
+         that it can be started again on the file as it is on disk"
+    )]
+    StoreRefusesWork,
 }
 
 /// What the CLI reads to find a running server.
@@ -112,7 +117,10 @@ impl App {
     }
 
     /// Serves until `shutdown` resolves, lets in-flight requests finish,
-    /// stops the scheduler and the billing writer, and closes the store.
+    /// stops the scheduler and the billing writer, and closes the store. It
+    /// stops the same way, with [`StartError::StoreRefusesWork`], when the
+    /// store refuses all work: a process that stays up then only answers
+    /// errors, while one that exits is restarted by its service manager.
     pub async fn run(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
@@ -120,9 +128,19 @@ impl App {
         let data_dir = self.ctx.config.data_dir.clone();
         let cron = Cron::start(self.ctx.clone()).await?;
         let workers = Workers::start(self.ctx.clone())?;
+        let store = self.ctx.store.clone();
+        let (refused_tx, refused_rx) = tokio::sync::oneshot::channel();
+        let stop = async move {
+            tokio::select! {
+                () = shutdown => {}
+                () = until_store_refuses_work(store) => {
+                    let _ = refused_tx.send(());
+                }
+            }
+        };
         warp::serve(crate::http::router(self.ctx.clone()))
             .incoming(self.listener)
-            .graceful(shutdown)
+            .graceful(stop)
             .run()
             .await;
         tracing::info!("stopped accepting requests; finishing background work");
@@ -138,8 +156,30 @@ impl App {
 
         remove_quietly(&data_dir.join(SERVER_FILE));
         remove_quietly(&data_dir.join(ADMIN_TOKEN_FILE));
+        if refused_rx.await.is_ok() {
+            return Err(StartError::StoreRefusesWork);
+        }
         tracing::info!("store closed; bye");
         Ok(())
+    }
+}
+
+/// How often the running server asks whether its store still works.
+const STORE_CHECK_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Resolves once the store refuses all work ([`Store::refuses_work`]).
+async fn until_store_refuses_work(store: Store) {
+    let mut every = tokio::time::interval(STORE_CHECK_EVERY);
+    loop {
+        every.tick().await;
+        let store = store.clone();
+        if tokio::task::spawn_blocking(move || store.refuses_work())
+            .await
+            .unwrap_or(false)
+        {
+            tracing::error!("the store refuses all work after a failed write; stopping");
+            return;
+        }
     }
 }
 

@@ -315,6 +315,22 @@ impl Store {
         work(&txn)
     }
 
+    /// Whether this handle refuses all work: a commit failed on an I/O error
+    /// (a full disk), and redb trusts nothing it holds until the file is
+    /// opened again. Asks by beginning a write transaction, without waiting
+    /// for one in progress, and dropping it.
+    pub fn refuses_work(&self) -> bool {
+        match self.db.as_ref() {
+            Handle::ReadWrite(db) => matches!(
+                db.try_begin_write(),
+                Err(redb::TransactionError::Storage(
+                    redb::StorageError::PreviousIo
+                ))
+            ),
+            Handle::ReadOnly(_) => false,
+        }
+    }
+
     /// A read of the schema version (for stores this process only reads).
     pub fn probe_read(&self) -> Result<(), StoreError> {
         self.check_version()
@@ -409,5 +425,69 @@ mod tests {
                 "{newer:?}"
             );
         }
+    }
+
+    /// Memory that fails every write and sync while `full` is set, as a full
+    /// disk does.
+    #[derive(Debug, Default)]
+    struct FailingDisk {
+        memory: redb::backends::InMemoryBackend,
+        full: Arc<std::sync::atomic::AtomicBool>,
+    }
+
+    impl FailingDisk {
+        fn check(&self) -> std::io::Result<()> {
+            if self.full.load(std::sync::atomic::Ordering::SeqCst) {
+                return Err(std::io::Error::from(std::io::ErrorKind::StorageFull));
+            }
+            Ok(())
+        }
+    }
+
+    impl redb::StorageBackend for FailingDisk {
+        fn len(&self) -> std::io::Result<u64> {
+            self.memory.len()
+        }
+        fn read(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
+            self.memory.read(offset, out)
+        }
+        fn set_len(&self, len: u64) -> std::io::Result<()> {
+            self.check()?;
+            self.memory.set_len(len)
+        }
+        fn sync_data(&self) -> std::io::Result<()> {
+            self.check()?;
+            self.memory.sync_data()
+        }
+        fn write(&self, offset: u64, data: &[u8]) -> std::io::Result<()> {
+            self.check()?;
+            self.memory.write(offset, data)
+        }
+    }
+
+    #[test]
+    fn a_commit_that_failed_on_a_full_disk_leaves_a_handle_that_refuses_work() {
+        let disk = FailingDisk::default();
+        let full = disk.full.clone();
+        let db = Database::builder().create_with_backend(disk).unwrap();
+        let store = Store {
+            db: Arc::new(Handle::ReadWrite(db)),
+            layout: Layout::Main,
+        };
+        let put = |value: u64| {
+            store.write(|txn| -> Result<(), StoreError> {
+                txn.open_table(META)?.insert("probe", value)?;
+                Ok(())
+            })
+        };
+        put(1).unwrap();
+        assert!(!store.refuses_work());
+        full.store(true, std::sync::atomic::Ordering::SeqCst);
+        assert!(put(2).is_err());
+        full.store(false, std::sync::atomic::Ordering::SeqCst);
+        assert!(
+            store.refuses_work(),
+            "space back, the handle stays poisoned"
+        );
     }
 }
