@@ -272,13 +272,27 @@ fn unquoted(bytes: &[u8]) -> Option<String> {
     }
 }
 
-/// A field's text: UTF-8, or else Latin-1, which older SCDB releases are
-/// written in (each byte is the character of that number), rather than
-/// U+FFFD for every accented letter.
+/// A field's text: UTF-8, or else Windows-1252, which older SCDB releases
+/// are written in, rather than U+FFFD for every accented letter.
 fn text(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
         Ok(text) => text.to_string(),
-        Err(_) => bytes.iter().map(|&byte| char::from(byte)).collect(),
+        Err(_) => bytes.iter().map(|&byte| windows_1252(byte)).collect(),
+    }
+}
+
+/// The Windows-1252 character of a byte: Latin-1's, but for the
+/// punctuation and letters it puts at 0x80–0x9F ("O’BRIEN" has 0x92). The
+/// five bytes it leaves undefined stay Latin-1's.
+fn windows_1252(byte: u8) -> char {
+    const HIGH: [char; 32] = [
+        '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž',
+        '\u{8f}', '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}',
+        'ž', 'Ÿ',
+    ];
+    match byte {
+        0x80..=0x9f => HIGH[usize::from(byte - 0x80)],
+        _ => char::from(byte),
     }
 }
 
@@ -330,13 +344,14 @@ mod tests {
     }
 
     #[test]
-    fn a_field_that_is_not_utf8_is_read_as_latin1() {
-        let bytes = b"\"id\",\"name\"\n\"1\",\"P\xe9rez v. Ni\xf1o\"\n\"2\",\"\xc3\xa9\"\n";
+    fn a_field_that_is_not_utf8_is_read_as_windows_1252() {
+        let bytes =
+            b"\"id\",\"name\"\n\"1\",\"P\xe9rez v. Ni\xf1o\"\n\"2\",\"\xc3\xa9\"\n\"3\",\"O\x92BRIEN \x96 \x93X\x94\"\n";
         let reader = CsvReader::new(&bytes[..], Dialect::Rfc4180).unwrap();
         let names: Vec<String> = reader
             .map(|row| row.unwrap().fields[1].clone().unwrap())
             .collect();
-        assert_eq!(names, ["Pérez v. Niño", "é"]);
+        assert_eq!(names, ["Pérez v. Niño", "é", "O’BRIEN – “X”"]);
     }
 
     #[test]
