@@ -563,6 +563,23 @@ fn cap_legacy_jsonl_and_static_layout() {
     let output = import(broken.path(), &["cap", root.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("skipped      0"), "{stdout}");
+    // A volume whose case list is broken is skipped, named; the others are
+    // imported.
+    let metadata = root.join("redacted/us/1/CasesMetadata.json");
+    std::fs::write(&metadata, "[{\"id\": ").unwrap();
+    let one_broken = data_with_library();
+    let output = import(one_broken.path(), &["cap", root.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("us/1/CasesMetadata.json EOF while parsing a value at line 1 column 8; the volume is not imported"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("skipped      1"), "{stdout}");
+    let library = Library::open_read_only(one_broken.path()).unwrap();
+    let found = |name: &str| !library.search(name, Some("case"), 3).unwrap().is_empty();
+    assert!(found("Foo3 Bar3"), "volume 2 is imported");
+    assert!(!found("Foo0 Bar0"), "volume 1 is not");
+    drop(library);
     let library = Library::open_read_only(fresh.path()).unwrap();
     let foo = library.search("Foo0 Bar0", Some("case"), 3).unwrap();
     assert!(!foo.is_empty(), "static cases are searchable");

@@ -224,15 +224,22 @@ fn import_static_volume(
     options: Options,
 ) -> Result<ImportReport, ImportError> {
     let metadata_path = volume.join("CasesMetadata.json");
-    let text =
-        std::fs::read_to_string(&metadata_path).map_err(|e| ImportError::io(&metadata_path, e))?;
-    let cases: Vec<Value> = serde_json::from_str(&text).map_err(|e| {
-        ImportError::format(
-            &metadata_path,
-            format!("line {} column {}: {e}", e.line(), e.column()),
-        )
-    })?;
     let mut report = ImportReport::new(SOURCE);
+    // A volume whose list of cases cannot be read is skipped, named; the
+    // tree's other volumes are imported.
+    let read = std::fs::read_to_string(&metadata_path)
+        .map_err(|e| e.to_string())
+        .and_then(|text| {
+            let cases: Vec<Value> = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+            Ok((text, cases))
+        });
+    let (text, cases) = match read {
+        Ok(read) => read,
+        Err(why) => {
+            report.skip(&metadata_path, format!("{why}; the volume is not imported"));
+            return Ok(report);
+        }
+    };
     let mut progress = Progress::rows("cap", cases.len() as u64);
     let cases_dir = volume.join("cases");
     let key = checkpoint_key(
