@@ -57,6 +57,23 @@ pub struct ServerInfo {
     pub version: String,
 }
 
+impl ServerInfo {
+    /// The file a server of `data_dir` wrote, if there is a readable one and
+    /// its process still runs (a server killed without cleanup leaves its
+    /// file, and another server may listen on its port since).
+    pub fn read(data_dir: &Path) -> Option<Self> {
+        let text = std::fs::read_to_string(data_dir.join(SERVER_FILE)).ok()?;
+        let info: Self = serde_json::from_str(&text).ok()?;
+        process_lives(info.pid).then_some(info)
+    }
+}
+
+/// Whether a process with this id runs (true where that cannot be asked).
+fn process_lives(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    !proc.is_dir() || proc.join(pid.to_string()).exists()
+}
+
 pub struct App {
     ctx: Ctx,
     listener: tokio::net::TcpListener,
@@ -82,8 +99,13 @@ impl App {
         let data_dir = config.data_dir.clone();
         let store = tokio::task::spawn_blocking(move || Store::open(&data_dir)).await??;
         let data_dir = config.data_dir.clone();
-        let library =
-            tokio::task::spawn_blocking(move || Library::open_with_default(&data_dir)).await??;
+        let library = tokio::task::spawn_blocking(move || {
+            let opened = Library::open_with_default(&data_dir)?;
+            // What a killed import or an index rebuild left to index.
+            opened.0.index_pending()?;
+            Ok::<_, crate::library::LibraryError>(opened)
+        })
+        .await??;
         if let Some(reports) = &library.1 {
             let stored: u64 = reports.iter().map(|r| r.stored).sum();
             tracing::info!(records = stored, "built the embedded default library");

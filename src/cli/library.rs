@@ -2,16 +2,16 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
+use anyhow::{Context, anyhow, bail};
 use clap::Subcommand;
 
 use super::{GlobalArgs, init_quiet_logging, out};
-use crate::app::SERVER_FILE;
+use crate::app::{SERVER_FILE, ServerInfo};
 use crate::config::Config;
 use crate::library::import::{self, ImportReport};
 use crate::library::model::codes;
 use crate::library::{Library, LibraryStatus};
-use crate::store::{LIBRARY_FILE, StoreError};
+use crate::store::{LIBRARY_FILE, Store, StoreError};
 use crate::verification::Verifier;
 
 /// What `library search --kind` accepts: cases and the authority codes.
@@ -93,11 +93,11 @@ pub enum ImportCommand {
 pub async fn run_library(global: &GlobalArgs, command: LibraryCommand) -> anyhow::Result<()> {
     init_quiet_logging(global);
     let config = Config::load(&global.overrides())?;
-    let data = config.data_dir.clone();
-    tokio::task::spawn_blocking(move || library_command(&data, command)).await?
+    tokio::task::spawn_blocking(move || library_command(&config, command)).await?
 }
 
-fn library_command(data: &Path, command: LibraryCommand) -> anyhow::Result<()> {
+fn library_command(config: &Config, command: LibraryCommand) -> anyhow::Result<()> {
+    let data = config.data_dir.as_path();
     if let LibraryCommand::Build = command {
         let (_, built) = open_for_writing(data)?;
         match built {
@@ -138,9 +138,12 @@ fn library_command(data: &Path, command: LibraryCommand) -> anyhow::Result<()> {
                     .with_context(|| format!("cannot read {}", path.display()))?,
                 None => std::io::read_to_string(std::io::stdin())?,
             };
-            let public_url = Config::load(&Default::default())
-                .map(|c| c.public_url())
-                .unwrap_or_default();
+            // Case links name the running server's address unless the
+            // configuration names one.
+            let public_url = match (&config.public_url, ServerInfo::read(data)) {
+                (None, Some(server)) => format!("http://{}", server.addr),
+                _ => config.public_url(),
+            };
             let verifier = Verifier {
                 library: &library,
                 public_url: &public_url,
@@ -169,7 +172,7 @@ pub async fn run_import(global: &GlobalArgs, command: ImportCommand) -> anyhow::
     let data = config.data_dir.clone();
     tokio::task::spawn_blocking(move || {
         let (library, _) = open_for_writing(&data)?;
-        let report = match command {
+        let imported = match command {
             ImportCommand::Courtlistener {
                 dir,
                 partial,
@@ -181,17 +184,20 @@ pub async fn run_import(global: &GlobalArgs, command: ImportCommand) -> anyhow::
                     mark_coverage: !partial,
                     batch_rows,
                 },
-            )?,
+            ),
             ImportCommand::Cap { path, partial } => import::cap::import_path(
                 &library.store,
                 &path,
                 import::cap::Options {
                     mark_coverage: !partial,
                 },
-            )?,
-            ImportCommand::Scdb { file } => import::scdb::import_file(&library.store, &file)?,
+            ),
+            ImportCommand::Scdb { file } => import::scdb::import_file(&library.store, &file),
         };
+        // What was stored is searchable even when the import stopped on an
+        // error (the rows before a truncated file's end stay stored).
         let indexed = library.index_pending()?;
+        let report = imported?;
         print_reports(std::slice::from_ref(&report));
         out(format_args!("indexed {indexed} records"));
         Ok(())
@@ -199,14 +205,15 @@ pub async fn run_import(global: &GlobalArgs, command: ImportCommand) -> anyhow::
     .await?
 }
 
-/// Opens the library to read while a server may be writing it. A library
-/// whose writer was killed needs one writable open to be repaired first;
-/// that is done here when no server holds it.
+/// Opens the library to read while a server may be writing it. A file
+/// whose writer was killed is repaired first by one writable open of the
+/// store, when nothing holds it; building and indexing are left to the
+/// server or an import.
 fn open_for_reading(data: &Path) -> anyhow::Result<Library> {
     match Library::open_read_only(data) {
         Ok(library) => Ok(library),
         Err(crate::library::LibraryError::Store(StoreError::Redb(redb::Error::RepairAborted))) => {
-            drop(open_for_writing(data)?);
+            drop(Store::open_library(data).map_err(|err| held_library(data, err))?);
             Library::open_read_only(data).context("cannot open the library")
         }
         Err(err) => Err(err).context("cannot open the library"),
@@ -215,22 +222,25 @@ fn open_for_reading(data: &Path) -> anyhow::Result<Library> {
 
 /// The library takes one writing process: the server, or this command.
 fn open_for_writing(data: &Path) -> anyhow::Result<(Library, Option<Vec<ImportReport>>)> {
-    match Library::open_with_default(data) {
-        Ok(opened) => Ok(opened),
-        Err(crate::library::LibraryError::Store(StoreError::Locked))
-            if data.join(SERVER_FILE).exists() =>
-        {
-            bail!(
-                "the library in {} is open in a running lexstack server ({}); stop the server to import or build, then start it again",
-                data.display(),
-                data.join(SERVER_FILE).display()
-            )
-        }
-        Err(crate::library::LibraryError::Store(StoreError::Locked)) => bail!(
-            "the library in {} is open in another lexstack process (an import or a build); wait for it to finish",
+    Library::open_with_default(data).map_err(|err| match err {
+        crate::library::LibraryError::Store(err) => held_library(data, err),
+        err => anyhow::Error::new(err).context("cannot open the library"),
+    })
+}
+
+/// Why the library cannot be opened for writing, naming who holds it.
+fn held_library(data: &Path, err: StoreError) -> anyhow::Error {
+    match err {
+        StoreError::Locked if data.join(SERVER_FILE).exists() => anyhow!(
+            "the library in {} is open in a running lexstack server ({}); stop the server to import or build, then start it again",
+            data.display(),
+            data.join(SERVER_FILE).display()
+        ),
+        StoreError::Locked => anyhow!(
+            "the library in {} is open in another lexstack process (an import, a build, or a server starting up); wait for it to finish",
             data.display()
         ),
-        Err(err) => Err(err).context("cannot open the library"),
+        err => anyhow::Error::new(err).context("cannot open the library"),
     }
 }
 

@@ -23,36 +23,55 @@ pub struct RemoteAdmin {
     client: reqwest::Client,
 }
 
+/// How long a command waits for a server that holds the store but does not
+/// answer yet: one starting up opens the store before it serves (building
+/// the default library, or indexing what a killed import left).
+const STARTING_SERVER_WAIT: Duration = Duration::from_secs(60);
+
 /// Finds the running server, or opens the store. `create` allows creating
 /// an empty store (for commands that write, such as `keys create`).
 pub async fn connect(data_dir: &Path, create: bool) -> anyhow::Result<Target> {
-    if let Some(remote) = running_server(data_dir).await? {
-        return Ok(Target::Remote(remote));
-    }
-    if !create && !data_dir.join(STORE_FILE).exists() {
-        bail!(
-            "no lexstack store in {} (start `lexstack serve --data {0}` or create a key first)",
-            data_dir.display()
-        );
-    }
-    match Store::open(data_dir) {
-        Ok(store) => Ok(Target::Local(store)),
-        Err(StoreError::Locked) => bail!(
-            "the store in {} is held by a running lexstack server that did not answer on its \
-             admin endpoint; check {SERVER_FILE} and the server's log",
-            data_dir.display()
-        ),
-        Err(err) => {
-            Err(err).with_context(|| format!("cannot open the store in {}", data_dir.display()))
+    let deadline = tokio::time::Instant::now() + STARTING_SERVER_WAIT;
+    let mut told = false;
+    loop {
+        if let Some(remote) = running_server(data_dir).await? {
+            return Ok(Target::Remote(remote));
+        }
+        if !create && !data_dir.join(STORE_FILE).exists() {
+            bail!(
+                "no lexstack store in {} (start `lexstack serve --data {0}` or create a key first)",
+                data_dir.display()
+            );
+        }
+        match Store::open(data_dir) {
+            Ok(store) => return Ok(Target::Local(store)),
+            // Only a server (or another of these commands) holds this file.
+            Err(StoreError::Locked) if tokio::time::Instant::now() < deadline => {
+                if !told {
+                    eprintln!(
+                        "waiting for the lexstack server of {} to answer…",
+                        data_dir.display()
+                    );
+                    told = true;
+                }
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+            Err(StoreError::Locked) => bail!(
+                "the store in {} is held by a lexstack server that did not answer on its admin \
+                 endpoint within {} s; check {SERVER_FILE} and the server's log",
+                data_dir.display(),
+                STARTING_SERVER_WAIT.as_secs()
+            ),
+            Err(err) => {
+                return Err(err)
+                    .with_context(|| format!("cannot open the store in {}", data_dir.display()));
+            }
         }
     }
 }
 
 async fn running_server(data_dir: &Path) -> anyhow::Result<Option<RemoteAdmin>> {
-    let Ok(info_text) = std::fs::read_to_string(data_dir.join(SERVER_FILE)) else {
-        return Ok(None);
-    };
-    let Ok(info) = serde_json::from_str::<ServerInfo>(&info_text) else {
+    let Some(info) = ServerInfo::read(data_dir) else {
         return Ok(None);
     };
     let token = std::fs::read_to_string(data_dir.join(ADMIN_TOKEN_FILE)).with_context(|| {

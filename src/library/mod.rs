@@ -130,6 +130,7 @@ impl Library {
         if total == 0 {
             return Ok(0);
         }
+        tracing::info!(records = total, "indexing for search");
         let mut progress = Progress::rows("index", total);
         let mut done = 0u64;
         let mut uncommitted: Vec<String> = Vec::new();
@@ -457,14 +458,13 @@ pub fn default_version(store: &Store) -> Result<Option<u32>, StoreError> {
 impl Library {
     /// Opens the library for writing, building the embedded default library
     /// first when the data directory lacks it (then compacting the file the
-    /// build rewrote).
+    /// build rewrote). What a killed import or an index rebuild left to
+    /// index waits for the caller's [`Self::index_pending`].
     pub fn open_with_default(
         data_dir: &Path,
     ) -> Result<(Self, Option<Vec<import::ImportReport>>), LibraryError> {
         let library = Self::open(data_dir)?;
         let Some(reports) = library.ensure_default()? else {
-            // What a killed import or an index rebuild left to index.
-            library.index_pending()?;
             return Ok((library, None));
         };
         drop(library);

@@ -104,7 +104,9 @@ impl Layout {
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("the store is in use by another lexstack process (is the server running?)")]
+    #[error(
+        "the store file is open in another lexstack process (a server, an import or a library build)"
+    )]
     Locked,
     #[error("the store was opened read-only")]
     ReadOnly,

@@ -131,6 +131,19 @@ async fn key_commands_go_through_a_running_server() {
     assert!(shown.contains("5.000000"), "{shown}");
     let (status, _) = app.get("/v1/wallet", Some(secret.trim())).await;
     assert_eq!(status, 401, "revoked through the server");
+
+    // The operator's verify links to the running server's case pages.
+    let brief = data.join("brief.txt");
+    std::fs::write(&brief, "Brown v. Board of Education, 347 U.S. 483 (1954).").unwrap();
+    let verified = tokio::task::spawn_blocking(move || {
+        stdout(&run(&data, &["library", "verify", brief.to_str().unwrap()]))
+    })
+    .await
+    .unwrap();
+    assert!(
+        verified.contains(&format!("http://{}/library/cases/", app.addr)),
+        "{verified}"
+    );
 }
 
 struct Server {
@@ -232,6 +245,17 @@ fn a_killed_server_leaves_the_cli_working() {
     let keys = keys_json(dir.path());
     assert_eq!(keys.len(), 1);
     assert_eq!(keys[0]["label"], "before");
+
+    // Another directory's server now answers at the address the killed one
+    // left: its file's process is gone, so this directory's store is opened.
+    let other = tempfile::tempdir().unwrap();
+    let other_server = start_server(other.path());
+    let info_path = dir.path().join("server.json");
+    let mut info: Value =
+        serde_json::from_str(&std::fs::read_to_string(&info_path).unwrap()).unwrap();
+    info["addr"] = Value::String(other_server.addr.clone());
+    std::fs::write(&info_path, info.to_string()).unwrap();
+    assert_eq!(keys_json(dir.path()).len(), 1);
 }
 
 #[cfg(unix)]

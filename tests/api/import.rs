@@ -392,7 +392,7 @@ fn a_killed_import_resumes_where_it_stopped() {
     assert!(generated.status.success());
 
     let clean = data_with_library();
-    import(
+    let clean_run = import(
         clean.path(),
         &[
             "courtlistener",
@@ -467,6 +467,22 @@ fn a_killed_import_resumes_where_it_stopped() {
     );
     assert!(String::from_utf8_lossy(&resumed.stdout).contains("already done"));
     assert_eq!(counts(killed.path()), expected);
+    // The killed run indexed nothing: the resumed one indexes all of it, once.
+    let indexed_line = |output: &Output| {
+        String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .find(|line| line.starts_with("indexed "))
+            .map(str::to_string)
+    };
+    assert_eq!(indexed_line(&resumed), indexed_line(&clean_run));
+    let documents = |dir: &Path| {
+        Library::open_read_only(dir)
+            .unwrap()
+            .status()
+            .unwrap()
+            .index_documents
+    };
+    assert_eq!(documents(killed.path()), documents(clean.path()));
 }
 
 #[test]
@@ -963,7 +979,7 @@ fn imports_refuse_while_another_process_holds_the_library() {
     };
     let stderr = import_scdb();
     assert!(
-        stderr.contains("open in another lexstack process (an import or a build)"),
+        stderr.contains("open in another lexstack process (an import, a build"),
         "no server runs: another import holds it: {stderr}"
     );
     std::fs::write(dir.path().join(lexstack::app::SERVER_FILE), "{}").unwrap();
