@@ -10,6 +10,7 @@ use crate::app::{SERVER_FILE, ServerInfo};
 use crate::config::Config;
 use crate::library::import::{self, ImportReport};
 use crate::library::model::codes;
+use crate::library::store::LibraryWriter;
 use crate::library::{Library, LibraryStatus};
 use crate::store::{LIBRARY_FILE, Store, StoreError};
 use crate::verification::Verifier;
@@ -50,6 +51,16 @@ pub enum LibraryCommand {
     },
     /// Build the embedded default library now (serve does it on first start).
     Build,
+    /// Forget that SOURCE brought whole volumes (all, or REPORTER's): after
+    /// a sample was imported without --partial. Its cases stay; citations
+    /// there answer `unavailable` until a whole dump holds the volumes again.
+    ForgetCoverage {
+        /// The source named in `library status` (courtlistener, cap, scdb…).
+        #[arg(value_name = "SOURCE")]
+        source: String,
+        #[arg(long)]
+        reporter: Option<String>,
+    },
     /// Check every citation in a document (stdin, or FILE) as the verify
     /// endpoint does, and print its answer; nothing is billed.
     Verify {
@@ -80,6 +91,7 @@ pub enum ImportCommand {
     Cap {
         #[arg(value_name = "PATH")]
         path: PathBuf,
+        /// Do not count the imported volumes as held completely (samples).
         #[arg(long)]
         partial: bool,
     },
@@ -98,13 +110,30 @@ pub async fn run_library(global: &GlobalArgs, command: LibraryCommand) -> anyhow
 
 fn library_command(config: &Config, command: LibraryCommand) -> anyhow::Result<()> {
     let data = config.data_dir.as_path();
-    if let LibraryCommand::Build = command {
-        let (_, built) = open_for_writing(data)?;
-        match built {
-            Some(reports) => print_reports(&reports),
-            None => out("the default library is already built"),
+    match &command {
+        LibraryCommand::Build => {
+            let (_, built) = open_for_writing(data)?;
+            match built {
+                Some(reports) => print_reports(&reports),
+                None => out("the default library is already built"),
+            }
+            return Ok(());
         }
-        return Ok(());
+        LibraryCommand::ForgetCoverage { source, reporter } => {
+            let (library, _) = open_for_writing(data)?;
+            let reporter = reporter.as_deref().map(crate::library::canonical_reporter);
+            let forgotten = library.store.write(|txn| -> Result<usize, StoreError> {
+                let mut writer = LibraryWriter::new(txn)?;
+                let forgotten = writer.forget_volumes_held_by(source, reporter.as_deref())?;
+                writer.finish()?;
+                Ok(forgotten)
+            })?;
+            out(format_args!(
+                "volumes no longer held by {source}: {forgotten}"
+            ));
+            return Ok(());
+        }
+        _ => {}
     }
     if !data.join(LIBRARY_FILE).exists() {
         bail!(
@@ -155,7 +184,7 @@ fn library_command(config: &Config, command: LibraryCommand) -> anyhow::Result<(
             };
             out(serde_json::to_string_pretty(&report)?);
         }
-        LibraryCommand::Build => {}
+        LibraryCommand::Build | LibraryCommand::ForgetCoverage { .. } => {}
     }
     Ok(())
 }

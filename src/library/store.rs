@@ -743,20 +743,25 @@ impl<'txn> LibraryWriter<'txn> {
         Ok(())
     }
 
-    /// Forgets the volumes `source` said it held.
-    pub fn forget_volumes_held_by(&mut self, source: &str) -> Result<(), StoreError> {
+    /// Forgets the volumes `source` said it held (of reporter `only`, when
+    /// given); returns how many.
+    pub fn forget_volumes_held_by(
+        &mut self,
+        source: &str,
+        only: Option<&str>,
+    ) -> Result<usize, StoreError> {
         let mut stale = Vec::new();
         for row in self.coverage.iter()? {
             let (key, held_by) = row?;
-            if held_by.value() == source {
-                let (reporter, volume) = key.value();
+            let (reporter, volume) = key.value();
+            if held_by.value() == source && only.is_none_or(|only| only == reporter) {
                 stale.push((reporter.to_string(), volume));
             }
         }
-        for (reporter, volume) in stale {
-            self.coverage.remove((reporter.as_str(), volume))?;
+        for (reporter, volume) in &stale {
+            self.coverage.remove((reporter.as_str(), *volume))?;
         }
-        Ok(())
+        Ok(stale.len())
     }
 
     /// A case of the file being imported is in this volume at a page not

@@ -289,6 +289,26 @@ fn partial_imports_do_not_claim_whole_volumes() {
     assert_eq!(verdict(), "volume_not_held");
     import(dir.path(), &["courtlistener", path]);
     assert_eq!(verdict(), "not_in_held_volume");
+
+    // A sample imported whole by mistake gives its volumes back.
+    let forgot = lexstack()
+        .arg("--data")
+        .arg(dir.path())
+        .args([
+            "library",
+            "forget-coverage",
+            "courtlistener",
+            "--reporter",
+            "F. 3d",
+        ])
+        .output()
+        .unwrap();
+    assert!(forgot.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&forgot.stdout).trim(),
+        "volumes no longer held by courtlistener: 1"
+    );
+    assert_eq!(verdict(), "volume_not_held");
 }
 
 /// "Mend the rows and import again": the rows of other files that named

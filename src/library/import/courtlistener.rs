@@ -951,7 +951,7 @@ fn store_citations(
                         report.warn(
                             path,
                             format!(
-                                "line {line}: {} has no page number: {volume} {reporter} stays a volume not held completely",
+                                "line {line}: {} has no page number (a number alone): {volume} {reporter} stays a volume not held completely",
                                 citation.cite
                             ),
                         );

@@ -85,7 +85,7 @@ pub fn build(store: &Store) -> Result<Vec<ImportReport>, ImportError> {
     // index alone.
     store.write(|txn| -> Result<(), StoreError> {
         let mut writer = LibraryWriter::new(txn)?;
-        writer.forget_volumes_held_by(SCOTUS_DATES)?;
+        writer.forget_volumes_held_by(SCOTUS_DATES, None)?;
         writer.finish()
     })?;
     let scdb_held = super::scdb::held_volumes(Path::new(SCDB_NAME), gunzip(SCDB_CITATION))?;
