@@ -5,7 +5,7 @@ use redb::ReadTransaction;
 use super::case_status::CaseStatus;
 use super::{CheckedCitation, ContentType, Status};
 use super::{constitution, urls};
-use crate::citations::names::distinctive_tokens;
+use crate::citations::names::{distinctive_tokens, is_abbreviation};
 use crate::citations::{Citation, CitationKind, bluebook, case_names_match, reporters};
 use crate::library::lookup::{AuthorityLookup, CaseLookup, find_authority, find_case};
 use crate::library::model::{CaseRecord, CiteKey, codes};
@@ -23,7 +23,7 @@ pub fn check(
     let citation = &citations[index];
     let written = citation.text(text).to_string();
     match citation.kind {
-        CitationKind::FullCase => check_case(txn, public_url, citations, index, written),
+        CitationKind::FullCase => check_case(txn, public_url, citations, index, text),
         CitationKind::Law => check_law(txn, citation, written),
         _ => Ok(CheckedCitation::unavailable(
             written,
@@ -55,14 +55,66 @@ fn cited_name(citations: &[Citation], index: usize) -> Option<String> {
     })
 }
 
+/// Whether the text before a citation that was read without a name
+/// plainly holds one ("v.", "In re", "Ex parte") between the previous
+/// citation (or the sentence's start) and the citation's group: a name
+/// the extractor could not read, which must not pass as no name at all.
+fn unread_case_name(citations: &[Citation], index: usize, text: &str) -> bool {
+    let group: Vec<usize> = std::iter::once(index)
+        .chain(citations[index].parallel.iter().copied())
+        .collect();
+    let start = group
+        .iter()
+        .filter_map(|&i| citations.get(i))
+        .map(|c| c.span.start)
+        .min()
+        .unwrap_or(citations[index].span.start);
+    let floor = citations
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| !group.contains(i) && c.full_span.end <= start)
+        .map(|(_, c)| c.full_span.end)
+        .max()
+        .unwrap_or(0);
+    let before = text.get(floor..start).unwrap_or("");
+    let sentence = &before[sentence_start(before)..];
+    [" v. ", " vs. ", " v ", "In re ", "Ex parte ", "Matter of "]
+        .iter()
+        .any(|marker| sentence.contains(marker))
+}
+
+/// Where the last sentence or string-cite clause of `text` starts: after a
+/// ";" or after a sentence-ending punctuation mark followed by a space
+/// ("v." and other abbreviations do not end one).
+fn sentence_start(text: &str) -> usize {
+    let mut start = 0;
+    for (at, c) in text.char_indices() {
+        let after = at + c.len_utf8();
+        let followed_by_space = text[after..].starts_with(char::is_whitespace);
+        let ends = match c {
+            ';' | '?' | '!' => followed_by_space,
+            '.' => {
+                let word_start = text[..at].rfind(char::is_whitespace).map_or(0, |w| w + 1);
+                followed_by_space && !is_abbreviation(&text[word_start..after])
+            }
+            _ => false,
+        };
+        if ends {
+            start = after;
+        }
+    }
+    start
+}
+
 fn check_case(
     txn: &ReadTransaction,
     public_url: &str,
     citations: &[Citation],
     index: usize,
-    written: String,
+    text: &str,
 ) -> Result<CheckedCitation, StoreError> {
     let citation = &citations[index];
+    let written = citation.text(text).to_string();
     let case = Some(ContentType::Case);
     let Some(reporter) = citation.reporter else {
         return Ok(CheckedCitation::unavailable(
@@ -141,6 +193,13 @@ fn check_case(
         ));
     }
     let chosen = match &name {
+        None if unread_case_name(citations, index, text) => {
+            return Ok(CheckedCitation::unavailable(
+                written,
+                case,
+                "a case name is written before this citation but could not be read, so it cannot be checked",
+            ));
+        }
         None if records.len() == 1 => Some(first),
         None => {
             return Ok(CheckedCitation::unavailable(
@@ -162,7 +221,7 @@ fn check_case(
                 reason,
             ));
         }
-        return verified_case(txn, public_url, citation, written, record);
+        return verified_case(txn, public_url, citation, written, record, name.is_some());
     }
     if let Some(name) = &name
         && let Some(near) = records.iter().find(|r| shares_a_party_word(name, r))
@@ -306,6 +365,7 @@ fn verified_case(
     citation: &Citation,
     written: String,
     record: &CaseRecord,
+    named: bool,
 ) -> Result<CheckedCitation, StoreError> {
     // The library supplies what the citation left out; nothing is guessed.
     let mut complete = citation.clone();
@@ -349,7 +409,12 @@ fn verified_case(
         title: None,
         case_status: Some(CaseStatus::of(txn, record)?),
         source_url: Some(urls::case_page(public_url, record)),
-        reason: "the library holds this case at this citation, under the name given".into(),
+        reason: if named {
+            "the library holds this case at this citation, under the name given".into()
+        } else {
+            "the library holds a case at this citation; no name was given to check it against"
+                .into()
+        },
     })
 }
 
@@ -675,7 +740,34 @@ pub fn by_name(
 
 #[cfg(test)]
 mod tests {
-    use super::{nominative_mismatch, range_endpoints, roman_or_number};
+    use super::{nominative_mismatch, range_endpoints, roman_or_number, unread_case_name};
+    use crate::citations::Extractor;
+
+    /// Whether the last full case citation of `text` has a name written
+    /// before it that was not read.
+    fn name_unread(text: &str) -> bool {
+        let found = Extractor::shared().extract(text);
+        let last = found
+            .iter()
+            .rposition(|c| c.kind == crate::citations::CitationKind::FullCase)
+            .unwrap();
+        found[last].case_name.is_none() && unread_case_name(&found, last, text)
+    }
+
+    #[test]
+    fn a_name_the_extractor_could_not_read_is_noticed() {
+        assert!(name_unread(
+            "Smith v. Jones (opinion of Alito, J.), 347 U.S. 483."
+        ));
+        assert!(name_unread("See [In re Smith], 347 U.S. 483."));
+        assert!(!name_unread("The rule is settled. 347 U.S. 483."));
+        assert!(!name_unread(
+            "Smith v. Jones held it. The rule is settled. 347 U.S. 483."
+        ));
+        assert!(!name_unread(
+            "Brown v. Board of Education, 347 U.S. 483 (1954); 349 U.S. 294 (1955)."
+        ));
+    }
 
     #[test]
     fn nominative_volumes_of_the_us_reports() {

@@ -11,6 +11,7 @@ mod documents;
 mod envelope;
 mod health;
 mod helpers;
+mod honesty;
 mod import;
 mod jobs;
 mod library;

@@ -46,7 +46,9 @@ pub(crate) fn before(text: &str, start: usize, floor: usize, split_parties: bool
 }
 
 /// Steps back over what may sit between a case name and its citation:
-/// commas, an opening bracket, a "(year)" parenthetical, blank-page
+/// commas, an opening bracket, a "(year)" parenthetical, a caption
+/// parenthetical ("(In re Smith)", "(per curiam)"), "et al." (Bluebook
+/// drops it from the name), the closing quote of a quoted name, blank-page
 /// placeholders ("— U.S. —"), a docket number, "supra".
 fn skip_between(text: &str, start: usize, floor: usize, result: &mut Before) -> usize {
     let mut pos = start;
@@ -79,11 +81,23 @@ fn skip_between(text: &str, start: usize, floor: usize, result: &mut Before) -> 
                 in_docket = true;
                 continue;
             }
+            if is_caption_parenthetical(inner) {
+                pos = paren.span.start;
+                continue;
+            }
+        }
+        if let Some(inside) = closing_quote_of_name(text, before_space, floor) {
+            pos = inside;
+            continue;
         }
         let Some(word) = last_word(text, before_space, floor) else {
             return before_space;
         };
         let w = &text[word.clone()];
+        if let Some(start) = et_al(text, word.clone(), floor) {
+            pos = start;
+            continue;
+        }
         if is_placeholder(w) {
             pos = skip_placeholder_citation(text, word.start, floor);
             continue;
@@ -100,6 +114,49 @@ fn skip_between(text: &str, start: usize, floor: usize, result: &mut Before) -> 
         return before_space;
     }
     back_over_space(text, pos, floor)
+}
+
+/// A parenthetical between a name and its citation that describes the
+/// case rather than citing anything: a bankruptcy caption ("In re Smith"),
+/// the kind of opinion ("per curiam", "mem.", "en banc").
+fn is_caption_parenthetical(inner: &str) -> bool {
+    let lowered = inner.trim().to_lowercase();
+    ["in re ", "in the matter of ", "matter of ", "ex parte ", "ex rel. "]
+        .iter()
+        .any(|prefix| lowered.starts_with(prefix))
+        || matches!(
+            lowered.as_str(),
+            "per curiam" | "mem." | "mem" | "en banc" | "plurality opinion" | "table"
+        )
+}
+
+/// "et al." (or "et ux.") ending at `word`: where "et" starts.
+fn et_al(text: &str, word: Range<usize>, floor: usize) -> Option<usize> {
+    let w = text[word.clone()].trim_end_matches(',');
+    if !matches!(w, "al." | "ux." | "al" | "ux") {
+        return None;
+    }
+    let et = last_word(text, back_over_space(text, word.start, floor), floor)?;
+    (&text[et.clone()] == "et").then_some(et.start)
+}
+
+/// A name written in quotes (`"Smith v. Jones,"`), its closing quote just
+/// before `end`: the position inside the closing quote. Only a quote that
+/// holds a case name ("v.", "In re", "Ex parte") is stepped over; a quoted
+/// passage before a citation is not a name.
+fn closing_quote_of_name(text: &str, end: usize, floor: usize) -> Option<usize> {
+    let close = char_before(text, end).filter(|c| matches!(c, '"' | '”'))?;
+    let inside = end - close.len_utf8();
+    let open = if close == '"' { '"' } else { '“' };
+    let quoted = text.get(floor..inside)?;
+    let opened = quoted.rfind(open)?;
+    let name = &quoted[opened + open.len_utf8()..];
+    let names_a_case = name.contains(" v. ")
+        || name.contains(" vs. ")
+        || ["In re ", "Ex parte ", "Matter of "]
+            .iter()
+            .any(|prefix| name.starts_with(prefix));
+    (names_a_case && name.len() <= MAX_REACH).then_some(inside)
 }
 
 /// A citation to pages not yet assigned ("— U.S. —", "___ Nev. ___"),
@@ -790,5 +847,28 @@ mod tests {
             p("Smith", "Jones")
         );
         assert_eq!(parties("See The rule, CITE"), p("", ""));
+    }
+
+    #[test]
+    fn steps_over_et_al_captions_and_quotes() {
+        assert_eq!(
+            parties("Mata v. Avianca, Inc., et al., CITE"),
+            p("Mata", "Avianca, Inc.")
+        );
+        assert_eq!(parties("Smith v. Jones et al., CITE"), p("Smith", "Jones"));
+        assert_eq!(
+            parties("Jones v. Smith (In re Smith), CITE"),
+            p("Jones", "Smith")
+        );
+        assert_eq!(
+            parties("Smith v. Jones (per curiam), CITE"),
+            p("Smith", "Jones")
+        );
+        assert_eq!(parties("See \"Smith v. Jones,\" CITE"), p("Smith", "Jones"));
+        assert_eq!(parties("See “Smith v. Jones,” CITE"), p("Smith", "Jones"));
+        assert_eq!(
+            parties("The Court said \"separate is not equal.\" CITE"),
+            p("", "")
+        );
     }
 }
