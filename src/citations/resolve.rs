@@ -211,10 +211,11 @@ fn short_form(citations: &[Citation], i: usize, seen: &Seen) -> Option<usize> {
         .filter(|&t| pin_fits(&citations[t], short.pin_cite.as_deref()))
         .collect();
     let pool = if fits.is_empty() { candidates } else { fits };
-    if pool.len() == 1 {
-        return pool.first().copied();
-    }
-    let antecedent = short.case_name.as_deref()?;
+    let Some(antecedent) = short.case_name.as_deref() else {
+        return (pool.len() == 1).then(|| pool[0]);
+    };
+    // A short form naming another party ("Smith, 347 U.S. at 495" after
+    // Brown) does not stand for the one case cited in that volume.
     let named: Vec<usize> = pool
         .into_iter()
         .filter(|&t| names_party(&citations[t], antecedent))

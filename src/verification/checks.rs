@@ -23,7 +23,15 @@ pub fn check(
     let citation = &citations[index];
     let written = citation.text(text).to_string();
     match citation.kind {
-        CitationKind::FullCase => check_case(txn, public_url, citations, index, text),
+        CitationKind::FullCase => check_case(
+            txn,
+            public_url,
+            citations,
+            index,
+            citation.pin_cite.as_deref(),
+            text,
+        ),
+        CitationKind::ShortCase => check_short_form(txn, public_url, citation, written),
         CitationKind::Law => check_law(txn, citation, written),
         _ => Ok(CheckedCitation::unavailable(
             written,
@@ -31,6 +39,19 @@ pub fn check(
             "law journals and other secondary sources are not in the library",
         )),
     }
+}
+
+/// Checks the full case citation `citations[index]` of `text` as if its
+/// pin were `pin`: a short form, "Id." or "supra" that stands for it.
+pub fn check_at_pin(
+    txn: &ReadTransaction,
+    public_url: &str,
+    citations: &[Citation],
+    index: usize,
+    pin: Option<&str>,
+    text: &str,
+) -> Result<CheckedCitation, StoreError> {
+    check_case(txn, public_url, citations, index, pin, text)
 }
 
 /// The case name written with a citation, or with the citation it is
@@ -106,65 +127,54 @@ fn sentence_start(text: &str) -> usize {
     start
 }
 
-fn check_case(
-    txn: &ReadTransaction,
-    public_url: &str,
-    citations: &[Citation],
-    index: usize,
-    text: &str,
-) -> Result<CheckedCitation, StoreError> {
-    let citation = &citations[index];
-    let written = citation.text(text).to_string();
-    let case = Some(ContentType::Case);
-    let Some(reporter) = citation.reporter else {
-        return Ok(CheckedCitation::unavailable(
-            written,
-            case,
-            "the reporter abbreviation is unknown or could stand for several",
-        ));
-    };
+/// The library's address of a case citation, or why it has none.
+fn address_of(citation: &Citation) -> Result<CiteKey, &'static str> {
+    let reporter = citation
+        .reporter
+        .ok_or("the reporter abbreviation is unknown or could stand for several")?;
     let (Some(volume), Some(page)) = (
         citation.volume.as_deref().and_then(|v| v.parse().ok()),
         citation.page.as_deref().and_then(|p| p.parse().ok()),
     ) else {
-        return Ok(CheckedCitation::unavailable(
-            written,
-            case,
-            "the citation has no volume or page to look up",
-        ));
+        return Err("the citation has no volume or page to look up");
     };
-    let key = CiteKey::new(
+    Ok(CiteKey::new(
         volume,
         reporter,
         citation.reporter_found.as_deref().unwrap_or(reporter),
         page,
-    );
-    if reporter == "U.S."
-        && let Some(reason) = nominative_mismatch(volume, &written)
-    {
-        return Ok(CheckedCitation::unverified(written, case, None, reason));
-    }
-    let name = cited_name(citations, index);
-    let cases = match find_case(txn, &key)? {
+    ))
+}
+
+/// The cases the library holds at `key`, or the answer when it holds none
+/// there (none can be there, or it cannot tell).
+fn cases_at(
+    txn: &ReadTransaction,
+    key: &CiteKey,
+    written: &str,
+) -> Result<Result<Vec<CaseRecord>, CheckedCitation>, StoreError> {
+    let case = Some(ContentType::Case);
+    let (volume, reporter, page) = (key.volume, &key.reporter, key.page);
+    let cases = match find_case(txn, key)? {
         CaseLookup::Found { cases, .. } => cases,
         CaseLookup::Absent { source } => {
-            return Ok(CheckedCitation::unverified(
-                written,
+            return Ok(Err(CheckedCitation::unverified(
+                written.to_string(),
                 case,
                 None,
                 format!(
                     "the library holds {volume} {reporter} completely ({source}) and no case is at page {page}"
                 ),
-            ));
+            )));
         }
         CaseLookup::NotHeld => {
-            return Ok(CheckedCitation::unavailable(
-                written,
+            return Ok(Err(CheckedCitation::unavailable(
+                written.to_string(),
                 case,
                 format!(
                     "the library does not hold {volume} {reporter} completely, so it cannot tell"
                 ),
-            ));
+            )));
         }
     };
     let mut records = Vec::new();
@@ -173,24 +183,65 @@ fn check_case(
             records.push(record);
         }
     }
-    let Some(first) = records.first() else {
-        return Ok(CheckedCitation::unavailable(
-            written,
+    if records.is_empty() {
+        return Ok(Err(CheckedCitation::unavailable(
+            written.to_string(),
             case,
             "the case record is missing",
-        ));
-    };
-    if let Some(name) = &name
-        && distinctive_tokens(name).is_empty()
-    {
-        // "United States" or "State" alone: often all a PDF's broken line
-        // left of the name ("N evada v. United States"). It names no one,
-        // so it can neither confirm nor contradict the case at the page.
-        return Ok(CheckedCitation::unavailable(
-            written,
-            case,
+        )));
+    }
+    Ok(Ok(records))
+}
+
+/// The answer when the name given says nothing about which case it means:
+/// "United States" or "State" alone, often all a PDF's broken line left of
+/// the name ("N evada v. United States"). It can neither confirm nor
+/// contradict the case at the page.
+fn vague_name(name: &str, written: &str) -> Option<CheckedCitation> {
+    distinctive_tokens(name).is_empty().then(|| {
+        CheckedCitation::unavailable(
+            written.to_string(),
+            Some(ContentType::Case),
             format!("the name given ({name}) does not say which case it means"),
-        ));
+        )
+    })
+}
+
+/// The case at the page that the name given is the name of, if any.
+fn named_case<'r>(name: &str, records: &'r [CaseRecord]) -> Option<&'r CaseRecord> {
+    records
+        .iter()
+        .find(|r| !r.name.is_empty() && names_match(name, r))
+}
+
+fn check_case(
+    txn: &ReadTransaction,
+    public_url: &str,
+    citations: &[Citation],
+    index: usize,
+    pin: Option<&str>,
+    text: &str,
+) -> Result<CheckedCitation, StoreError> {
+    let citation = &citations[index];
+    let written = citation.text(text).to_string();
+    let case = Some(ContentType::Case);
+    let key = match address_of(citation) {
+        Ok(key) => key,
+        Err(reason) => return Ok(CheckedCitation::unavailable(written, case, reason)),
+    };
+    if key.reporter == "U.S."
+        && let Some(reason) = nominative_mismatch(key.volume, &written)
+    {
+        return Ok(CheckedCitation::unverified(written, case, None, reason));
+    }
+    let name = cited_name(citations, index);
+    let records = match cases_at(txn, &key, &written)? {
+        Ok(records) => records,
+        Err(answer) => return Ok(answer),
+    };
+    let first = &records[0];
+    if let Some(vague) = name.as_deref().and_then(|name| vague_name(name, &written)) {
+        return Ok(vague);
     }
     let chosen = match &name {
         None if unread_case_name(citations, index, text) => {
@@ -208,12 +259,10 @@ fn check_case(
                 "several cases start at this page and no name says which",
             ));
         }
-        Some(name) => records
-            .iter()
-            .find(|r| !r.name.is_empty() && names_match(name, r)),
+        Some(name) => named_case(name, &records),
     };
     if let Some(record) = chosen {
-        if let Some(reason) = pin_outside_case(txn, &key, citation, record)? {
+        if let Some(reason) = pin_outside_case(txn, &key, pin, record)? {
             return Ok(CheckedCitation::unverified(
                 written,
                 case,
@@ -223,13 +272,19 @@ fn check_case(
         }
         return verified_case(txn, public_url, citation, written, record, name.is_some());
     }
-    if let Some(name) = &name
-        && let Some(near) = records.iter().find(|r| shares_a_party_word(name, r))
-    {
+    let name = name.unwrap_or_default();
+    Ok(name_mismatch(&name, &records, written))
+}
+
+/// The answer when the name given is not the name of any case at the page
+/// (`records`, never empty).
+fn name_mismatch(name: &str, records: &[CaseRecord], written: String) -> CheckedCitation {
+    let case = Some(ContentType::Case);
+    if let Some(near) = records.iter().find(|r| shares_a_party_word(name, r)) {
         // Some of the name is right: a misspelling, an acronym, a line
         // break in the middle of a word. Calling it fabricated could wrong
         // a lawyer; calling it verified could pass a fabrication.
-        return Ok(CheckedCitation {
+        return CheckedCitation {
             title: Some(near.name.clone()),
             ..CheckedCitation::unavailable(
                 written,
@@ -239,16 +294,17 @@ fn check_case(
                     near.name
                 ),
             )
-        });
+        };
     }
     if records.iter().any(|r| r.name.is_empty()) {
-        return Ok(CheckedCitation::unavailable(
+        return CheckedCitation::unavailable(
             written,
             case,
             "the library knows a decision at this page but not its name, so the name cannot be checked",
-        ));
+        );
     }
-    Ok(CheckedCitation::unverified(
+    let first = &records[0];
+    CheckedCitation::unverified(
         written,
         case,
         Some(first.name.clone()),
@@ -256,7 +312,80 @@ fn check_case(
             "the case at this page is {}, a different case from the one named",
             first.name
         ),
-    ))
+    )
+}
+
+/// A short form with no full citation before it ("Henderson v. Kessler,
+/// 512 U.S. at 214"): the case whose pages hold the pin page must be the
+/// one named. Unnamed, it says nothing the library can check.
+fn check_short_form(
+    txn: &ReadTransaction,
+    public_url: &str,
+    citation: &Citation,
+    written: String,
+) -> Result<CheckedCitation, StoreError> {
+    let case = Some(ContentType::Case);
+    let key = match address_of(citation) {
+        Ok(key) => key,
+        Err(reason) => return Ok(CheckedCitation::unavailable(written, case, reason)),
+    };
+    let Some(name) = citation.case_name.as_deref() else {
+        return Ok(CheckedCitation::unavailable(
+            written,
+            case,
+            "a short form with no full citation before it and no name: the library cannot tell which case it means",
+        ));
+    };
+    let records = match cases_at(txn, &key, &written)? {
+        Ok(records) => records,
+        Err(answer) => return Ok(answer),
+    };
+    if let Some(vague) = vague_name(name, &written) {
+        return Ok(vague);
+    }
+    if let Some(record) = named_case(name, &records) {
+        return Ok(CheckedCitation {
+            citation: written,
+            status: Status::Verified,
+            content_type: case,
+            bluebook_citation: None,
+            title: None,
+            case_status: Some(CaseStatus::of(txn, record)?),
+            source_url: Some(urls::case_page(public_url, record)),
+            reason: format!(
+                "a short form with no full citation before it: page {} lies in {}, the case named",
+                key.page, record.name
+            ),
+        });
+    }
+    if !name.contains(" v. ") {
+        // One word ("Smith", or a word the reader took for a name, "IEP")
+        // may be a party the record's caption leaves out.
+        return Ok(CheckedCitation {
+            title: Some(records[0].name.clone()),
+            ..CheckedCitation::unavailable(
+                written,
+                case,
+                format!(
+                    "the name given ({name}) is not that of the case whose pages hold page {} ({}): check it",
+                    key.page, records[0].name
+                ),
+            )
+        });
+    }
+    if store::cases_at(txn, &key)?.len() == records.len() {
+        // A case starts at this page; the case named may end on it.
+        let next = &records[0].name;
+        return Ok(CheckedCitation::unavailable(
+            written,
+            case,
+            format!(
+                "page {} starts another case ({next}); the case named may end on it: give the full citation",
+                key.page
+            ),
+        ));
+    }
+    Ok(name_mismatch(name, &records, written))
 }
 
 /// Why a U.S. citation's nominative volume ("22 U.S. (3 Dall.) 738") is not
@@ -287,15 +416,61 @@ fn nominative_mismatch(volume: u32, written: &str) -> Option<String> {
 fn pin_outside_case(
     txn: &ReadTransaction,
     key: &CiteKey,
-    citation: &Citation,
+    pin: Option<&str>,
     record: &CaseRecord,
 ) -> Result<Option<String>, StoreError> {
-    let Some(pin) = citation.pin_cite.as_deref().and_then(|pin| {
-        let digits: String = pin.chars().take_while(char::is_ascii_digit).collect();
-        digits.parse::<u32>().ok()
-    }) else {
-        return Ok(None);
-    };
+    for page in pin.map(pin_pages).unwrap_or_default() {
+        if let Some(reason) = page_outside_case(txn, key, page, record)? {
+            return Ok(Some(reason));
+        }
+    }
+    Ok(None)
+}
+
+/// The pages a pin names: each item of a list ("490, 499"), both ends of
+/// a range ("495-501"; "1602-05" ends at 1605), the page of a footnote
+/// ("499 n.11"). A star page, a paragraph or a footnote alone names none.
+fn pin_pages(pin: &str) -> Vec<u32> {
+    let pin = pin.trim();
+    let pin = pin.strip_prefix("at").map_or(pin, str::trim_start);
+    let mut pages: Vec<u32> = Vec::new();
+    for item in pin.split([',', '&']).flat_map(|item| item.split(" and ")) {
+        let item = item.trim();
+        let digits: String = item.chars().take_while(char::is_ascii_digit).collect();
+        let Ok(first) = digits.parse::<u32>() else {
+            continue;
+        };
+        if pages.last().is_some_and(|&last| first < last) {
+            // Pages of a list ascend; a smaller number is not one of them
+            // (a footnote mark of PDF text: "at 541,1 and").
+            break;
+        }
+        pages.push(first);
+        let Some(end) = item[digits.len()..].strip_prefix(['-', '–', '—']) else {
+            continue;
+        };
+        let end: String = end.chars().take_while(char::is_ascii_digit).collect();
+        if end.is_empty() || end.len() > digits.len() {
+            continue;
+        }
+        let last = format!("{}{end}", &digits[..digits.len() - end.len()]);
+        if let Ok(last) = last.parse::<u32>()
+            && last > first
+        {
+            pages.push(last);
+        }
+    }
+    pages
+}
+
+/// Why `pin` cannot be a page of `record` (cited at `key`), when the library
+/// can tell: see [`pin_outside_case`].
+fn page_outside_case(
+    txn: &ReadTransaction,
+    key: &CiteKey,
+    pin: u32,
+    record: &CaseRecord,
+) -> Result<Option<String>, StoreError> {
     let Some(own) = record.citations.iter().find(|c| {
         c.key.as_ref().is_some_and(|k| {
             k.reporter == key.reporter && k.volume == key.volume && k.page <= key.page
@@ -322,11 +497,52 @@ fn pin_outside_case(
         CaseLookup::Found { cases, .. } if !cases.contains(&record.id) => cases.into_iter().next(),
         _ => None,
     };
-    let Some(other) = other else {
+    if let Some(other) = other {
+        let name = store::case(txn, &other)?.map_or(other, |case| case.name);
+        return Ok(Some(format!("page {pin} belongs to another case ({name})")));
+    }
+    // Another case the library knows starts between the first page and the
+    // pin: the pin is past this case's end, held volume or not.
+    let Some((next, ids)) = next_other_case(txn, key, first, record)? else {
         return Ok(None);
     };
-    let name = store::case(txn, &other)?.map_or(other, |case| case.name);
-    Ok(Some(format!("page {pin} belongs to another case ({name})")))
+    if pin <= next {
+        return Ok(None);
+    }
+    let name = match ids.first() {
+        Some(id) => store::case(txn, id)?.map_or_else(|| id.clone(), |case| case.name),
+        None => String::new(),
+    };
+    Ok(Some(format!(
+        "page {pin} is past the start of the next case the library knows in the volume ({name}, page {next})"
+    )))
+}
+
+/// The first case after page `first` of `key`'s volume that is not
+/// `record`, with the page it starts on.
+fn next_other_case(
+    txn: &ReadTransaction,
+    key: &CiteKey,
+    first: u32,
+    record: &CaseRecord,
+) -> Result<Option<(u32, Vec<String>)>, StoreError> {
+    let mut from = first;
+    // A record listed at a second page of its own volume is skipped over.
+    for _ in 0..4 {
+        let Some(next) = store::next_case_page(txn, &key.reporter, key.volume, from)? else {
+            return Ok(None);
+        };
+        let at_next = CiteKey {
+            page: next,
+            ..key.clone()
+        };
+        let ids = store::cases_at(txn, &at_next)?;
+        if !ids.contains(&record.id) {
+            return Ok(Some((next, ids)));
+        }
+        from = next;
+    }
+    Ok(None)
 }
 
 /// Whether the cited name and the case's name share a word that
@@ -740,7 +956,9 @@ pub fn by_name(
 
 #[cfg(test)]
 mod tests {
-    use super::{nominative_mismatch, range_endpoints, roman_or_number, unread_case_name};
+    use super::{
+        nominative_mismatch, pin_pages, range_endpoints, roman_or_number, unread_case_name,
+    };
     use crate::citations::Extractor;
 
     /// Whether the last full case citation of `text` has a name written
@@ -787,6 +1005,22 @@ mod tests {
             "a reporter not in the table is not judged"
         );
         assert_eq!(nominative_mismatch(22, "22 U.S. 738"), None);
+    }
+
+    #[test]
+    fn pages_a_pin_names() {
+        assert_eq!(pin_pages("499"), [499]);
+        assert_eq!(pin_pages("at 499"), [499]);
+        assert_eq!(pin_pages("490, 499"), [490, 499]);
+        assert_eq!(pin_pages("495-501"), [495, 501]);
+        assert_eq!(pin_pages("495–501"), [495, 501]);
+        assert_eq!(pin_pages("1602-05"), [1602, 1605]);
+        assert_eq!(pin_pages("499 n.11"), [499]);
+        assert_eq!(pin_pages("499 nn.11-12"), [499]);
+        assert_eq!(pin_pages("20-25 & n. 4"), [20, 25]);
+        assert_eq!(pin_pages("541,1"), [541]);
+        assert_eq!(pin_pages("*4"), Vec::<u32>::new());
+        assert_eq!(pin_pages("¶ 12"), Vec::<u32>::new());
     }
 
     #[test]

@@ -20,7 +20,7 @@ use redb::ReadTransaction;
 
 use serde::Serialize;
 
-use crate::citations::{Citation, CitationKind, Extractor};
+use crate::citations::{Citation, CitationKind, Extractor, normalize_case_name};
 use crate::library::Library;
 use crate::library::model::CiteKey;
 use crate::store::StoreError;
@@ -110,8 +110,9 @@ pub struct Stats {
 pub struct VerifyReport {
     pub citations: Vec<CheckedCitation>,
     pub stats: Stats,
-    /// Full citations found (repeats included); zero means none were found,
-    /// not that the document is clean.
+    /// Citations found that are checked on their own, repeats included:
+    /// full citations and short forms with no full citation before them.
+    /// Zero means none were found, not that the document is clean.
     pub extracted_count: usize,
     /// More than [`MAX_CHECKED`] distinct citations were found.
     pub truncated: bool,
@@ -145,8 +146,7 @@ impl Verifier<'_> {
 
     fn verify_up_to(&self, text: &str, limit: usize) -> Result<VerifyReport, StoreError> {
         let found = Extractor::shared().extract(text);
-        let full: Vec<usize> = (0..found.len()).filter(|&i| found[i].is_full()).collect();
-        let claims = claims(&found, &full, text);
+        let claims = claims(&found, text);
         let truncated = claims.len() > limit;
         let citations = self
             .library
@@ -155,66 +155,101 @@ impl Verifier<'_> {
                 claims
                     .iter()
                     .take(limit)
-                    .map(|pins| self.check_claim(txn, &found, pins, text))
+                    .map(|claim| self.check_claim(txn, &found, claim, text))
                     .collect()
             })?;
         Ok(VerifyReport {
             stats: stats(&citations),
             citations,
-            extracted_count: full.len(),
+            extracted_count: found.iter().filter(|c| checked_as_written(c)).count(),
             truncated,
         })
     }
 
     /// Checks one claim at its first citation; when that verifies, a later
     /// pin the case cannot have makes the claim unverified (that citation's
-    /// answer, naming the pin, is given).
+    /// answer, naming the pin, is given), or unavailable when only an "Id."
+    /// gives that pin.
     fn check_claim(
         &self,
         txn: &ReadTransaction,
         found: &[Citation],
-        pins: &[usize],
+        claim: &[Mention],
         text: &str,
     ) -> Result<CheckedCitation, StoreError> {
-        let first = checks::check(txn, self.public_url, found, pins[0], text)?;
+        let first = self.check_mention(txn, found, claim[0], text)?;
         if first.status != Status::Verified {
             return Ok(first);
         }
-        for &other in &pins[1..] {
-            let checked = checks::check(txn, self.public_url, found, other, text)?;
-            if checked.status == Status::Unverified {
-                return Ok(checked);
+        let mut doubt = None;
+        for &other in &claim[1..] {
+            let checked = self.check_mention(txn, found, other, text)?;
+            match checked.status {
+                Status::Unverified => return Ok(checked),
+                Status::Unavailable if matches!(other, Mention::PinOf { .. }) => {
+                    doubt.get_or_insert(checked);
+                }
+                _ => {}
             }
         }
-        Ok(first)
+        Ok(doubt.unwrap_or(first))
+    }
+
+    fn check_mention(
+        &self,
+        txn: &ReadTransaction,
+        found: &[Citation],
+        mention: Mention,
+        text: &str,
+    ) -> Result<CheckedCitation, StoreError> {
+        match mention {
+            Mention::Written(index) => checks::check(txn, self.public_url, found, index, text),
+            Mention::PinOf { full, short } => {
+                let pin = found[short].pin_cite.as_deref();
+                let mut checked =
+                    checks::check_at_pin(txn, self.public_url, found, full, pin, text)?;
+                let written = found[short].text(text);
+                if found[short].kind == CitationKind::Id && checked.status == Status::Unverified {
+                    // "Id." is taken to mean the authority cited just before,
+                    // which a document does not always mean (a record, a
+                    // page heading): a pin outside the case casts doubt on
+                    // the pair, not proof on the case.
+                    checked.status = Status::Unavailable;
+                    checked.reason = format!(
+                        "{written}: if it means this case, {}; check which authority it means",
+                        checked.reason
+                    );
+                } else {
+                    checked.reason = format!("{written}: {}", checked.reason);
+                }
+                Ok(checked)
+            }
+        }
     }
 
     /// Checks citation strings (resolve), on one snapshot of the library.
-    /// `lenient` also takes a bare case name and looks it up by name.
+    /// Every citation of a string is checked as verify checks it, and the
+    /// string gets the worst answer (see [`worst_of`]). `lenient` also
+    /// takes a bare case name and looks it up by name.
     pub fn resolve(
         &self,
         texts: &[String],
         lenient: bool,
     ) -> Result<Vec<CheckedCitation>, StoreError> {
-        let parsed: Vec<Vec<Citation>> = texts
-            .iter()
-            .map(|t| Extractor::shared().extract(t))
-            .collect();
         let mut answers: Vec<Option<CheckedCitation>> = self.library.store.read(|txn| {
             texts
                 .iter()
-                .zip(&parsed)
-                .map(
-                    |(text, found)| match found.iter().position(Citation::is_full) {
-                        Some(index) => {
-                            let mut checked =
-                                checks::check(txn, self.public_url, found, index, text)?;
-                            checked.citation = text.clone();
-                            Ok(Some(checked))
-                        }
-                        None => Ok(None),
-                    },
-                )
+                .map(|text| {
+                    let found = Extractor::shared().extract(text);
+                    let parts = claims(&found, text)
+                        .iter()
+                        .map(|claim| self.check_claim(txn, &found, claim, text))
+                        .collect::<Result<Vec<_>, StoreError>>()?;
+                    Ok(worst_of(parts).map(|mut checked| {
+                        checked.citation = text.clone();
+                        checked
+                    }))
+                })
                 .collect::<Result<Vec<_>, StoreError>>()
         })?;
         for (answer, text) in answers.iter_mut().zip(texts) {
@@ -238,18 +273,90 @@ impl Verifier<'_> {
     }
 }
 
-/// The distinct claims among the full citations of a document, in order of
-/// first appearance: for each, its first citation, then the first citation
-/// of each other pin page it is cited at. A repeat counts once; another name
-/// at an address already cited is another claim ("Smith v. Jones, 347 U.S.
-/// 483" after Brown's), the same name again, or none, is not.
-fn claims(found: &[Citation], full: &[usize], text: &str) -> Vec<Vec<usize>> {
-    let mut claims: Vec<Vec<usize>> = Vec::new();
+/// The answer for a string of several citations: the worst of its parts
+/// (`unverified`, then `unavailable`), its reason naming that part; the
+/// first part's answer when all verify. `None` for no part.
+fn worst_of(parts: Vec<CheckedCitation>) -> Option<CheckedCitation> {
+    let severity = |status: Status| match status {
+        Status::Verified => 0,
+        Status::Unavailable => 1,
+        Status::Unverified => 2,
+    };
+    let several = parts.len() > 1;
+    let mut worst: Option<CheckedCitation> = None;
+    for part in parts {
+        if worst
+            .as_ref()
+            .is_none_or(|w| severity(part.status) > severity(w.status))
+        {
+            worst = Some(part);
+        }
+    }
+    worst.map(|mut part| {
+        if several {
+            part.reason = format!("{}: {}", part.citation, part.reason);
+        }
+        part
+    })
+}
+
+/// One place a claim's authority is cited in the document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mention {
+    /// A citation checked as written: a full citation, or a short form
+    /// with no full citation before it to stand for.
+    Written(usize),
+    /// A short form, "Id." or "supra" standing for the full case citation
+    /// `full`, checked at its own pin page.
+    PinOf { full: usize, short: usize },
+}
+
+/// Whether a citation is checked on its own: a full citation, or a short
+/// form ("Henderson, 512 U.S. at 214") with no full citation before it,
+/// which still names a volume, reporter and page.
+fn checked_as_written(citation: &Citation) -> bool {
+    citation.is_full() || citation.kind == CitationKind::ShortCase && citation.resolves_to.is_none()
+}
+
+/// The distinct claims of a document, in order of first appearance: for
+/// each, its first citation, then each other pin page it is cited at (in
+/// full again, or by a short form, "Id." or "supra"). A repeat counts once;
+/// another name at an address already cited is another claim ("Smith v.
+/// Jones, 347 U.S. 483" after Brown's), the same name again, or none, is
+/// not. A short form with no full citation before it is a claim of its own.
+fn claims(found: &[Citation], text: &str) -> Vec<Vec<Mention>> {
+    let mut claims: Vec<Vec<Mention>> = Vec::new();
     let mut first_at_address: HashMap<String, usize> = HashMap::new();
     let mut by_name: HashMap<String, usize> = HashMap::new();
-    for &i in full {
-        let address = identity(&found[i], text);
-        let named = parties_key(&found[i]).map(|parties| format!("{address}|{parties}"));
+    // The claim of each full citation, for the short forms that follow it.
+    let mut claim_of: HashMap<usize, usize> = HashMap::new();
+    for (i, citation) in found.iter().enumerate() {
+        if !checked_as_written(citation) {
+            let stands_for = citation
+                .resolves_to
+                .filter(|&full| found[full].kind == CitationKind::FullCase);
+            if let Some(full) = stands_for
+                && citation.pin_cite.is_some()
+                && let Some(&claim) = claim_of.get(&full)
+            {
+                add_pin(&mut claims[claim], found, Mention::PinOf { full, short: i });
+            }
+            continue;
+        }
+        let address = identity(citation, text);
+        let named = if citation.kind == CitationKind::ShortCase {
+            // Short forms of one volume under one name cite one case, at
+            // several pins.
+            let volume = citation.volume.as_deref().unwrap_or("");
+            let reporter = citation.reporter.unwrap_or("");
+            let name = citation.case_name.as_deref().unwrap_or("");
+            Some(format!(
+                "{volume}|{reporter}|at|{}",
+                normalize_case_name(name)
+            ))
+        } else {
+            parties_key(citation).map(|parties| format!("{address}|{parties}"))
+        };
         let known = match &named {
             Some(named) => by_name.get(named),
             None => first_at_address.get(&address),
@@ -262,23 +369,28 @@ fn claims(found: &[Citation], full: &[usize], text: &str) -> Vec<Vec<usize>> {
         if let Some(named) = named {
             by_name.entry(named).or_insert(claim);
         }
-        let pins = &mut claims[claim];
-        if !pins
-            .iter()
-            .any(|&p| pin_key(&found[p]) == pin_key(&found[i]))
-        {
-            pins.push(i);
-        }
+        claim_of.insert(i, claim);
+        add_pin(&mut claims[claim], found, Mention::Written(i));
     }
     claims
 }
 
-/// A citation's pin page as written, spacing and case aside.
+/// Adds a mention to a claim unless one at the same pin is there already.
+fn add_pin(claim: &mut Vec<Mention>, found: &[Citation], mention: Mention) {
+    let pin_of = |mention: &Mention| match *mention {
+        Mention::Written(i) | Mention::PinOf { short: i, .. } => pin_key(&found[i]),
+    };
+    let pin = pin_of(&mention);
+    if !claim.iter().any(|m| pin_of(m) == pin) {
+        claim.push(mention);
+    }
+}
+
+/// A citation's pin page as written, spacing, case and "at" aside.
 fn pin_key(citation: &Citation) -> String {
-    citation
-        .pin_cite
-        .as_deref()
-        .unwrap_or("")
+    let pin = citation.pin_cite.as_deref().unwrap_or("").trim();
+    pin.strip_prefix("at ")
+        .unwrap_or(pin)
         .split_whitespace()
         .collect::<String>()
         .to_lowercase()

@@ -52,7 +52,12 @@ async fn names_in_common_forms_are_read_and_unread_names_are_not_verified() {
         let answer = only(&app, &key, text).await;
         assert_eq!(answer["status"], "unverified", "{text}: {answer}");
     }
-    let answer = only(&app, &key, "Brown v. Board of Education, et al., 347 U.S. 483.").await;
+    let answer = only(
+        &app,
+        &key,
+        "Brown v. Board of Education, et al., 347 U.S. 483.",
+    )
+    .await;
     assert_eq!(answer["status"], "verified", "{answer}");
 
     let unread = only(
@@ -63,7 +68,10 @@ async fn names_in_common_forms_are_read_and_unread_names_are_not_verified() {
     .await;
     assert_eq!(unread["status"], "unavailable", "{unread}");
     assert!(
-        unread["reason"].as_str().unwrap().contains("could not be read"),
+        unread["reason"]
+            .as_str()
+            .unwrap()
+            .contains("could not be read"),
         "{unread}"
     );
 
@@ -74,4 +82,187 @@ async fn names_in_common_forms_are_read_and_unread_names_are_not_verified() {
         !reason.contains("name given") && reason.contains("no name was given"),
         "{unnamed}"
     );
+}
+
+/// A short form with no full citation before it is checked on its own (and
+/// billed as one citation): the case whose pages hold the pin must be the
+/// one named.
+#[tokio::test]
+async fn a_short_form_without_a_full_citation_is_checked() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let text = "The court erred. Henderson v. Kessler, 512 U.S. at 214 (holding that x). \
+                Bolling v. Sharpe, 347 U.S. at 499. Again 347 U.S. at 499.";
+    let (status, body) = app
+        .post("/v1/citations/verify", Some(&key), json!({ "text": text }))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["extractedCount"], 3, "{body}");
+    let answers = checked(&app, &key, text).await;
+    let statuses: Vec<(&str, &str)> = answers
+        .iter()
+        .map(|(c, s, _)| (c.as_str(), s.as_str()))
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            ("512 U.S. at 214", "unverified"),
+            ("347 U.S. at 499", "verified"),
+            ("347 U.S. at 499", "unavailable"),
+        ],
+        "{answers:?}"
+    );
+    assert!(answers[0].2.contains("WEST LYNN"), "{answers:?}");
+    let wallet = app.get("/v1/wallet", Some(&key)).await.1;
+    assert_eq!(
+        wallet["data"]["balanceMicroUsd"],
+        10_000_000 - 2 * 3 * 15_000,
+        "three citations checked, twice"
+    );
+}
+
+/// Every page a pin names is checked: footnotes, lists, both ends of a
+/// range, a page past the next case the library knows, and the pins of
+/// short forms, "Id." and "supra" that stand for the case.
+#[tokio::test]
+async fn every_pin_page_is_checked() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    for (text, want, says) in [
+        (
+            "Brown v. Board of Education, 347 U.S. 483, 499 n.11 (1954).",
+            "unverified",
+            "BOLLING",
+        ),
+        (
+            "Brown v. Board of Education, 347 U.S. 483, 490, 499 (1954).",
+            "unverified",
+            "BOLLING",
+        ),
+        (
+            "Brown v. Board of Education, 347 U.S. 483, 495-501 (1954).",
+            "unverified",
+            "page 501",
+        ),
+        (
+            "Brown v. Board of Education, 347 U.S. 483, 495–501 (1954).",
+            "unverified",
+            "page 501",
+        ),
+        (
+            "Brown v. Board of Education, 347 U.S. 483, 494-95 (1954).",
+            "verified",
+            "",
+        ),
+        (
+            "Miranda v. Arizona, 86 S. Ct. 1602, 1670 (1966).",
+            "unverified",
+            "page 1665",
+        ),
+        (
+            "Miranda v. Arizona, 86 S. Ct. 1602, 1630 (1966).",
+            "verified",
+            "",
+        ),
+        (
+            "Brown v. Board of Education, 347 U.S. 483 (1954). Brown, 347 U.S. at 600.",
+            "unverified",
+            "page 600",
+        ),
+        (
+            "Brown v. Board of Education, 347 U.S. 483 (1954). Brown, supra, at 600.",
+            "unverified",
+            "page 600",
+        ),
+        (
+            "Brown v. Board of Education, 347 U.S. 483 (1954). Id. at 495.",
+            "verified",
+            "",
+        ),
+        // "Id." may mean another authority than the one the reader takes.
+        (
+            "Brown v. Board of Education, 347 U.S. 483 (1954). Id. at 499.",
+            "unavailable",
+            "Id. at 499",
+        ),
+    ] {
+        let answer = only(&app, &key, text).await;
+        assert_eq!(answer["status"], want, "{text}: {answer}");
+        assert!(
+            answer["reason"].as_str().unwrap().contains(says),
+            "{text}: {answer}"
+        );
+    }
+    // A short form naming another party does not stand for Brown.
+    let answers = checked(
+        &app,
+        &key,
+        "Brown v. Board of Education, 347 U.S. 483 (1954). Smith, 347 U.S. at 495.",
+    )
+    .await;
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    assert_eq!(answers[0].1, "verified", "{answers:?}");
+    assert_eq!(answers[1].1, "unavailable", "{answers:?}");
+    assert!(answers[1].2.contains("BROWN"), "{answers:?}");
+}
+
+/// Resolve checks every citation of a string as verify does and answers
+/// with the worst, naming the part at fault.
+#[tokio::test]
+async fn resolve_checks_every_citation_of_a_string() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let strings = [
+        "Brown v. Board of Education, 347 U.S. 483, 74 S. Ct. 693, 98 L. Ed. 884 (1954)",
+        "347 U.S. 483; 999 U.S. 1",
+        "42 U.S.C. § 1983; 35 U.S.C. § 999",
+        "Brown v. Board of Education, 347 U.S. 483 (1954)",
+    ];
+    let (status, body) = app
+        .post(
+            "/v1/citations/resolve",
+            Some(&key),
+            json!({ "citations": strings }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let answers = body["data"]["citations"].as_array().unwrap();
+    let statuses: Vec<&str> = answers
+        .iter()
+        .map(|a| a["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        statuses,
+        ["unverified", "unavailable", "unverified", "verified"],
+        "{body}"
+    );
+    assert!(
+        answers[0]["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("74 S. Ct. 693"),
+        "{body}"
+    );
+    assert!(
+        answers[1]["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("999 U.S. 1"),
+        "{body}"
+    );
+    assert!(
+        answers[2]["reason"].as_str().unwrap().contains("999"),
+        "{body}"
+    );
+    for (string, answer) in strings.iter().zip(answers) {
+        let verified = checked(&app, &key, string).await;
+        let worst = ["unverified", "unavailable", "verified"]
+            .into_iter()
+            .find(|status| verified.iter().any(|(_, s, _)| s == status))
+            .unwrap();
+        assert_eq!(
+            answer["status"], worst,
+            "resolve and verify agree on {string}"
+        );
+    }
 }

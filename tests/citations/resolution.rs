@@ -94,3 +94,19 @@ fn id_after_a_statute_is_the_statute() {
         .unwrap();
     assert_eq!(id.resolves_to, Some(law));
 }
+
+#[test]
+fn a_short_form_naming_another_party_does_not_stand_for_the_case() {
+    let text = "Brown v. Board of Education, 347 U.S. 483 (1954). Smith, 347 U.S. at 495. \
+                Brown, 347 U.S. at 494. 347 U.S. at 493.";
+    let citations = extract(text);
+    assert_eq!(find(&citations, text, "347 U.S. at 495").resolves_to, None);
+    assert_eq!(
+        find(&citations, text, "347 U.S. at 494").resolves_to,
+        Some(0)
+    );
+    assert_eq!(
+        find(&citations, text, "347 U.S. at 493").resolves_to,
+        Some(0)
+    );
+}

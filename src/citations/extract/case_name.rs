@@ -121,9 +121,15 @@ fn skip_between(text: &str, start: usize, floor: usize, result: &mut Before) -> 
 /// the kind of opinion ("per curiam", "mem.", "en banc").
 fn is_caption_parenthetical(inner: &str) -> bool {
     let lowered = inner.trim().to_lowercase();
-    ["in re ", "in the matter of ", "matter of ", "ex parte ", "ex rel. "]
-        .iter()
-        .any(|prefix| lowered.starts_with(prefix))
+    [
+        "in re ",
+        "in the matter of ",
+        "matter of ",
+        "ex parte ",
+        "ex rel. ",
+    ]
+    .iter()
+    .any(|prefix| lowered.starts_with(prefix))
         || matches!(
             lowered.as_str(),
             "per curiam" | "mem." | "mem" | "en banc" | "plurality opinion" | "table"
@@ -342,7 +348,14 @@ fn name_span(text: &str, words: &[Range<usize>]) -> Option<Range<usize>> {
         if !capital && !is_connector(bare) {
             break;
         }
-        if i > 0 && ends_sentence(bare) && !before_corporate_word(text, &taken) {
+        let ends_its_sentence = if i == 0 {
+            !text[word.end..].trim_start().starts_with(',')
+        } else {
+            !before_corporate_word(text, &taken)
+        };
+        if ends_sentence(bare) && ends_its_sentence {
+            // A name is not followed by the end of its sentence ("… the
+            // Constitution. 469 U.S., at 332").
             break;
         }
         if introduces_name(bare, taken.last().map(|w| &text[w.clone()])) {
@@ -831,6 +844,7 @@ mod tests {
         assert_eq!(parties("1 U.S. 1. CITE"), p("", ""));
         assert_eq!(parties("CITE"), p("", ""));
         assert_eq!(parties("aff'd, CITE"), p("", ""));
+        assert_eq!(parties("violated the Constitution. CITE"), p("", ""));
     }
 
     #[test]

@@ -157,6 +157,26 @@ fn pin_item(text: &str, pos: usize) -> Option<usize> {
             }
         }
     }
+    // A footnote of the page: "499 n.11", "499 n. 11", "499 nn.11-12".
+    if let Some(note) = [" nn.", " n."]
+        .iter()
+        .find(|label| text[at..].starts_with(**label))
+    {
+        let mut after = at + note.len();
+        if text[after..].starts_with(' ') {
+            after += 1;
+        }
+        let n = count_digits(text, after);
+        if n > 0 {
+            at = after + n;
+            if let Some(dash) = ["-", "–"].iter().find(|d| text[at..].starts_with(**d)) {
+                let more = count_digits(text, at + dash.len());
+                if more > 0 {
+                    at += dash.len() + more;
+                }
+            }
+        }
+    }
     // A Georgia-style division number after the page: "218 (1)".
     if let Some(rest) = text[at..].strip_prefix(" (") {
         let n = rest.bytes().take_while(u8::is_ascii_digit).count();
@@ -513,6 +533,10 @@ mod tests {
         );
         assert_eq!(pin(" No page number.", PinLead::Loose), None);
         assert_eq!(pin("20-25 & n. 4 (x)", PinLead::Page), Some("20-25 & n. 4"));
+        assert_eq!(pin(", 499 n.11 (1954)", PinLead::Comma), Some("499 n.11"));
+        assert_eq!(pin(", 499 n. 11.", PinLead::Comma), Some("499 n. 11"));
+        assert_eq!(pin(", 499 nn.11-12.", PinLead::Comma), Some("499 nn.11-12"));
+        assert_eq!(pin(", 490, 499 (1954)", PinLead::Comma), Some("490, 499"));
         assert_eq!(pin(", 5 years later", PinLead::Comma), None);
     }
 
