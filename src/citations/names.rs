@@ -5,8 +5,11 @@
 //! citation is the name of the case actually at that page. Calling a
 //! fabricated citation verified is the worst mistake the product can make,
 //! so the matcher accepts only what differs by form — abbreviations, "et
-//! al.", corporate suffixes, articles, party order, one party given for
-//! two — and rejects any difference in the distinctive words.
+//! al.", corporate suffixes, articles, one party given for two — and
+//! rejects any difference in the distinctive words, parties in the other
+//! order ("Johnson v. Texas" is not Texas v. Johnson) and a party named by
+//! the description a record adds after its name ("Georgia" for "BOWERS,
+//! ATTORNEY GENERAL OF GEORGIA").
 
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
@@ -512,6 +515,93 @@ fn first_names(name: &str) -> HashSet<String> {
         .collect()
 }
 
+/// Words of an office that a name of record adds after a party's name.
+const OFFICES: [&str; 24] = [
+    "attorney",
+    "general",
+    "president",
+    "secretary",
+    "warden",
+    "director",
+    "commissioner",
+    "sheriff",
+    "governor",
+    "superintendent",
+    "chief",
+    "judge",
+    "mayor",
+    "treasurer",
+    "administrator",
+    "clerk",
+    "collector",
+    "officer",
+    "chairman",
+    "comptroller",
+    "auditor",
+    "trustee",
+    "executor",
+    "administratrix",
+];
+
+/// The parties of a name of record, each without the office it adds after
+/// a comma ("WADE, DISTRICT ATTORNEY OF DALLAS COUNTY" is Wade): a party is
+/// named by its name, not by its title or its county.
+fn party_heads(name: &str) -> Vec<Vec<String>> {
+    let whole = parties(name);
+    let heads: Vec<Vec<String>> = split_versus(name)
+        .iter()
+        .map(|party| {
+            let named: Vec<&str> = party
+                .split(',')
+                .enumerate()
+                .take_while(|(i, segment)| {
+                    *i == 0
+                        || !segment
+                            .split_whitespace()
+                            .any(|w| OFFICES.contains(&squash_word(w).as_str()))
+                })
+                .map(|(_, segment)| segment)
+                .collect();
+            parties(&named.join(",")).concat()
+        })
+        .collect();
+    // Only when the parties line up, and no head is left empty.
+    if heads.len() == whole.len() && heads.iter().all(|head| !head.is_empty()) {
+        heads
+    } else {
+        whole
+    }
+}
+
+/// A name split at each "v." (any spelling [`parties`] reads).
+fn split_versus(name: &str) -> Vec<String> {
+    let mut parts = vec![String::new()];
+    for word in name.split_whitespace() {
+        let bare = word.trim_matches(|c: char| matches!(c, ',' | ';' | ':'));
+        if matches!(
+            bare.to_lowercase().as_str(),
+            "v." | "v" | "vs." | "vs" | "versus"
+        ) {
+            parts.push(String::new());
+        } else {
+            let part = parts.last_mut().expect("parts is never empty");
+            part.push_str(word);
+            part.push(' ');
+        }
+    }
+    parts.retain(|p| !p.trim().is_empty());
+    parts
+}
+
+/// A two-party name with its parties the other way round ("Texas v.
+/// Johnson" for "Johnson v. Texas"), when it has two.
+pub fn reversed(name: &str) -> Option<String> {
+    match split_versus(name).as_slice() {
+        [first, second] => Some(format!("{} v. {}", second.trim(), first.trim())),
+        _ => None,
+    }
+}
+
 /// Whether a name is written as a case of one party ("In re Brown", "Ex
 /// parte Young").
 fn names_one_party(name: &str) -> bool {
@@ -536,13 +626,13 @@ pub fn case_names_match(cited: &str, actual: &str) -> bool {
                 if actual_first_names.get_or_init(|| first_names(actual)).contains(*word))
     };
     let cited = parties(cited);
-    let actual = parties(actual);
+    let actual = party_heads(actual);
     match (cited.as_slice(), actual.as_slice()) {
         ([], _) | (_, []) => false,
         // "In re Brown" is not Brown v. Board: it says the case has one party.
         ([_], [_, _, ..]) if names_one_party(cited_text) => false,
         ([one], _) => !distinctive(one).is_empty() && actual.iter().any(|party| same(one, party)),
-        ([c1, c2], [a1, a2]) => same(c1, a1) && same(c2, a2) || same(c1, a2) && same(c2, a1),
+        ([c1, c2], [a1, a2]) => same(c1, a1) && same(c2, a2),
         ([c1, c2], [a]) => {
             // "In re Smith" of record, cited as "Smith v. State": only if one
             // side is a government.
@@ -626,7 +716,6 @@ mod tests {
             ),
             ("Roe v. Wade", "Jane Roe v. Henry Wade"),
             ("People v. Smith", "The People v. Smith"),
-            ("Smith v. State", "State v. Smith"),
             ("In re Gault", "Application of Paul L. Gault"),
             (
                 "Int'l Shoe Co. v. Washington",
@@ -637,6 +726,14 @@ mod tests {
                 "Brown v. Board of Education of Topeka",
             ),
             ("Smith v. Jones", "SMITH v. JONES CO."),
+            (
+                "Smiley v. Citibank (South Dakota), N. A.",
+                "BARBARA SMILEY v. CITIBANK (SOUTH DAKOTA), N. A.",
+            ),
+            (
+                "Firefighters v. Cleveland",
+                "LOCAL NUMBER 93, INTERNATIONAL ASSOCIATION OF FIREFIGHTERS, AFL-CIO, C. L. C. v. CITY OF CLEVELAND et al.",
+            ),
             (
                 "Marbury v. Madison",
                 "William Marbury v. James Madison, Secretary of State of the United States",
@@ -706,10 +803,38 @@ mod tests {
                 "Arbaugh v. Y & H Corp., dba The Moonlight Cafe",
             ),
             ("", "Smith v. Jones"),
+            ("Smith v. State", "State v. Smith"),
+            ("Johnson v. Texas", "TEXAS v. JOHNSON"),
+            (
+                "Georgia v. Hardwick",
+                "BOWERS, ATTORNEY GENERAL OF GEORGIA v. HARDWICK et al.",
+            ),
+            (
+                "Roe v. Dallas County",
+                "ROE et al. v. WADE, DISTRICT ATTORNEY OF DALLAS COUNTY",
+            ),
+            (
+                "United States v. President",
+                "UNITED STATES v. NIXON, PRESIDENT OF THE UNITED STATES",
+            ),
+            (
+                "Georgia",
+                "BOWERS, ATTORNEY GENERAL OF GEORGIA v. HARDWICK et al.",
+            ),
+            ("Texas v. Warden", "JOHNSON v. SMITH, WARDEN"),
         ];
         for (cited, actual) in different {
             assert!(!case_names_match(cited, actual), "{cited} !~ {actual}");
         }
+    }
+
+    #[test]
+    fn reversed_names() {
+        assert_eq!(
+            reversed("Johnson v. Texas").as_deref(),
+            Some("Texas v. Johnson")
+        );
+        assert_eq!(reversed("In re Gault"), None);
     }
 
     #[test]

@@ -5,7 +5,7 @@ use redb::ReadTransaction;
 use super::case_status::CaseStatus;
 use super::{CheckedCitation, ContentType, Status};
 use super::{constitution, urls};
-use crate::citations::names::{distinctive_tokens, is_abbreviation};
+use crate::citations::names::{distinctive_tokens, is_abbreviation, reversed};
 use crate::citations::{Citation, CitationKind, bluebook, case_names_match, reporters};
 use crate::library::lookup::{AuthorityLookup, CaseLookup, find_authority, find_case};
 use crate::library::model::{CaseRecord, CiteKey, codes};
@@ -14,6 +14,7 @@ use crate::store::StoreError;
 
 /// Checks `citations[index]` (a full citation) of `text`.
 pub fn check(
+    library: &Library,
     txn: &ReadTransaction,
     public_url: &str,
     citations: &[Citation],
@@ -24,6 +25,7 @@ pub fn check(
     let written = citation.text(text).to_string();
     match citation.kind {
         CitationKind::FullCase => check_case(
+            library,
             txn,
             public_url,
             citations,
@@ -31,7 +33,7 @@ pub fn check(
             citation.pin_cite.as_deref(),
             text,
         ),
-        CitationKind::ShortCase => check_short_form(txn, public_url, citation, written),
+        CitationKind::ShortCase => check_short_form(library, txn, public_url, citation, written),
         CitationKind::Law => check_law(txn, citation, written),
         _ => Ok(CheckedCitation::unavailable(
             written,
@@ -44,6 +46,7 @@ pub fn check(
 /// Checks the full case citation `citations[index]` of `text` as if its
 /// pin were `pin`: a short form, "Id." or "supra" that stands for it.
 pub fn check_at_pin(
+    library: &Library,
     txn: &ReadTransaction,
     public_url: &str,
     citations: &[Citation],
@@ -51,7 +54,7 @@ pub fn check_at_pin(
     pin: Option<&str>,
     text: &str,
 ) -> Result<CheckedCitation, StoreError> {
-    check_case(txn, public_url, citations, index, pin, text)
+    check_case(library, txn, public_url, citations, index, pin, text)
 }
 
 /// The case name written with a citation, or with the citation it is
@@ -215,6 +218,7 @@ fn named_case<'r>(name: &str, records: &'r [CaseRecord]) -> Option<&'r CaseRecor
 }
 
 fn check_case(
+    library: &Library,
     txn: &ReadTransaction,
     public_url: &str,
     citations: &[Citation],
@@ -273,12 +277,68 @@ fn check_case(
         return verified_case(txn, public_url, citation, written, record, name.is_some());
     }
     let name = name.unwrap_or_default();
-    Ok(name_mismatch(&name, &records, written))
+    name_mismatch(library, txn, &name, &records, written)
 }
 
 /// The answer when the name given is not the name of any case at the page
 /// (`records`, never empty).
-fn name_mismatch(name: &str, records: &[CaseRecord], written: String) -> CheckedCitation {
+fn name_mismatch(
+    library: &Library,
+    txn: &ReadTransaction,
+    name: &str,
+    records: &[CaseRecord],
+    written: String,
+) -> Result<CheckedCitation, StoreError> {
+    let case = Some(ContentType::Case);
+    if let Some(reversed) = reversed(name)
+        && let Some(here) = named_case(&reversed, records)
+        && let Some(other) = other_case_named(library, txn, name, records)?
+    {
+        // "Johnson v. Texas, 491 U.S. 397": the parties of the case here the
+        // other way round, and that name is another case's.
+        return Ok(CheckedCitation::unverified(
+            written,
+            case,
+            Some(here.name.clone()),
+            format!(
+                "the case at this page is {}; {name} is another case ({other})",
+                here.name
+            ),
+        ));
+    }
+    Ok(partial_or_different(name, records, written))
+}
+
+/// Another case than `records` that the library holds under `name`,
+/// written as its first citation.
+fn other_case_named(
+    library: &Library,
+    txn: &ReadTransaction,
+    name: &str,
+    records: &[CaseRecord],
+) -> Result<Option<String>, StoreError> {
+    let hits = library
+        .search_names(name, 10)
+        .map_err(|e| StoreError::Corrupt(format!("search: {e}")))?;
+    for hit in hits {
+        if records.iter().any(|r| r.id == hit.id) || !case_names_match(name, &hit.name) {
+            continue;
+        }
+        if let Some(record) = store::case(txn, &hit.id)? {
+            let cite = record.citations.first().map(|c| c.cite.clone());
+            return Ok(Some(match cite {
+                Some(cite) => format!("{}, {cite}", record.name),
+                None => record.name,
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// A name that only partly matches the case at the page (a misspelling,
+/// parties the other way round) is `unavailable`; one that shares nothing
+/// with it is `unverified`.
+fn partial_or_different(name: &str, records: &[CaseRecord], written: String) -> CheckedCitation {
     let case = Some(ContentType::Case);
     if let Some(near) = records.iter().find(|r| shares_a_party_word(name, r)) {
         // Some of the name is right: a misspelling, an acronym, a line
@@ -319,6 +379,7 @@ fn name_mismatch(name: &str, records: &[CaseRecord], written: String) -> Checked
 /// 512 U.S. at 214"): the case whose pages hold the pin page must be the
 /// one named. Unnamed, it says nothing the library can check.
 fn check_short_form(
+    library: &Library,
     txn: &ReadTransaction,
     public_url: &str,
     citation: &Citation,
@@ -385,7 +446,7 @@ fn check_short_form(
             ),
         ));
     }
-    Ok(name_mismatch(name, &records, written))
+    name_mismatch(library, txn, name, &records, written)
 }
 
 /// Why a U.S. citation's nominative volume ("22 U.S. (3 Dall.) 738") is not

@@ -203,11 +203,20 @@ impl Verifier<'_> {
         text: &str,
     ) -> Result<CheckedCitation, StoreError> {
         match mention {
-            Mention::Written(index) => checks::check(txn, self.public_url, found, index, text),
+            Mention::Written(index) => {
+                checks::check(self.library, txn, self.public_url, found, index, text)
+            }
             Mention::PinOf { full, short } => {
                 let pin = found[short].pin_cite.as_deref();
-                let mut checked =
-                    checks::check_at_pin(txn, self.public_url, found, full, pin, text)?;
+                let mut checked = checks::check_at_pin(
+                    self.library,
+                    txn,
+                    self.public_url,
+                    found,
+                    full,
+                    pin,
+                    text,
+                )?;
                 let written = found[short].text(text);
                 if found[short].kind == CitationKind::Id && checked.status == Status::Unverified {
                     // "Id." is taken to mean the authority cited just before,

@@ -266,3 +266,36 @@ async fn resolve_checks_every_citation_of_a_string() {
         );
     }
 }
+
+/// Parties the other way round, or a party named by the office its record
+/// adds, are not the case's name: `unavailable`, or `unverified` when the
+/// name written is another case's. No Bluebook form echoes such a name.
+#[tokio::test]
+async fn reversed_and_loosely_matched_names_are_not_verified() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    for (text, want) in [
+        ("Johnson v. Texas, 491 U.S. 397 (1989).", "unverified"),
+        ("United States v. Nixon, 506 U.S. 224 (1993).", "unverified"),
+        ("Georgia v. Hardwick, 478 U.S. 186 (1986).", "unavailable"),
+        ("Roe v. Dallas County, 410 U.S. 113 (1973).", "unavailable"),
+        (
+            "United States v. President, 418 U.S. 683 (1974).",
+            "unavailable",
+        ),
+        ("Texas v. Johnson, 491 U.S. 397 (1989).", "verified"),
+        ("Bowers v. Hardwick, 478 U.S. 186 (1986).", "verified"),
+        ("United States v. Nixon, 418 U.S. 683 (1974).", "verified"),
+    ] {
+        let answer = only(&app, &key, text).await;
+        assert_eq!(answer["status"], want, "{text}: {answer}");
+        if want != "verified" {
+            assert_eq!(answer["bluebookCitation"], Value::Null, "{answer}");
+        }
+    }
+    let johnson = only(&app, &key, "Johnson v. Texas, 491 U.S. 397 (1989).").await;
+    assert!(
+        johnson["reason"].as_str().unwrap().contains("509 U.S. 350"),
+        "{johnson}"
+    );
+}
