@@ -646,8 +646,27 @@ fn verified_case(
 ) -> Result<CheckedCitation, StoreError> {
     // The library supplies what the citation left out; nothing is guessed.
     let mut complete = citation.clone();
-    if complete.year.is_none() {
-        complete.year = record.year();
+    let mut notes = Vec::new();
+    match (citation.year, record.year()) {
+        (Some(given), Some(decided)) if (given - decided).abs() > 1 => {
+            return Ok(CheckedCitation::unverified(
+                written,
+                Some(ContentType::Case),
+                Some(record.name.clone()),
+                format!("the case at this citation was decided in {decided}, not in {given}"),
+            ));
+        }
+        (Some(given), Some(decided)) if given != decided => {
+            // A year off by one may be the term rather than the decision;
+            // the Bluebook form gives the decision's year, never one the
+            // library knows is wrong.
+            complete.year = Some(decided);
+            notes.push(format!(
+                "the year given is {given}; the library dates the decision {decided}"
+            ));
+        }
+        (None, decided) => complete.year = decided,
+        _ => {}
     }
     if complete.court.is_none() {
         complete.court = record
@@ -677,6 +696,20 @@ fn verified_case(
         if complete.pin_cite.is_none() {
             complete.pin_cite = Some(page.to_string());
         }
+        notes.push(format!(
+            "page {page} is not the case's first page ({}), but a page inside it",
+            key.page
+        ));
+    }
+    let mut reason = if named {
+        "the library holds this case at this citation, under the name given".to_string()
+    } else {
+        "the library holds a case at this citation; no name was given to check it against"
+            .to_string()
+    };
+    for note in notes {
+        reason.push_str("; ");
+        reason.push_str(&note);
     }
     Ok(CheckedCitation {
         citation: written,
@@ -686,12 +719,7 @@ fn verified_case(
         title: None,
         case_status: Some(CaseStatus::of(txn, record)?),
         source_url: Some(urls::case_page(public_url, record)),
-        reason: if named {
-            "the library holds this case at this citation, under the name given".into()
-        } else {
-            "the library holds a case at this citation; no name was given to check it against"
-                .into()
-        },
+        reason,
     })
 }
 

@@ -299,3 +299,43 @@ async fn reversed_and_loosely_matched_names_are_not_verified() {
         "{johnson}"
     );
 }
+
+/// A year the library knows is wrong is never printed: more than a year
+/// off is `unverified`, one year off verifies with the decision's year.
+/// A page inside the case given as its first page says so.
+#[tokio::test]
+async fn wrong_years_and_first_pages_are_told() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let wrong = only(
+        &app,
+        &key,
+        "Brown v. Board of Education, 347 U.S. 483 (2021).",
+    )
+    .await;
+    assert_eq!(wrong["status"], "unverified", "{wrong}");
+    assert!(
+        wrong["reason"].as_str().unwrap().contains("1954"),
+        "{wrong}"
+    );
+    let near = only(
+        &app,
+        &key,
+        "Brown v. Board of Education, 347 U.S. 483 (1953).",
+    )
+    .await;
+    assert_eq!(near["status"], "verified", "{near}");
+    assert_eq!(
+        near["bluebookCitation"], "Brown v. Bd. of Educ., 347 U.S. 483 (1954)",
+        "{near}"
+    );
+    let inside = only(&app, &key, "Roe v. Wade, 410 U.S. 150.").await;
+    assert_eq!(inside["status"], "verified", "{inside}");
+    assert!(
+        inside["reason"]
+            .as_str()
+            .unwrap()
+            .contains("not the case's first page (113)"),
+        "{inside}"
+    );
+}
