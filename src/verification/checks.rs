@@ -34,7 +34,7 @@ pub fn check(
             text,
         ),
         CitationKind::ShortCase => check_short_form(library, txn, public_url, citation, written),
-        CitationKind::Law => check_law(txn, citation, written),
+        CitationKind::Law => check_law(txn, citation, written, text),
         _ => Ok(CheckedCitation::unavailable(
             written,
             None,
@@ -735,6 +735,7 @@ fn check_law(
     txn: &ReadTransaction,
     citation: &Citation,
     written: String,
+    text: &str,
 ) -> Result<CheckedCitation, StoreError> {
     let Some(law) = citation.law.as_deref() else {
         return Ok(CheckedCitation::unavailable(
@@ -743,7 +744,19 @@ fn check_law(
             "the law citation could not be read",
         ));
     };
+    let after = after_law(citation, text);
     if law.code == "U.S. Const." {
+        if let Some(unread) = unread_constitution_part(after) {
+            // "amend. XIV, §§ 6-7", "art. I, § 8, cls. 17, 19": each part
+            // is a claim, and the parts after the one read were not read.
+            return Ok(CheckedCitation::unavailable(
+                written,
+                None,
+                format!(
+                    "the citation goes on ({unread}) past what could be read, so it cannot be checked"
+                ),
+            ));
+        }
         return Ok(check_constitution(citation, law, written));
     }
     let Some(code) = law_code(&law.code) else {
@@ -777,14 +790,40 @@ fn check_law(
         }
         AuthorityLookup::NotHeld => return Ok(not_found(None, written, content_type)),
     };
-    if let Some(last) = last {
-        match find_authority(txn, code, &title, last)? {
+    // The other sections a "§§" citation names: its range's end, or the
+    // rest of its list ("§§ 101, 999").
+    let listed = if last.is_none() {
+        listed_after(citation, text)
+    } else {
+        Vec::new()
+    };
+    for other in last.into_iter().chain(listed.iter().map(String::as_str)) {
+        match find_authority(txn, code, &title, other)? {
             AuthorityLookup::Found { .. } => {}
             AuthorityLookup::Absent { reason } => {
+                let reason = format!("§ {other}: {reason}");
                 return Ok(not_found(Some(reason), written, content_type));
             }
             AuthorityLookup::NotHeld => return Ok(not_found(None, written, content_type)),
         }
+    }
+    let subdivision = law
+        .subsection
+        .as_deref()
+        .filter(|_| code != codes::USC && code != codes::CFR);
+    if let (Some(subdivision), Some(rule_text)) = (subdivision, authority.text.as_deref())
+        && !text_shows_subdivision(rule_text, &subdivision_path(subdivision))
+    {
+        // The rules' text is a transcription: a subdivision it does not
+        // show may still be there, so this is no proof either way.
+        return Ok(CheckedCitation::unavailable(
+            written,
+            content_type,
+            format!(
+                "the library's text of {} {} shows no subdivision {subdivision}: check it",
+                law.code, section
+            ),
+        ));
     }
     Ok(CheckedCitation {
         citation: written,
@@ -800,6 +839,129 @@ fn check_law(
             format!("{} (the section is no longer in force)", authority.heading)
         },
     })
+}
+
+/// What follows a constitution citation that the extractor did not read
+/// ("§§ 6-7", "cls. 17, 19", "cl. 9"), if anything.
+fn unread_constitution_part(after: &str) -> Option<String> {
+    let rest = after.trim_start().strip_prefix(',')?.trim_start();
+    ["§", "cl.", "cls.", "Cl.", "Cls."]
+        .iter()
+        .any(|part| rest.starts_with(part))
+        .then(|| {
+            let end = rest.find(['.', ';', ')']).map_or(rest.len(), |at| {
+                // "cl." and "cls." keep their own period.
+                if rest[..at].ends_with("cl") || rest[..at].ends_with("cls") {
+                    rest[at + 1..]
+                        .find(['.', ';', ')'])
+                        .map_or(rest.len(), |next| at + 1 + next)
+                } else {
+                    at
+                }
+            });
+            rest[..end].trim().to_string()
+        })
+}
+
+/// The text after a law citation and its parentheticals.
+fn after_law<'t>(citation: &Citation, text: &'t str) -> &'t str {
+    text.get(citation.full_span.end..).unwrap_or("")
+}
+
+/// The further sections a "§§" citation lists after the one read (none
+/// for a range or a single section).
+pub(super) fn listed_after(citation: &Citation, text: &str) -> Vec<String> {
+    let several = citation.text(text).contains("§§");
+    let ranged = citation
+        .law
+        .as_deref()
+        .and_then(|law| law.section.as_deref())
+        .is_some_and(|section| range_endpoints(section, several).1.is_some());
+    if several && !ranged {
+        listed_sections(after_law(citation, text))
+    } else {
+        Vec::new()
+    }
+}
+
+/// The further sections of a "§§" list after the one read ("§§ 101, 999"
+/// leaves ", 999"): each item after a comma (or "and") that starts with a
+/// digit.
+fn listed_sections(after: &str) -> Vec<String> {
+    let mut sections = Vec::new();
+    let mut rest = after;
+    while let Some(next) = rest.trim_start().strip_prefix(',') {
+        let next = next.trim_start();
+        let next = next.strip_prefix("and ").unwrap_or(next).trim_start();
+        let item: String = next
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '–' | '.'))
+            .collect();
+        let item = item.trim_end_matches('.');
+        if !item.starts_with(|c: char| c.is_ascii_digit()) {
+            break;
+        }
+        sections.push(item.to_string());
+        rest = &next[item.len()..];
+    }
+    sections
+}
+
+/// The levels of a subdivision: "(d)(2)(F)" is d, 2, F.
+fn subdivision_path(subdivision: &str) -> Vec<&str> {
+    subdivision
+        .split(['(', ')'])
+        .filter(|part| !part.trim().is_empty())
+        .collect()
+}
+
+/// Whether a rule's text shows the subdivision `path`: each level's marker
+/// ("(b)", or "6." as a transcription numbers items) inside the part of the
+/// text the level before it opens, up to its next sibling's marker. Every
+/// place a marker appears is tried (the text also cites "Rule 12(b)").
+fn text_shows_subdivision(text: &str, path: &[&str]) -> bool {
+    let Some((part, deeper)) = path.split_first() else {
+        return true;
+    };
+    let sibling = next_sibling(part);
+    markers(text, part).into_iter().any(|(start, len)| {
+        let inside = &text[start + len..];
+        let end = sibling
+            .as_deref()
+            .and_then(|next| markers(inside, next).first().map(|(at, _)| *at))
+            .unwrap_or(inside.len());
+        text_shows_subdivision(&inside[..end], deeper)
+    })
+}
+
+/// Where a subdivision's marker appears in `text`: "(b)", or for a number
+/// "2." opening a line; each as (offset, length).
+fn markers(text: &str, part: &str) -> Vec<(usize, usize)> {
+    let bracketed = format!("({part})");
+    let mut found: Vec<(usize, usize)> = text
+        .match_indices(&bracketed)
+        .map(|(at, m)| (at, m.len()))
+        .collect();
+    if part.bytes().all(|b| b.is_ascii_digit()) {
+        let listed = format!("\n{part}. ");
+        found.extend(text.match_indices(&listed).map(|(at, m)| (at, m.len())));
+        found.sort_unstable();
+    }
+    found
+}
+
+/// The marker that follows `part` at its level: 6 → 7, b → c, F → G.
+fn next_sibling(part: &str) -> Option<String> {
+    if let Ok(n) = part.parse::<u32>() {
+        return Some((n + 1).to_string());
+    }
+    let mut chars = part.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_alphabetic() && c != 'z' && c != 'Z' => {
+            Some(char::from(c as u8 + 1).to_string())
+        }
+        _ => None,
+    }
 }
 
 /// The verdict on a section or rule the library did not find: why it
@@ -1046,7 +1208,8 @@ pub fn by_name(
 #[cfg(test)]
 mod tests {
     use super::{
-        nominative_mismatch, pin_pages, range_endpoints, roman_or_number, unread_case_name,
+        listed_sections, nominative_mismatch, pin_pages, range_endpoints, roman_or_number,
+        subdivision_path, text_shows_subdivision, unread_case_name, unread_constitution_part,
     };
     use crate::citations::Extractor;
 
@@ -1110,6 +1273,46 @@ mod tests {
         assert_eq!(pin_pages("541,1"), [541]);
         assert_eq!(pin_pages("*4"), Vec::<u32>::new());
         assert_eq!(pin_pages("¶ 12"), Vec::<u32>::new());
+    }
+
+    #[test]
+    fn subdivisions_in_a_rules_text() {
+        let text = "(a) Time. (1) In general.\n(b) How. Rule 12(b) says: (1) lack; (6) failure; (7) joinder.\n(c) Motion.";
+        let shows = |path: &str| text_shows_subdivision(text, &subdivision_path(path));
+        assert!(shows("(b)(6)"));
+        assert!(shows("(a)(1)"));
+        assert!(!shows("(b)(9)"));
+        assert!(!shows("(a)(6)"), "(6) is in (b), not (a)");
+        assert!(!shows("(z)"));
+        let listed = "(d) Exclusions.\n\n2. Statement.\n - (A) made;\n - (E) conspiracy.";
+        assert!(text_shows_subdivision(
+            listed,
+            &subdivision_path("(d)(2)(E)")
+        ));
+        assert!(!text_shows_subdivision(
+            listed,
+            &subdivision_path("(d)(2)(F)")
+        ));
+    }
+
+    #[test]
+    fn lists_and_unread_parts_after_a_law_citation() {
+        assert_eq!(listed_sections(", 999. Next"), ["999"]);
+        assert_eq!(listed_sections(", 101, and 102a; x"), ["101", "102a"]);
+        assert_eq!(listed_sections(" (2018)"), Vec::<String>::new());
+        assert_eq!(
+            unread_constitution_part(", §§ 6-7. Next").as_deref(),
+            Some("§§ 6-7")
+        );
+        assert_eq!(
+            unread_constitution_part(", cls. 17, 19. Next").as_deref(),
+            Some("cls. 17, 19")
+        );
+        assert_eq!(
+            unread_constitution_part(", cl. 9."),
+            Some("cl. 9".to_string())
+        );
+        assert_eq!(unread_constitution_part(". Next"), None);
     }
 
     #[test]

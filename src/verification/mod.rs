@@ -420,14 +420,22 @@ fn identity(citation: &Citation, text: &str) -> String {
                 _ => format!("{volume}|{reporter}|{page}"),
             }
         }
+        // A rule's subdivisions are checked, so distinct ones are distinct
+        // claims ("12(b)(6)", "12(b)(9)"); so are the sections a "§§" list
+        // names after the one read.
         (CitationKind::Law, _, Some(law)) => format!(
-            "{}|{}|{}|{}|{}|{}",
+            "{}|{}|{}|{}|{}|{}|{}|{}",
             law.code,
             law.title.as_deref().unwrap_or(""),
             law.section.as_deref().unwrap_or(""),
             law.article.as_deref().unwrap_or(""),
             law.amendment.as_deref().unwrap_or(""),
-            law.clause.as_deref().unwrap_or("")
+            law.clause.as_deref().unwrap_or(""),
+            law.subsection
+                .as_deref()
+                .filter(|_| law.unit == "rule")
+                .unwrap_or(""),
+            checks::listed_after(citation, text).join(",")
         ),
         _ => citation.text(text).to_string(),
     }

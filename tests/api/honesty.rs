@@ -339,3 +339,44 @@ async fn wrong_years_and_first_pages_are_told() {
         "{inside}"
     );
 }
+
+/// A rule's subdivision is checked against the rule's text, distinct
+/// subdivisions are distinct citations, every section of a "§§" list is
+/// checked, and parts of a Constitution citation that could not be read are
+/// not passed over.
+#[tokio::test]
+async fn subdivisions_lists_and_unread_parts_are_not_taken_at_face_value() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let answers = checked(
+        &app,
+        &key,
+        "Fed. R. Civ. P. 12(b)(6); Fed. R. Civ. P. 12(b)(9). Fed. R. Civ. P. 12(z). \
+         Fed. R. Evid. 801(d)(2)(F). Fed. R. Evid. 801(d)(2)(E). \
+         U.S. Const. amend. XIV, §§ 6-7. U.S. Const. art. I, § 8, cls. 17, 19. \
+         U.S. Const. amend. V, cl. 9. 35 U.S.C. §§ 101, 999. 35 U.S.C. §§ 101, 102.",
+    )
+    .await;
+    let statuses: Vec<(&str, &str)> = answers
+        .iter()
+        .map(|(c, s, _)| (c.as_str(), s.as_str()))
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            ("Fed. R. Civ. P. 12", "verified"),
+            ("Fed. R. Civ. P. 12", "unavailable"),
+            ("Fed. R. Civ. P. 12", "unavailable"),
+            ("Fed. R. Evid. 801", "unavailable"),
+            ("Fed. R. Evid. 801", "verified"),
+            ("U.S. Const. amend. XIV", "unavailable"),
+            ("U.S. Const. art. I, § 8", "unavailable"),
+            ("U.S. Const. amend. V", "unavailable"),
+            ("35 U.S.C. §§ 101", "unverified"),
+            ("35 U.S.C. §§ 101", "verified"),
+        ],
+        "{answers:?}"
+    );
+    assert!(answers[1].2.contains("(b)(9)"), "{answers:?}");
+    assert!(answers[8].2.contains("999"), "{answers:?}");
+}
