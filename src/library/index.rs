@@ -45,6 +45,9 @@ pub struct IndexDoc {
     /// `case`, or the authority's code (`usc`, `cfr`, `frcp`, …).
     pub kind: String,
     pub name: String,
+    /// More names to find it by (the cases decided with it); hits show
+    /// `name`.
+    pub other_names: Vec<String>,
     pub citations: Vec<String>,
     pub court: Option<String>,
     pub date: Option<String>,
@@ -432,6 +435,9 @@ fn to_document(doc: &IndexDoc, f: Fields) -> TantivyDocument {
     out.add_text(f.id, &doc.id);
     out.add_text(f.kind, &doc.kind);
     out.add_text(f.name, &doc.name);
+    for name in &doc.other_names {
+        out.add_text(f.name, name);
+    }
     for citation in &doc.citations {
         out.add_text(f.citations, citation);
     }

@@ -117,6 +117,10 @@ pub struct CaseRecord {
     pub name_short: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name_abbreviation: Option<String>,
+    /// The names of the cases decided with this one and reported under its
+    /// citation (SCDB's dockets: "VIGNERA v. NEW YORK" with Miranda).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub companion_names: Vec<String>,
     /// courts-db id (CourtListener court id), e.g. `scotus`, `ca9`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub court: Option<String>,
@@ -199,6 +203,11 @@ impl CaseRecord {
         for docket in other.docket_numbers {
             if !self.docket_numbers.contains(&docket) {
                 self.docket_numbers.push(docket);
+            }
+        }
+        for name in other.companion_names {
+            if !self.companion_names.contains(&name) {
+                self.companion_names.push(name);
             }
         }
         for citation in other.citations {

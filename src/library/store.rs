@@ -691,6 +691,33 @@ impl<'txn> LibraryWriter<'txn> {
         Ok(())
     }
 
+    /// Records a case decided with `case_id` and reported under its
+    /// citation: its name, and its docket number.
+    pub fn add_companion(
+        &mut self,
+        case_id: &str,
+        name: &str,
+        docket: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let Some(mut record) = self.case(case_id)? else {
+            return Ok(());
+        };
+        let before = record.clone();
+        if !name.is_empty() && !record.companion_names.iter().any(|n| n == name) {
+            record.companion_names.push(name.to_string());
+        }
+        if let Some(docket) = docket
+            && !record.docket_numbers.iter().any(|d| d == docket)
+        {
+            record.docket_numbers.push(docket.to_string());
+        }
+        if record != before {
+            self.cases.insert(case_id, encode(&record)?.as_slice())?;
+            self.mark_for_index(case_id)?;
+        }
+        Ok(())
+    }
+
     /// Gives a case the name a later source knows, when it has none.
     pub fn fill_missing_name(&mut self, case_id: &str, name: &str) -> Result<(), StoreError> {
         let Some(mut record) = self.case(case_id)? else {

@@ -941,6 +941,47 @@ fn vendor_and_neutral_citations_hold_no_volume() {
     assert_eq!(verdict("401 F.3d 5"), "not_in_held_volume");
 }
 
+/// SCDB's docket-level file: the rows after a case's first are the dockets
+/// decided with it, whose names and numbers go to that case.
+#[test]
+fn scdb_dockets_decided_together_name_their_cases() {
+    let dir = data_with_library();
+    let input = tempfile::tempdir().unwrap();
+    let file = input.path().join("SCDB_docket_level.csv");
+    let row = |case: &str, docket_id: &str, docket: &str, name: &str| {
+        format!(
+            "\"{case}\",\"{docket_id}\",6/13/2030,\"700 U.S. 1\",\"150 S. Ct. 1\",\"210 L. Ed. 2d 1\",\"2030 U.S. LEXIS 1\",2029,\"{docket}\",\"{name}\"\n"
+        )
+    };
+    let text = String::from(
+        "\"caseId\",\"docketId\",\"dateDecision\",\"usCite\",\"sctCite\",\"ledCite\",\"lexisCite\",\"term\",\"docket\",\"caseName\"\n",
+    ) + &row("2029-001", "2029-001-01", "11", "ALPHA v. BETA")
+        + &row("2029-001", "2029-001-02", "12", "GAMMA v. DELTA")
+        + &row("2029-002", "2029-002-02", "13", "EPSILON v. ZETA");
+    std::fs::write(&file, text).unwrap();
+    let output = import(dir.path(), &["scdb", file.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(
+            "line 4: docketId 2029-002-02 is a docket of case 2029-002, which is not in the library"
+        ),
+        "{stdout}"
+    );
+    let library = Library::open_read_only(dir.path()).unwrap();
+    let alpha = library.case("scdb-2029-001").unwrap().unwrap();
+    assert_eq!(alpha.name, "ALPHA v. BETA");
+    assert_eq!(alpha.companion_names, ["GAMMA v. DELTA"]);
+    assert_eq!(alpha.docket_numbers, ["11", "12"]);
+    let found = library.search_names("Gamma v. Delta", 3).unwrap();
+    assert_eq!(
+        found
+            .first()
+            .map(|hit| (hit.id.as_str(), hit.name.as_str())),
+        Some(("scdb-2029-001", "ALPHA v. BETA")),
+        "found by a companion's name, shown by the case's"
+    );
+}
+
 #[test]
 fn scdb_csv_with_the_series_fix_and_a_broken_row() {
     let dir = tempfile::tempdir().unwrap();

@@ -50,6 +50,16 @@ fn supreme_court_citations_of_every_series_find_their_case() {
     let marbury = lookup(&library, "5 U.S. 137");
     assert_eq!(marbury["verdict"], "found");
     assert_eq!(marbury["cases"][0]["decisionDate"], "1803-02-24");
+    let miranda = library.case("scdb-1965-122").unwrap().unwrap();
+    assert_eq!(
+        miranda.companion_names,
+        [
+            "VIGNERA v. NEW YORK",
+            "WESTOVER v. UNITED STATES",
+            "CALIFORNIA v. STEWART"
+        ],
+        "the cases decided with Miranda"
+    );
     let recent = lookup(&library, "2 L. Ed. 2d 1");
     assert_eq!(recent["cases"][0]["name"], "GIBSON v. THOMPSON, TRUSTEE");
 }

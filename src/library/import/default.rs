@@ -24,12 +24,16 @@ use crate::store::{Store, StoreError};
 
 /// Bumped whenever the embedded data or the way it is read changes, so an
 /// existing data directory picks the new default library up at start.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 2;
+/// 3: SCDB's docket-level file, with the cases decided together.
+pub const DEFAULT_LIBRARY_VERSION: u32 = 3;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");
-const SCDB_CITATION: &[u8] =
-    include_bytes!("../../../assets/library/scotus/SCDB_2024_01_caseCentered_Citation.csv.gz");
+/// SCDB's case-centred file at docket level: each case's first row is its
+/// row in the citation-level file; the others are the dockets decided
+/// with it.
+const SCDB_DOCKETS: &[u8] =
+    include_bytes!("../../../assets/library/scotus/SCDB_2024_01_caseCentered_Docket.csv.gz");
 const OVERRULED: &[u8] =
     include_bytes!("../../../assets/library/overruled/scotus_overruled_conan_pairs.csv");
 const JURISCRAPER: &[u8] =
@@ -88,7 +92,7 @@ pub fn build(store: &Store) -> Result<Vec<ImportReport>, ImportError> {
         writer.forget_volumes_held_by(SCOTUS_DATES, None)?;
         writer.finish()
     })?;
-    let scdb_held = super::scdb::held_volumes(Path::new(SCDB_NAME), gunzip(SCDB_CITATION))?;
+    let scdb_held = super::scdb::held_volumes(Path::new(SCDB_NAME), gunzip(SCDB_DOCKETS))?;
     let mut reports = vec![
         scotus_dates(store, &scdb_held)?,
         scdb(store, &scdb_held)?,
@@ -180,15 +184,15 @@ fn scotus_dates(store: &Store, scdb_held: &BTreeSet<u32>) -> Result<ImportReport
     Ok(report)
 }
 
-const SCDB_NAME: &str = "default/scdb/SCDB_2024_01_caseCentered_Citation.csv";
+const SCDB_NAME: &str = "default/scdb/SCDB_2024_01_caseCentered_Docket.csv";
 
 fn scdb(store: &Store, held: &BTreeSet<u32>) -> Result<ImportReport, ImportError> {
-    let mut progress = Progress::rows("scdb", 9_277);
+    let mut progress = Progress::rows("scdb", 10_783);
     super::scdb::import_reader(
         store,
         Path::new(SCDB_NAME),
-        gunzip(SCDB_CITATION),
-        SCDB_CITATION.len() as u64,
+        gunzip(SCDB_DOCKETS),
+        SCDB_DOCKETS.len() as u64,
         held,
         &mut progress,
     )

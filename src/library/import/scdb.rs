@@ -1,5 +1,9 @@
 //! The Supreme Court Database (SCDB) case-centred CSV: one row per case,
-//! with its U.S., S. Ct., L. Ed. and LEXIS citations.
+//! with its U.S., S. Ct., L. Ed. and LEXIS citations; or its docket-level
+//! form, one row per docket, where a case decided with others under one
+//! citation has a row for each (`docketId` = the `caseId` and the docket's
+//! number, the lead's `01`; the citation-level file has the lead's only):
+//! the other rows give the companions' names.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::BufRead;
@@ -93,8 +97,9 @@ pub fn import_reader(
         )
     })?;
     let key = checkpoint_key(SOURCE, name, size);
-    // caseId → the line it was first read on: a second row with that id
-    // would be merged into the first case, so it is reported and skipped.
+    // caseId → the line its case was first read on: a second row of that
+    // case (other than a companion docket's) would be merged into the
+    // first, so it is reported and skipped.
     let mut first_lines: HashMap<String, u64> = HashMap::new();
     run_batches(
         store,
@@ -105,17 +110,19 @@ pub fn import_reader(
         &mut report,
         |writer, row, report| {
             match columns.case(&row) {
-                Some(case) => match first_lines.get(&case.record.id) {
+                Some(case) if case.companion => {
+                    store_companion(writer, name, row.line, &case, report)?;
+                }
+                Some(case) => match first_lines.get(&case.case_id) {
                     Some(first) => report.skip(
                         name,
                         format!(
                             "line {}: caseId {} appears again (first on line {first})",
-                            row.line,
-                            case.record.id.trim_start_matches("scdb-")
+                            row.line, case.case_id
                         ),
                     ),
                     None => {
-                        first_lines.insert(case.record.id.clone(), row.line);
+                        first_lines.insert(case.case_id.clone(), row.line);
                         if let Some(why) = case.unreal_date.clone() {
                             report.warn(name, format!("line {}: {why}", row.line));
                         }
@@ -140,10 +147,17 @@ struct Columns {
     lexis: usize,
     docket: usize,
     name: usize,
+    /// Present in the docket-level file.
+    docket_id: Option<usize>,
 }
 
 struct ScdbCase {
     record: CaseRecord,
+    case_id: String,
+    /// A docket decided with the case's lead docket (`docketId` not ending
+    /// in `-01`).
+    companion: bool,
+    docket_id: Option<String>,
     docket: Option<String>,
     /// Why its date was left out, if it was.
     unreal_date: Option<String>,
@@ -160,6 +174,7 @@ impl Columns {
             lexis: csv.column("lexisCite")?,
             docket: csv.column("docket")?,
             name: csv.column("caseName")?,
+            docket_id: csv.column("docketId"),
         })
     }
 
@@ -172,6 +187,13 @@ impl Columns {
                 .filter(|v| !v.is_empty())
         };
         let case_id = field(self.case_id)?;
+        let docket_id = self.docket_id.and_then(field);
+        let companion = docket_id.is_some_and(|id| {
+            id.strip_prefix(case_id)
+                .and_then(|number| number.strip_prefix('-'))
+                .is_some_and(|number| number != "01")
+        });
+
         let us = field(self.us).map(parse_simple_cite);
         let mut citations: Vec<CaseCitation> = us.iter().cloned().collect();
         citations.extend(field(self.sct).map(parse_simple_cite));
@@ -197,6 +219,9 @@ impl Columns {
         };
         Some(ScdbCase {
             record,
+            case_id: case_id.to_string(),
+            companion,
+            docket_id: docket_id.map(str::to_string),
             docket,
             unreal_date: left_out,
         })
@@ -225,6 +250,33 @@ fn store_case(
     if let Some(volume) = volume.filter(|v| held.contains(v)) {
         writer.mark_volume_held("U.S.", volume, SOURCE)?;
     }
+    Ok(())
+}
+
+/// A docket decided with a case: its name and number go to that case.
+fn store_companion(
+    writer: &mut LibraryWriter<'_>,
+    name: &Path,
+    line: u64,
+    case: &ScdbCase,
+    report: &mut ImportReport,
+) -> Result<(), ImportError> {
+    let Some(lead) = writer.external_case(SOURCE, &case.case_id)? else {
+        report.skip(
+            name,
+            format!(
+                "line {line}: docketId {} is a docket of case {}, which is not in the library",
+                case.docket_id.as_deref().unwrap_or_default(),
+                case.case_id
+            ),
+        );
+        return Ok(());
+    };
+    writer.add_companion(&lead, &case.record.name, case.docket.as_deref())?;
+    if let Some(docket) = &case.docket {
+        writer.add_alias("scotus-docket", docket, &lead)?;
+    }
+    report.stored += 1;
     Ok(())
 }
 
