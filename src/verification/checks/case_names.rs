@@ -1,0 +1,262 @@
+//! The case name given with a citation: reading it, and what it says when
+//! it is not the name of the case at the page.
+
+use redb::ReadTransaction;
+
+use crate::citations::names::{distinctive_tokens, is_abbreviation, reversed};
+use crate::citations::{Citation, case_names_match};
+use crate::library::model::CaseRecord;
+use crate::library::{Library, store};
+use crate::store::StoreError;
+use crate::verification::{CheckedCitation, ContentType};
+
+/// The case name written with a citation, or with the citation it is
+/// given in parallel with ("347 U.S. 483, 74 S. Ct. 686").
+pub(super) fn cited_name(citations: &[Citation], index: usize) -> Option<String> {
+    let named = |c: &Citation| {
+        c.case_name
+            .clone()
+            .or_else(|| match (&c.plaintiff, &c.defendant) {
+                (Some(p), Some(d)) => Some(format!("{p} v. {d}")),
+                (Some(p), None) => Some(p.clone()),
+                _ => None,
+            })
+            .filter(|n| !n.trim().is_empty())
+    };
+    named(&citations[index]).or_else(|| {
+        citations[index]
+            .parallel
+            .iter()
+            .filter_map(|&i| citations.get(i))
+            .find_map(named)
+    })
+}
+
+/// Whether the text before a citation that was read without a name
+/// plainly holds one ("v.", "In re", "Ex parte") between the previous
+/// citation (or the sentence's start) and the citation's group: a name
+/// the extractor could not read, which must not pass as no name at all.
+pub(super) fn unread_case_name(citations: &[Citation], index: usize, text: &str) -> bool {
+    let group: Vec<usize> = std::iter::once(index)
+        .chain(citations[index].parallel.iter().copied())
+        .collect();
+    let start = group
+        .iter()
+        .filter_map(|&i| citations.get(i))
+        .map(|c| c.span.start)
+        .min()
+        .unwrap_or(citations[index].span.start);
+    let floor = citations
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| !group.contains(i) && c.full_span.end <= start)
+        .map(|(_, c)| c.full_span.end)
+        .max()
+        .unwrap_or(0);
+    let before = text.get(floor..start).unwrap_or("");
+    let sentence = &before[sentence_start(before)..];
+    [" v. ", " vs. ", " v ", "In re ", "Ex parte ", "Matter of "]
+        .iter()
+        .any(|marker| sentence.contains(marker))
+}
+
+/// Where the last sentence or string-cite clause of `text` starts: after a
+/// ";" or after a sentence-ending punctuation mark followed by a space
+/// ("v." and other abbreviations do not end one).
+fn sentence_start(text: &str) -> usize {
+    let mut start = 0;
+    for (at, c) in text.char_indices() {
+        let after = at + c.len_utf8();
+        let followed_by_space = text[after..].starts_with(char::is_whitespace);
+        let ends = match c {
+            ';' | '?' | '!' => followed_by_space,
+            '.' => {
+                let word_start = text[..at].rfind(char::is_whitespace).map_or(0, |w| w + 1);
+                followed_by_space && !is_abbreviation(&text[word_start..after])
+            }
+            _ => false,
+        };
+        if ends {
+            start = after;
+        }
+    }
+    start
+}
+
+/// The answer when the name given says nothing about which case it means:
+/// "United States" or "State" alone, often all a PDF's broken line left of
+/// the name ("N evada v. United States"). It can neither confirm nor
+/// contradict the case at the page.
+pub(super) fn vague_name(name: &str, written: &str) -> Option<CheckedCitation> {
+    distinctive_tokens(name).is_empty().then(|| {
+        CheckedCitation::unavailable(
+            written.to_string(),
+            Some(ContentType::Case),
+            format!("the name given ({name}) does not say which case it means"),
+        )
+    })
+}
+
+/// The case at the page that the name given is the name of, if any.
+pub(super) fn named_case<'r>(name: &str, records: &'r [CaseRecord]) -> Option<&'r CaseRecord> {
+    records
+        .iter()
+        .find(|r| !r.name.is_empty() && names_match(name, r))
+}
+
+/// The answer when the name given is not the name of any case at the page
+/// (`records`, never empty).
+pub(super) fn name_mismatch(
+    library: &Library,
+    txn: &ReadTransaction,
+    name: &str,
+    records: &[CaseRecord],
+    written: String,
+) -> Result<CheckedCitation, StoreError> {
+    let case = Some(ContentType::Case);
+    if let Some(reversed) = reversed(name)
+        && let Some(here) = named_case(&reversed, records)
+        && let Some(other) = other_case_named(library, txn, name, records)?
+    {
+        // "Johnson v. Texas, 491 U.S. 397": the parties of the case here the
+        // other way round, and that name is another case's.
+        return Ok(CheckedCitation::unverified(
+            written,
+            case,
+            Some(here.name.clone()),
+            format!(
+                "the case at this page is {}; {name} is another case ({other})",
+                here.name
+            ),
+        ));
+    }
+    Ok(partial_or_different(name, records, written))
+}
+
+/// Another case than `records` that the library holds under `name`,
+/// written as its first citation.
+fn other_case_named(
+    library: &Library,
+    txn: &ReadTransaction,
+    name: &str,
+    records: &[CaseRecord],
+) -> Result<Option<String>, StoreError> {
+    let hits = library
+        .search_names(name, 10)
+        .map_err(|e| StoreError::Corrupt(format!("search: {e}")))?;
+    for hit in hits {
+        if records.iter().any(|r| r.id == hit.id) || !case_names_match(name, &hit.name) {
+            continue;
+        }
+        if let Some(record) = store::case(txn, &hit.id)? {
+            let cite = record.citations.first().map(|c| c.cite.clone());
+            return Ok(Some(match cite {
+                Some(cite) => format!("{}, {cite}", record.name),
+                None => record.name,
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// A name that only partly matches the case at the page (a misspelling,
+/// parties the other way round) is `unavailable`; one that shares nothing
+/// with it is `unverified`.
+fn partial_or_different(name: &str, records: &[CaseRecord], written: String) -> CheckedCitation {
+    let case = Some(ContentType::Case);
+    if let Some(near) = records.iter().find(|r| shares_a_party_word(name, r)) {
+        // Some of the name is right: a misspelling, an acronym, a line
+        // break in the middle of a word. Calling it fabricated could wrong
+        // a lawyer; calling it verified could pass a fabrication.
+        return CheckedCitation {
+            title: Some(near.name.clone()),
+            ..CheckedCitation::unavailable(
+                written,
+                case,
+                format!(
+                    "the name only partly matches the case at this page ({}): check it",
+                    near.name
+                ),
+            )
+        };
+    }
+    if records.iter().any(|r| r.name.is_empty()) {
+        return CheckedCitation::unavailable(
+            written,
+            case,
+            "the library knows a decision at this page but not its name, so the name cannot be checked",
+        );
+    }
+    let first = &records[0];
+    CheckedCitation::unverified(
+        written,
+        case,
+        Some(first.name.clone()),
+        format!(
+            "the case at this page is {}, a different case from the one named",
+            first.name
+        ),
+    )
+}
+
+/// Whether the cited name and the case's name share a word that
+/// identifies a party (not "Inc.", "United States", "v.").
+fn shares_a_party_word(cited: &str, record: &CaseRecord) -> bool {
+    let cited = distinctive_tokens(cited);
+    [
+        Some(record.name.as_str()),
+        record.name_abbreviation.as_deref(),
+        record.name_short.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .any(|actual| {
+        let actual = distinctive_tokens(actual);
+        cited.iter().any(|token| actual.contains(token))
+    })
+}
+
+/// The cited name fits the case's name or its short name.
+fn names_match(cited: &str, record: &CaseRecord) -> bool {
+    case_names_match(cited, &record.name)
+        || record
+            .name_abbreviation
+            .as_deref()
+            .is_some_and(|n| case_names_match(cited, n))
+        || record
+            .name_short
+            .as_deref()
+            .is_some_and(|n| case_names_match(cited, n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unread_case_name;
+    use crate::citations::Extractor;
+
+    /// Whether the last full case citation of `text` has a name written
+    /// before it that was not read.
+    fn name_unread(text: &str) -> bool {
+        let found = Extractor::shared().extract(text);
+        let last = found
+            .iter()
+            .rposition(|c| c.kind == crate::citations::CitationKind::FullCase)
+            .unwrap();
+        found[last].case_name.is_none() && unread_case_name(&found, last, text)
+    }
+
+    #[test]
+    fn a_name_the_extractor_could_not_read_is_noticed() {
+        assert!(name_unread(
+            "Smith v. Jones (opinion of Alito, J.), 347 U.S. 483."
+        ));
+        assert!(name_unread("See [In re Smith], 347 U.S. 483."));
+        assert!(!name_unread("The rule is settled. 347 U.S. 483."));
+        assert!(!name_unread(
+            "Smith v. Jones held it. The rule is settled. 347 U.S. 483."
+        ));
+        assert!(!name_unread(
+            "Brown v. Board of Education, 347 U.S. 483 (1954); 349 U.S. 294 (1955)."
+        ));
+    }
+}

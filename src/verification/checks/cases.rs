@@ -1,0 +1,350 @@
+//! Full case citations and short forms: the case the library holds at the
+//! volume and page, checked against the name and year given.
+
+use redb::ReadTransaction;
+
+use super::case_names::{cited_name, name_mismatch, named_case, unread_case_name, vague_name};
+use super::pins::pin_outside_case;
+use crate::citations::{Citation, bluebook, reporters};
+use crate::library::lookup::{CaseLookup, find_case};
+use crate::library::model::{CaseRecord, CiteKey};
+use crate::library::{Library, store};
+use crate::store::StoreError;
+use crate::verification::case_status::CaseStatus;
+use crate::verification::{CheckedCitation, ContentType, Status, urls};
+
+/// The library's address of a case citation, or why it has none.
+fn address_of(citation: &Citation) -> Result<CiteKey, &'static str> {
+    let reporter = citation
+        .reporter
+        .ok_or("the reporter abbreviation is unknown or could stand for several")?;
+    let (Some(volume), Some(page)) = (
+        citation.volume.as_deref().and_then(|v| v.parse().ok()),
+        citation.page.as_deref().and_then(|p| p.parse().ok()),
+    ) else {
+        return Err("the citation has no volume or page to look up");
+    };
+    Ok(CiteKey::new(
+        volume,
+        reporter,
+        citation.reporter_found.as_deref().unwrap_or(reporter),
+        page,
+    ))
+}
+
+/// The cases the library holds at `key`, or the answer when it holds none
+/// there (none can be there, or it cannot tell).
+fn cases_at(
+    txn: &ReadTransaction,
+    key: &CiteKey,
+    written: &str,
+) -> Result<Result<Vec<CaseRecord>, CheckedCitation>, StoreError> {
+    let case = Some(ContentType::Case);
+    let (volume, reporter, page) = (key.volume, &key.reporter, key.page);
+    let cases = match find_case(txn, key)? {
+        CaseLookup::Found { cases, .. } => cases,
+        CaseLookup::Absent { source } => {
+            return Ok(Err(CheckedCitation::unverified(
+                written.to_string(),
+                case,
+                None,
+                format!(
+                    "the library holds {volume} {reporter} completely ({source}) and no case is at page {page}"
+                ),
+            )));
+        }
+        CaseLookup::NotHeld => {
+            return Ok(Err(CheckedCitation::unavailable(
+                written.to_string(),
+                case,
+                format!(
+                    "the library does not hold {volume} {reporter} completely, so it cannot tell"
+                ),
+            )));
+        }
+    };
+    let mut records = Vec::new();
+    for id in cases {
+        if let Some(record) = store::case(txn, &id)? {
+            records.push(record);
+        }
+    }
+    if records.is_empty() {
+        return Ok(Err(CheckedCitation::unavailable(
+            written.to_string(),
+            case,
+            "the case record is missing",
+        )));
+    }
+    Ok(Ok(records))
+}
+
+pub(super) fn check_case(
+    library: &Library,
+    txn: &ReadTransaction,
+    public_url: &str,
+    citations: &[Citation],
+    index: usize,
+    pin: Option<&str>,
+    text: &str,
+) -> Result<CheckedCitation, StoreError> {
+    let citation = &citations[index];
+    let written = citation.text(text).to_string();
+    let case = Some(ContentType::Case);
+    let key = match address_of(citation) {
+        Ok(key) => key,
+        Err(reason) => return Ok(CheckedCitation::unavailable(written, case, reason)),
+    };
+    if key.reporter == "U.S."
+        && let Some(reason) = nominative_mismatch(key.volume, &written)
+    {
+        return Ok(CheckedCitation::unverified(written, case, None, reason));
+    }
+    let name = cited_name(citations, index);
+    let records = match cases_at(txn, &key, &written)? {
+        Ok(records) => records,
+        Err(answer) => return Ok(answer),
+    };
+    let first = &records[0];
+    if let Some(vague) = name.as_deref().and_then(|name| vague_name(name, &written)) {
+        return Ok(vague);
+    }
+    let chosen = match &name {
+        None if unread_case_name(citations, index, text) => {
+            return Ok(CheckedCitation::unavailable(
+                written,
+                case,
+                "a case name is written before this citation but could not be read, so it cannot be checked",
+            ));
+        }
+        None if records.len() == 1 => Some(first),
+        None => {
+            return Ok(CheckedCitation::unavailable(
+                written,
+                case,
+                "several cases start at this page and no name says which",
+            ));
+        }
+        Some(name) => named_case(name, &records),
+    };
+    if let Some(record) = chosen {
+        if let Some(reason) = pin_outside_case(txn, &key, pin, record)? {
+            return Ok(CheckedCitation::unverified(
+                written,
+                case,
+                Some(record.name.clone()),
+                reason,
+            ));
+        }
+        return verified_case(txn, public_url, citation, written, record, name.is_some());
+    }
+    let name = name.unwrap_or_default();
+    name_mismatch(library, txn, &name, &records, written)
+}
+
+/// A short form with no full citation before it ("Henderson v. Kessler,
+/// 512 U.S. at 214"): the case whose pages hold the pin page must be the
+/// one named. Unnamed, it says nothing the library can check.
+pub(super) fn check_short_form(
+    library: &Library,
+    txn: &ReadTransaction,
+    public_url: &str,
+    citation: &Citation,
+    written: String,
+) -> Result<CheckedCitation, StoreError> {
+    let case = Some(ContentType::Case);
+    let key = match address_of(citation) {
+        Ok(key) => key,
+        Err(reason) => return Ok(CheckedCitation::unavailable(written, case, reason)),
+    };
+    let Some(name) = citation.case_name.as_deref() else {
+        return Ok(CheckedCitation::unavailable(
+            written,
+            case,
+            "a short form with no full citation before it and no name: the library cannot tell which case it means",
+        ));
+    };
+    let records = match cases_at(txn, &key, &written)? {
+        Ok(records) => records,
+        Err(answer) => return Ok(answer),
+    };
+    if let Some(vague) = vague_name(name, &written) {
+        return Ok(vague);
+    }
+    if let Some(record) = named_case(name, &records) {
+        return Ok(CheckedCitation {
+            citation: written,
+            status: Status::Verified,
+            content_type: case,
+            bluebook_citation: None,
+            title: None,
+            case_status: Some(CaseStatus::of(txn, record)?),
+            source_url: Some(urls::case_page(public_url, record)),
+            reason: format!(
+                "a short form with no full citation before it: page {} lies in {}, the case named",
+                key.page, record.name
+            ),
+        });
+    }
+    if !name.contains(" v. ") {
+        // One word ("Smith", or a word the reader took for a name, "IEP")
+        // may be a party the record's caption leaves out.
+        return Ok(CheckedCitation {
+            title: Some(records[0].name.clone()),
+            ..CheckedCitation::unavailable(
+                written,
+                case,
+                format!(
+                    "the name given ({name}) is not that of the case whose pages hold page {} ({}): check it",
+                    key.page, records[0].name
+                ),
+            )
+        });
+    }
+    if store::cases_at(txn, &key)?.len() == records.len() {
+        // A case starts at this page; the case named may end on it.
+        let next = &records[0].name;
+        return Ok(CheckedCitation::unavailable(
+            written,
+            case,
+            format!(
+                "page {} starts another case ({next}); the case named may end on it: give the full citation",
+                key.page
+            ),
+        ));
+    }
+    name_mismatch(library, txn, name, &records, written)
+}
+
+/// Why a U.S. citation's nominative volume ("22 U.S. (3 Dall.) 738") is not
+/// that U.S. volume's (22 U.S. is 9 Wheat.), when it is not.
+fn nominative_mismatch(volume: u32, written: &str) -> Option<String> {
+    let inside = written.split_once('(')?.1.split_once(')')?.0.trim();
+    let (number, name) = inside.split_once(' ')?;
+    let number: u32 = number.parse().ok()?;
+    let reporter = reporters::canonical_reporter(name)
+        .filter(|_| reporters::is_early_scotus_spelling(name))?;
+    // Only the series reprinted as U.S. 1-90 are judged ("(10 Otto)" is not).
+    reporters::us_reports_volume(reporter, 1)?;
+    if reporters::us_reports_volume(reporter, number) == Some(volume) {
+        return None;
+    }
+    Some(match reporters::nominative_volume(volume) {
+        Some((expected, reporter)) => {
+            format!("{volume} U.S. is {expected} {reporter}, not {inside}")
+        }
+        None => format!("{volume} U.S. was not published as {inside}"),
+    })
+}
+
+fn verified_case(
+    txn: &ReadTransaction,
+    public_url: &str,
+    citation: &Citation,
+    written: String,
+    record: &CaseRecord,
+    named: bool,
+) -> Result<CheckedCitation, StoreError> {
+    // The library supplies what the citation left out; nothing is guessed.
+    let mut complete = citation.clone();
+    let mut notes = Vec::new();
+    match (citation.year, record.year()) {
+        (Some(given), Some(decided)) if (given - decided).abs() > 1 => {
+            return Ok(CheckedCitation::unverified(
+                written,
+                Some(ContentType::Case),
+                Some(record.name.clone()),
+                format!("the case at this citation was decided in {decided}, not in {given}"),
+            ));
+        }
+        (Some(given), Some(decided)) if given != decided => {
+            // A year off by one may be the term rather than the decision;
+            // the Bluebook form gives the decision's year, never one the
+            // library knows is wrong.
+            complete.year = Some(decided);
+            notes.push(format!(
+                "the year given is {given}; the library dates the decision {decided}"
+            ));
+        }
+        (None, decided) => complete.year = decided,
+        _ => {}
+    }
+    if complete.court.is_none() {
+        complete.court = record
+            .court
+            .as_deref()
+            .and_then(crate::citations::court_by_id)
+            .map(|court| court.id.as_ref());
+    }
+    // A page inside the case ("410 U.S. 150" for Roe, which starts at 113)
+    // is a pin cite: Bluebook form gives the first page, then the pin.
+    let cited_page = citation.page.as_deref().and_then(|p| p.parse::<u32>().ok());
+    let cited_volume = citation
+        .volume
+        .as_deref()
+        .and_then(|v| v.parse::<u32>().ok());
+    let first_page = record
+        .citations
+        .iter()
+        .filter_map(|c| c.key.as_ref())
+        .find(|key| {
+            Some(key.reporter.as_str()) == citation.reporter
+                && cited_volume == Some(key.volume)
+                && cited_page.is_some_and(|page| key.page < page)
+        });
+    if let (Some(key), Some(page)) = (first_page, cited_page) {
+        complete.page = Some(key.page.to_string());
+        if complete.pin_cite.is_none() {
+            complete.pin_cite = Some(page.to_string());
+        }
+        notes.push(format!(
+            "page {page} is not the case's first page ({}), but a page inside it",
+            key.page
+        ));
+    }
+    let mut reason = if named {
+        "the library holds this case at this citation, under the name given".to_string()
+    } else {
+        "the library holds a case at this citation; no name was given to check it against"
+            .to_string()
+    };
+    for note in notes {
+        reason.push_str("; ");
+        reason.push_str(&note);
+    }
+    Ok(CheckedCitation {
+        citation: written,
+        status: Status::Verified,
+        content_type: Some(ContentType::Case),
+        bluebook_citation: bluebook(&complete),
+        title: None,
+        case_status: Some(CaseStatus::of(txn, record)?),
+        source_url: Some(urls::case_page(public_url, record)),
+        reason,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nominative_mismatch;
+
+    #[test]
+    fn nominative_volumes_of_the_us_reports() {
+        assert_eq!(nominative_mismatch(22, "22 U.S. (9 Wheat.) 738"), None);
+        assert_eq!(nominative_mismatch(5, "5 U.S. (1 Cranch) 137"), None);
+        assert_eq!(
+            nominative_mismatch(22, "22 U.S. (3 Dall.) 738").as_deref(),
+            Some("22 U.S. is 9 Wheat., not 3 Dall.")
+        );
+        assert_eq!(
+            nominative_mismatch(17, "17 U.S. (9 Wheat.) 316").as_deref(),
+            Some("17 U.S. is 4 Wheat., not 9 Wheat.")
+        );
+        assert_eq!(
+            nominative_mismatch(100, "100 U.S. (10 Otto) 1").as_deref(),
+            None,
+            "a reporter not in the table is not judged"
+        );
+        assert_eq!(nominative_mismatch(22, "22 U.S. 738"), None);
+    }
+}

@@ -1,0 +1,234 @@
+//! Statutes, regulations and rules: the section the library holds, every
+//! section of a "§§" list or range, and a rule's subdivision in its text.
+
+use redb::ReadTransaction;
+
+use super::constitution_citations::{check_constitution, unread_constitution_part};
+use super::subdivisions::{subdivision_path, text_shows_subdivision};
+use crate::citations::{Citation, bluebook};
+use crate::library::law_code;
+use crate::library::lookup::{AuthorityLookup, find_authority};
+use crate::library::model::codes;
+use crate::store::StoreError;
+use crate::verification::{CheckedCitation, ContentType, Status, urls};
+
+fn content_type_of(code: &str) -> ContentType {
+    match code {
+        codes::USC => ContentType::Statute,
+        codes::CFR => ContentType::Regulation,
+        _ => ContentType::Rule,
+    }
+}
+
+pub(super) fn check_law(
+    txn: &ReadTransaction,
+    citation: &Citation,
+    written: String,
+    text: &str,
+) -> Result<CheckedCitation, StoreError> {
+    let Some(law) = citation.law.as_deref() else {
+        return Ok(CheckedCitation::unavailable(
+            written,
+            None,
+            "the law citation could not be read",
+        ));
+    };
+    let after = after_law(citation, text);
+    if law.code == "U.S. Const." {
+        if let Some(unread) = unread_constitution_part(after) {
+            // "amend. XIV, §§ 6-7", "art. I, § 8, cls. 17, 19": each part
+            // is a claim, and the parts after the one read were not read.
+            return Ok(CheckedCitation::unavailable(
+                written,
+                None,
+                format!(
+                    "the citation goes on ({unread}) past what could be read, so it cannot be checked"
+                ),
+            ));
+        }
+        return Ok(check_constitution(citation, law, written));
+    }
+    let Some(code) = law_code(&law.code) else {
+        return Ok(CheckedCitation::unavailable(
+            written,
+            Some(ContentType::Statute),
+            format!("the library holds no {} data", law.code),
+        ));
+    };
+    let content_type = Some(content_type_of(code));
+    if law.appendix {
+        return Ok(CheckedCitation::unavailable(
+            written,
+            content_type,
+            "the U.S. Code appendix is not in the library",
+        ));
+    }
+    let title = law.title.clone().unwrap_or_default();
+    let Some(section) = law.section.clone() else {
+        return Ok(CheckedCitation::unavailable(
+            written,
+            content_type,
+            "the citation names no section or rule",
+        ));
+    };
+    let (first, last) = range_endpoints(&section, written.contains("§§"));
+    let authority = match find_authority(txn, code, &title, first)? {
+        AuthorityLookup::Found { authority } => authority,
+        AuthorityLookup::Absent { reason } => {
+            return Ok(not_found(Some(reason), written, content_type));
+        }
+        AuthorityLookup::NotHeld => return Ok(not_found(None, written, content_type)),
+    };
+    // The other sections a "§§" citation names: its range's end, or the
+    // rest of its list ("§§ 101, 999").
+    let listed = if last.is_none() {
+        listed_after(citation, text)
+    } else {
+        Vec::new()
+    };
+    for other in last.into_iter().chain(listed.iter().map(String::as_str)) {
+        match find_authority(txn, code, &title, other)? {
+            AuthorityLookup::Found { .. } => {}
+            AuthorityLookup::Absent { reason } => {
+                let reason = format!("§ {other}: {reason}");
+                return Ok(not_found(Some(reason), written, content_type));
+            }
+            AuthorityLookup::NotHeld => return Ok(not_found(None, written, content_type)),
+        }
+    }
+    let subdivision = law
+        .subsection
+        .as_deref()
+        .filter(|_| code != codes::USC && code != codes::CFR);
+    if let (Some(subdivision), Some(rule_text)) = (subdivision, authority.text.as_deref())
+        && !text_shows_subdivision(rule_text, &subdivision_path(subdivision))
+    {
+        // The rules' text is a transcription: a subdivision it does not
+        // show may still be there, so this is no proof either way.
+        return Ok(CheckedCitation::unavailable(
+            written,
+            content_type,
+            format!(
+                "the library's text of {} {} shows no subdivision {subdivision}: check it",
+                law.code, section
+            ),
+        ));
+    }
+    Ok(CheckedCitation {
+        citation: written,
+        status: Status::Verified,
+        content_type,
+        bluebook_citation: bluebook(citation),
+        title: None,
+        case_status: None,
+        source_url: Some(urls::authority_page(&authority)),
+        reason: if authority.status == "live" {
+            format!("in force: {}", authority.heading)
+        } else {
+            format!("{} (the section is no longer in force)", authority.heading)
+        },
+    })
+}
+
+/// The text after a law citation and its parentheticals.
+fn after_law<'t>(citation: &Citation, text: &'t str) -> &'t str {
+    text.get(citation.full_span.end..).unwrap_or("")
+}
+
+/// The further sections a "§§" citation lists after the one read (none
+/// for a range or a single section).
+pub(in crate::verification) fn listed_after(citation: &Citation, text: &str) -> Vec<String> {
+    let several = citation.text(text).contains("§§");
+    let ranged = citation
+        .law
+        .as_deref()
+        .and_then(|law| law.section.as_deref())
+        .is_some_and(|section| range_endpoints(section, several).1.is_some());
+    if several && !ranged {
+        listed_sections(after_law(citation, text))
+    } else {
+        Vec::new()
+    }
+}
+
+/// The further sections of a "§§" list after the one read ("§§ 101, 999"
+/// leaves ", 999"): each item after a comma (or "and") that starts with a
+/// digit.
+fn listed_sections(after: &str) -> Vec<String> {
+    let mut sections = Vec::new();
+    let mut rest = after;
+    while let Some(next) = rest.trim_start().strip_prefix(',') {
+        let next = next.trim_start();
+        let next = next.strip_prefix("and ").unwrap_or(next).trim_start();
+        let item: String = next
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '–' | '.'))
+            .collect();
+        let item = item.trim_end_matches('.');
+        if !item.starts_with(|c: char| c.is_ascii_digit()) {
+            break;
+        }
+        sections.push(item.to_string());
+        rest = &next[item.len()..];
+    }
+    sections
+}
+
+/// The verdict on a section or rule the library did not find: why it
+/// cannot exist, when the library holds the whole title (`absent`), else
+/// that the library cannot tell.
+fn not_found(
+    absent: Option<String>,
+    written: String,
+    content_type: Option<ContentType>,
+) -> CheckedCitation {
+    match absent {
+        Some(reason) => CheckedCitation::unverified(
+            written,
+            content_type,
+            None,
+            format!("this cannot exist: {reason}"),
+        ),
+        None => CheckedCitation::unavailable(
+            written,
+            content_type,
+            "the library does not hold this title with its history, so it cannot tell",
+        ),
+    }
+}
+
+/// The sections a section reference names: the first and, for a range
+/// ("51–60", or "51-60" after "§§"), the last. A hyphen alone is part of
+/// many section numbers ("2000e-2"), so it splits only after "§§".
+fn range_endpoints(section: &str, several: bool) -> (&str, Option<&str>) {
+    let split = section
+        .split_once(['–', '—'])
+        .or_else(|| several.then(|| section.split_once('-')).flatten());
+    match split {
+        Some((first, last)) if !first.trim().is_empty() && !last.trim().is_empty() => {
+            (first.trim(), Some(last.trim()))
+        }
+        _ => (section, None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{listed_sections, range_endpoints};
+
+    #[test]
+    fn lists_after_a_law_citation() {
+        assert_eq!(listed_sections(", 999. Next"), ["999"]);
+        assert_eq!(listed_sections(", 101, and 102a; x"), ["101", "102a"]);
+        assert_eq!(listed_sections(" (2018)"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn section_ranges() {
+        assert_eq!(range_endpoints("51–60", false), ("51", Some("60")));
+        assert_eq!(range_endpoints("51-60", true), ("51", Some("60")));
+        assert_eq!(range_endpoints("2000e-2", false), ("2000e-2", None));
+        assert_eq!(range_endpoints("1983", true), ("1983", None));
+        assert_eq!(range_endpoints("5–", false), ("5–", None));
+    }
+}

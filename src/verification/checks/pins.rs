@@ -1,0 +1,165 @@
+//! Pin pages: whether each page a pin names lies inside the case cited.
+
+use redb::ReadTransaction;
+
+use crate::library::lookup::{CaseLookup, find_case};
+use crate::library::model::{CaseRecord, CiteKey};
+use crate::library::store;
+use crate::store::StoreError;
+
+/// Why the pin page cannot be a page of `record` (cited at `key`), when the
+/// library can tell: it comes before the case's first page, after its known
+/// last page, or on a page another case holds. When the library cannot
+/// tell (a page past the last case it knows of the volume), none.
+pub(super) fn pin_outside_case(
+    txn: &ReadTransaction,
+    key: &CiteKey,
+    pin: Option<&str>,
+    record: &CaseRecord,
+) -> Result<Option<String>, StoreError> {
+    for page in pin.map(pin_pages).unwrap_or_default() {
+        if let Some(reason) = page_outside_case(txn, key, page, record)? {
+            return Ok(Some(reason));
+        }
+    }
+    Ok(None)
+}
+
+/// The pages a pin names: each item of a list ("490, 499"), both ends of
+/// a range ("495-501"; "1602-05" ends at 1605), the page of a footnote
+/// ("499 n.11"). A star page, a paragraph or a footnote alone names none.
+fn pin_pages(pin: &str) -> Vec<u32> {
+    let pin = pin.trim();
+    let pin = pin.strip_prefix("at").map_or(pin, str::trim_start);
+    let mut pages: Vec<u32> = Vec::new();
+    for item in pin.split([',', '&']).flat_map(|item| item.split(" and ")) {
+        let item = item.trim();
+        let digits: String = item.chars().take_while(char::is_ascii_digit).collect();
+        let Ok(first) = digits.parse::<u32>() else {
+            continue;
+        };
+        if pages.last().is_some_and(|&last| first < last) {
+            // Pages of a list ascend; a smaller number is not one of them
+            // (a footnote mark of PDF text: "at 541,1 and").
+            break;
+        }
+        pages.push(first);
+        let Some(end) = item[digits.len()..].strip_prefix(['-', '–', '—']) else {
+            continue;
+        };
+        let end: String = end.chars().take_while(char::is_ascii_digit).collect();
+        if end.is_empty() || end.len() > digits.len() {
+            continue;
+        }
+        let last = format!("{}{end}", &digits[..digits.len() - end.len()]);
+        if let Ok(last) = last.parse::<u32>()
+            && last > first
+        {
+            pages.push(last);
+        }
+    }
+    pages
+}
+
+/// Why `pin` cannot be a page of `record` (cited at `key`), when the library
+/// can tell: see [`pin_outside_case`].
+fn page_outside_case(
+    txn: &ReadTransaction,
+    key: &CiteKey,
+    pin: u32,
+    record: &CaseRecord,
+) -> Result<Option<String>, StoreError> {
+    let Some(own) = record.citations.iter().find(|c| {
+        c.key.as_ref().is_some_and(|k| {
+            k.reporter == key.reporter && k.volume == key.volume && k.page <= key.page
+        })
+    }) else {
+        return Ok(None);
+    };
+    let first = own.key.as_ref().map_or(key.page, |k| k.page);
+    if pin < first {
+        return Ok(Some(format!(
+            "the pin page {pin} comes before the case's first page, {first}"
+        )));
+    }
+    if let Some(last) = own.last_page {
+        return Ok((pin > last).then(|| {
+            format!("the case runs from page {first} to {last}; page {pin} is not in it")
+        }));
+    }
+    let at_pin = CiteKey {
+        page: pin,
+        ..key.clone()
+    };
+    let other = match find_case(txn, &at_pin)? {
+        CaseLookup::Found { cases, .. } if !cases.contains(&record.id) => cases.into_iter().next(),
+        _ => None,
+    };
+    if let Some(other) = other {
+        let name = store::case(txn, &other)?.map_or(other, |case| case.name);
+        return Ok(Some(format!("page {pin} belongs to another case ({name})")));
+    }
+    // Another case the library knows starts between the first page and the
+    // pin: the pin is past this case's end, held volume or not.
+    let Some((next, ids)) = next_other_case(txn, key, first, record)? else {
+        return Ok(None);
+    };
+    if pin <= next {
+        return Ok(None);
+    }
+    let name = match ids.first() {
+        Some(id) => store::case(txn, id)?.map_or_else(|| id.clone(), |case| case.name),
+        None => String::new(),
+    };
+    Ok(Some(format!(
+        "page {pin} is past the start of the next case the library knows in the volume ({name}, page {next})"
+    )))
+}
+
+/// The first case after page `first` of `key`'s volume that is not
+/// `record`, with the page it starts on.
+fn next_other_case(
+    txn: &ReadTransaction,
+    key: &CiteKey,
+    first: u32,
+    record: &CaseRecord,
+) -> Result<Option<(u32, Vec<String>)>, StoreError> {
+    let mut from = first;
+    // A record listed at a second page of its own volume is skipped over.
+    for _ in 0..4 {
+        let Some(next) = store::next_case_page(txn, &key.reporter, key.volume, from)? else {
+            return Ok(None);
+        };
+        let at_next = CiteKey {
+            page: next,
+            ..key.clone()
+        };
+        let ids = store::cases_at(txn, &at_next)?;
+        if !ids.contains(&record.id) {
+            return Ok(Some((next, ids)));
+        }
+        from = next;
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pin_pages;
+
+    #[test]
+    fn pages_a_pin_names() {
+        assert_eq!(pin_pages("499"), [499]);
+        assert_eq!(pin_pages("at 499"), [499]);
+        assert_eq!(pin_pages("490, 499"), [490, 499]);
+        assert_eq!(pin_pages("495-501"), [495, 501]);
+        assert_eq!(pin_pages("495–501"), [495, 501]);
+        assert_eq!(pin_pages("1602-05"), [1602, 1605]);
+        assert_eq!(pin_pages("499 n.11"), [499]);
+        assert_eq!(pin_pages("499 nn.11-12"), [499]);
+        assert_eq!(pin_pages("20-25 & n. 4"), [20, 25]);
+        assert_eq!(pin_pages("541,1"), [541]);
+        assert_eq!(pin_pages("*4"), Vec::<u32>::new());
+        assert_eq!(pin_pages("¶ 12"), Vec::<u32>::new());
+    }
+}
