@@ -380,3 +380,27 @@ async fn subdivisions_lists_and_unread_parts_are_not_taken_at_face_value() {
     assert!(answers[1].2.contains("(b)(9)"), "{answers:?}");
     assert!(answers[8].2.contains("999"), "{answers:?}");
 }
+
+/// Cases decided together are reported under one citation: a companion's
+/// name at that page is right, not a fabrication.
+#[tokio::test]
+async fn a_case_decided_with_another_is_found_at_its_citation() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    for text in [
+        "Vignera v. New York, 384 U.S. 436 (1966).",
+        "Briggs v. Elliott, 347 U.S. 483 (1954).",
+    ] {
+        let answer = only(&app, &key, text).await;
+        assert_eq!(answer["status"], "verified", "{answer}");
+        assert!(
+            answer["reason"]
+                .as_str()
+                .unwrap()
+                .contains("was decided with"),
+            "{answer}"
+        );
+    }
+    let fabricated = only(&app, &key, "Smith v. Jones, 384 U.S. 436 (1966).").await;
+    assert_eq!(fabricated["status"], "unverified", "{fabricated}");
+}

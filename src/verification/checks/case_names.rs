@@ -216,8 +216,13 @@ fn shares_a_party_word(cited: &str, record: &CaseRecord) -> bool {
     })
 }
 
-/// The cited name fits the case's name or its short name.
+/// The cited name fits the case's name or its short name, or is the name
+/// of a case decided with it under its citation.
 fn names_match(cited: &str, record: &CaseRecord) -> bool {
+    own_name_matches(cited, record) || companion_named(cited, record).is_some()
+}
+
+fn own_name_matches(cited: &str, record: &CaseRecord) -> bool {
     case_names_match(cited, &record.name)
         || record
             .name_abbreviation
@@ -227,6 +232,19 @@ fn names_match(cited: &str, record: &CaseRecord) -> bool {
             .name_short
             .as_deref()
             .is_some_and(|n| case_names_match(cited, n))
+}
+
+/// The case decided with `record` that the cited name names, when it is
+/// not `record`'s own name ("Vignera v. New York" at Miranda's page).
+pub(super) fn companion_named<'r>(cited: &str, record: &'r CaseRecord) -> Option<&'r str> {
+    if own_name_matches(cited, record) {
+        return None;
+    }
+    record
+        .companion_names
+        .iter()
+        .find(|name| case_names_match(cited, name))
+        .map(String::as_str)
 }
 
 #[cfg(test)]

@@ -3,7 +3,9 @@
 
 use redb::ReadTransaction;
 
-use super::case_names::{cited_name, name_mismatch, named_case, unread_case_name, vague_name};
+use super::case_names::{
+    cited_name, companion_named, name_mismatch, named_case, unread_case_name, vague_name,
+};
 use super::pins::pin_outside_case;
 use crate::citations::{Citation, bluebook, reporters};
 use crate::library::lookup::{CaseLookup, find_case};
@@ -136,7 +138,7 @@ pub(super) fn check_case(
                 reason,
             ));
         }
-        return verified_case(txn, public_url, citation, written, record, name.is_some());
+        return verified_case(txn, public_url, citation, written, record, name.as_deref());
     }
     let name = name.unwrap_or_default();
     name_mismatch(library, txn, &name, &records, written)
@@ -243,7 +245,7 @@ fn verified_case(
     citation: &Citation,
     written: String,
     record: &CaseRecord,
-    named: bool,
+    name: Option<&str>,
 ) -> Result<CheckedCitation, StoreError> {
     // The library supplies what the citation left out; nothing is guessed.
     let mut complete = citation.clone();
@@ -302,7 +304,13 @@ fn verified_case(
             key.page
         ));
     }
-    let mut reason = if named {
+    if let Some(companion) = name.and_then(|name| companion_named(name, record)) {
+        notes.push(format!(
+            "{companion} was decided with {} and is reported under its citation",
+            record.name
+        ));
+    }
+    let mut reason = if name.is_some() {
         "the library holds this case at this citation, under the name given".to_string()
     } else {
         "the library holds a case at this citation; no name was given to check it against"
