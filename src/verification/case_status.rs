@@ -8,14 +8,19 @@ use crate::library::model::CaseRecord;
 use crate::library::store;
 use crate::store::StoreError;
 
+/// What the treatment of Supreme Court cases is read from.
+const TREATMENT_SOURCE: &str = "Table of Supreme Court Decisions Overruled by Subsequent Decisions \
+     (Constitution Annotated, to April 2020), and the overrulings since that the library lists \
+     from the overruling opinions (Dobbs, 2022; Loper Bright, 2024)";
+
 /// Whether a case is good law, by what the library holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Validity {
     /// A later decision overruled it (in whole or in part).
     Overruled,
-    /// A Supreme Court case not in the table of overruled decisions
-    /// (Constitution Annotated, to April 2020).
+    /// A Supreme Court case no decision the library lists has overruled
+    /// ([`TREATMENT_SOURCE`]).
     NoKnownNegativeTreatment,
     /// The library holds no treatment data for this court.
     Unknown,
@@ -75,10 +80,7 @@ impl CaseStatus {
                     qualifier: o.qualifier,
                 })
                 .collect(),
-            treatment_source: scotus.then(|| {
-                "Table of Supreme Court Decisions Overruled by Subsequent Decisions (Constitution Annotated, to April 2020)"
-                    .to_string()
-            }),
+            treatment_source: scotus.then(|| TREATMENT_SOURCE.to_string()),
         })
     }
 }

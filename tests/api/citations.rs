@@ -579,6 +579,34 @@ async fn overruled_cases_say_so() {
             .unwrap()
             .contains("Lawrence")
     );
+
+    // Overruled after the Constitution Annotated's table ends (April 2020).
+    let (_, body) = app
+        .post(
+            "/v1/citations/resolve",
+            Some(&key),
+            json!({ "citations": ["Roe v. Wade, 410 U.S. 113 (1973)", "467 U.S. 837"] }),
+        )
+        .await;
+    for (answer, by) in body["data"]["citations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(["Dobbs", "Loper Bright"])
+    {
+        let status = &answer["caseStatus"];
+        assert_eq!(status["validity"], "overruled", "{answer}");
+        assert!(
+            status["overruledBy"][0]["name"]
+                .as_str()
+                .unwrap()
+                .contains(by)
+        );
+        assert!(
+            status["overruledBy"][0]["caseId"].is_string(),
+            "the overruling decision is linked by its S. Ct. cite: {answer}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -36,6 +36,10 @@ const SCDB_DOCKETS: &[u8] =
     include_bytes!("../../../assets/library/scotus/SCDB_2024_01_caseCentered_Docket.csv.gz");
 const OVERRULED: &[u8] =
     include_bytes!("../../../assets/library/overruled/scotus_overruled_conan_pairs.csv");
+/// Overrulings after ConAn's table ends (April 2020), compiled here from the
+/// overruling opinions' own words.
+const OVERRULED_SINCE: &[u8] =
+    include_bytes!("../../../assets/library/overruled/overrulings_since_conan_2020.csv");
 const JURISCRAPER: &[u8] =
     include_bytes!("../../../assets/library/juriscraper/opinion_metadata_from_tests.jsonl.gz");
 const CAP_ILLINOIS: &[u8] =
@@ -96,7 +100,18 @@ pub fn build(store: &Store) -> Result<Vec<ImportReport>, ImportError> {
     let mut reports = vec![
         scotus_dates(store, &scdb_held)?,
         scdb(store, &scdb_held)?,
-        overruled(store)?,
+        overruled(
+            store,
+            "scotus_overruled_conan_pairs.csv",
+            OVERRULED,
+            OverrulingSource::CONAN,
+        )?,
+        overruled(
+            store,
+            "overrulings_since_conan_2020.csv",
+            OVERRULED_SINCE,
+            OverrulingSource::OPINIONS,
+        )?,
         juriscraper(store)?,
     ];
     let mut illinois = Progress::rows("cap sample", 10);
@@ -198,10 +213,36 @@ fn scdb(store: &Store, held: &BTreeSet<u32>) -> Result<ImportReport, ImportError
     )
 }
 
-/// ConAn's table of overruled Supreme Court decisions.
-fn overruled(store: &Store) -> Result<ImportReport, ImportError> {
-    let name = Path::new("default/overruled/scotus_overruled_conan_pairs.csv");
-    let csv = CsvReader::new(OVERRULED, Dialect::Rfc4180)
+/// Where a table of overruled Supreme Court decisions comes from: the label
+/// its report and its records carry.
+struct OverrulingSource {
+    report: &'static str,
+    record: &'static str,
+}
+
+impl OverrulingSource {
+    /// The Constitution Annotated's table, to April 2020.
+    const CONAN: Self = Self {
+        report: "conan_overruled",
+        record: "conan",
+    };
+    /// The overrulings since, from the overruling opinions.
+    const OPINIONS: Self = Self {
+        report: "overruled_since_2020",
+        record: "opinions",
+    };
+}
+
+/// A table of overruled Supreme Court decisions (ConAn's columns).
+fn overruled(
+    store: &Store,
+    file: &str,
+    bytes: &'static [u8],
+    source: OverrulingSource,
+) -> Result<ImportReport, ImportError> {
+    let path = format!("default/overruled/{file}");
+    let name = Path::new(&path);
+    let csv = CsvReader::new(bytes, Dialect::Rfc4180)
         .map_err(|e| ImportError::format(name, e.to_string()))?;
     let col = |n: &str| csv.column(n);
     let (overruled_cite, overruled_name) = (col("overruled_us_cite"), col("overruled_name"));
@@ -211,11 +252,12 @@ fn overruled(store: &Store) -> Result<ImportReport, ImportError> {
         col("overruling_us_cite"),
     );
     let (by_sct, by_year) = (col("overruling_sct_cite_from_scdb"), col("overruling_year"));
-    let mut report = ImportReport::new("conan_overruled");
-    let mut progress = Progress::rows("overruled", 288);
+    let mut report = ImportReport::new(source.report);
+    let lines = bytes.iter().filter(|&&byte| byte == b'\n').count();
+    let mut progress = Progress::rows("overruled", lines.saturating_sub(1) as u64);
     run_batches(
         store,
-        &checkpoint("overruled"),
+        &checkpoint(file),
         name,
         csv,
         &mut progress,
@@ -237,17 +279,26 @@ fn overruled(store: &Store) -> Result<ImportReport, ImportError> {
                 .or(field(&row, by_sct))
                 .unwrap_or_default()
                 .to_string();
-            let by_case_id = match parse_simple_cite(&by_citation).key {
-                Some(by_key) => single_case(writer, &by_key)?,
-                None => None,
-            };
+            // The overruling decision by whichever of its cites the library
+            // holds (recent U.S. volumes are not paginated yet).
+            let mut by_case_id = None;
+            for cite in [field(&row, by_us), field(&row, by_sct)]
+                .into_iter()
+                .flatten()
+            {
+                if let Some(by_key) = parse_simple_cite(cite).key
+                    && by_case_id.is_none()
+                {
+                    by_case_id = single_case(writer, &by_key)?;
+                }
+            }
             let overruling = Overruling {
                 by_name: field(&row, by_name).unwrap_or_default().to_string(),
                 by_citation,
                 by_case_id,
                 year: field(&row, by_year).and_then(|y| y.parse().ok()),
                 qualifier: field(&row, qualifier).map(str::to_string),
-                source: "conan".into(),
+                source: source.record.into(),
             };
             let overruled_cases = writer.cases_at(&key)?;
             if let [only] = overruled_cases.as_slice() {
