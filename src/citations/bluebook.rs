@@ -177,6 +177,9 @@ fn law(c: &Citation) -> Option<String> {
     let subsection = key.subsection.as_deref().unwrap_or("");
     let year = c.year.map(|y| format!(" ({y})")).unwrap_or_default();
     let code = key.code.as_str();
+    if let (Some(title), Some(part), None) = (&key.title, &key.part, section) {
+        return Some(format!("{title} {code} pt. {part}{year}"));
+    }
     let text = match (code, &key.title, &key.chapter, section) {
         ("U.S.C." | "C.F.R.", Some(title), _, Some(section)) => {
             let app = if key.appendix { " app." } else { "" };

@@ -59,13 +59,17 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
         name: "Code of Federal Regulations",
         cite_type: "admin_compilation",
         variations: &["CFR", "C. F. R.", "Code of Federal Regulations"],
-        templates: &[concat!(
-            r"(?P<title>\d{1,2}),?\s+$reporter,?\s*(?:$section_marker\s*)?",
-            r"(?P<section>\d+[a-z]{0,3}(?:[-–.:]\d+[a-z]{0,3}){0,3}",
-            // Treasury regulations number sections after the Code's
-            // subsections: 26 C.F.R. § 1.401(k)-1.
-            r"(?:(?:\([a-zA-Z0-9]{1,4}\))+-\d+)?)"
-        )],
+        templates: &[
+            concat!(
+                r"(?P<title>\d{1,2}),?\s+$reporter,?\s*(?:$section_marker\s*)?",
+                r"(?P<section>\d+[a-z]{0,3}(?:[-–.:]\d+[a-z]{0,3}){0,3}",
+                // Treasury regulations number sections after the Code's
+                // subsections: 26 C.F.R. § 1.401(k)-1.
+                r"(?:(?:\([a-zA-Z0-9]{1,4}\))+-\d+)?)"
+            ),
+            // A part cited whole: "29 C.F.R. pt. 1630", "29 C.F.R. Part 1630".
+            r"(?P<title>\d{1,2}),?\s+$reporter,?\s*(?:[Pp]t\.|[Pp]art|PART)\s*(?P<part>\d+)",
+        ],
     },
     ExtraForm {
         key: "Mass. Gen. Laws",
@@ -226,6 +230,9 @@ pub struct LawKey {
     pub title: Option<String>,
     /// Chapter, for codes cited by chapter ("Mass. Gen. Laws ch. 93A").
     pub chapter: Option<String>,
+    /// Part of a regulation code cited whole, without a section ("29
+    /// C.F.R. pt. 1630").
+    pub part: Option<String>,
     /// Article of a constitution or code ("art. I", "art 49").
     pub article: Option<String>,
     /// Amendment to a constitution ("amend. XIV").

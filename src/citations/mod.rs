@@ -29,6 +29,7 @@ mod laws;
 mod model;
 pub mod names;
 mod pattern;
+mod reporter_forms;
 pub mod reporters;
 mod resolve;
 mod scanner;

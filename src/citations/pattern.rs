@@ -12,7 +12,9 @@
 //! `(?P<name> )`, alternation, `? * + {m} {m,} {m,n} {,n}` (greedy, or lazy
 //! with a trailing `?`), and the placeholder `$edition` where the reporter
 //! string goes. A literal space matches a run of whitespace, because real
-//! documents wrap lines and double-space inside citations.
+//! documents wrap lines and double-space inside citations; read forward,
+//! right after a period it may also match nothing ("347 U.S.483"), as the
+//! scanner ignores whitespace after a period in reporter names.
 
 use std::fmt;
 
@@ -25,7 +27,8 @@ const MAX_SPACE_RUN: usize = 48;
 pub(crate) enum Node {
     Empty,
     Char(char),
-    /// A literal space: one or more whitespace characters.
+    /// A literal space: one or more whitespace characters (or, read
+    /// forward, none right after a period).
     Space,
     Class(CharClass),
     Group {
@@ -460,7 +463,8 @@ impl Program {
                             }
                             pos = next;
                         }
-                        if pos == start {
+                        let after_period = !backward && text[..pos].ends_with('.');
+                        if pos == start && !after_period {
                             break;
                         }
                         pc += 1;
@@ -640,6 +644,7 @@ mod tests {
         assert_eq!(find("a b", "a \n b", 0).map(|m| m.0), Some(5));
         assert_eq!(find("a b", "a\u{200d}b", 0).map(|m| m.0), Some(5));
         assert_eq!(find("a b", "ab", 0), None);
+        assert_eq!(find(r"a\. b", "a.b", 0).map(|m| m.0), Some(3));
     }
 
     #[test]

@@ -76,6 +76,48 @@ pub fn has_pages(reporter: &str) -> bool {
     })
 }
 
+/// A reporter series number as written after a reporter's name, in the
+/// form reporter abbreviations give it: "2nd" and "2d" are "2d", "3rd" is
+/// "3d", "4th" is "4th". `None` for the first series, which is written
+/// without a number, and for anything else.
+pub(crate) fn series_name(written: &str) -> Option<String> {
+    let digits = written.bytes().take_while(u8::is_ascii_digit).count();
+    let number: u32 = written[..digits].parse().ok()?;
+    let name = match (number, &written[digits..]) {
+        (2, "d" | "nd") => "2d".to_string(),
+        (3, "d" | "rd") => "3d".to_string(),
+        (4..=9, "th") => format!("{number}th"),
+        _ => return None,
+    };
+    Some(name)
+}
+
+/// The series of a reporter cited in a series it does not have ("L. Ed.
+/// 3d"): every edition reporters-db lists under the reporter's name ("L.
+/// Ed.", "L. Ed. 2d"). `None` when the spelling is a known edition, or is
+/// not a known reporter followed by a series number.
+pub fn series_not_published(spelling: &str) -> Option<Vec<&'static str>> {
+    let spelling = spelling.trim();
+    let split = spelling.rfind(|c: char| c.is_whitespace() || c == '.')? + 1;
+    let (name, series) = (
+        spelling[..split].trim_end(),
+        series_name(&spelling[split..])?,
+    );
+    if !editions_for(&format!("{name} {series}")).is_empty() {
+        return None;
+    }
+    let mut published: Vec<&'static str> = Vec::new();
+    for edition in editions_for(name) {
+        for &other in &reporter_of(edition).editions {
+            let abbreviation = Vocabulary::get().editions[other].abbreviation.as_ref();
+            if !published.contains(&abbreviation) {
+                published.push(abbreviation);
+            }
+        }
+    }
+    (!published.is_empty()).then_some(published)
+}
+
 /// The Supreme Court's own reporters that the first 90 volumes of the U.S.
 /// Reports reprint, with the U.S. volumes each became. The reprints keep
 /// the nominative page numbers, so "1 Cranch 137" is page 137 of 5 U.S.
@@ -170,6 +212,34 @@ mod tests {
         ] {
             assert!(has_pages(reporter), "{reporter}");
         }
+    }
+
+    #[test]
+    fn series_a_reporter_does_not_have() {
+        assert_eq!(series_name("2nd").as_deref(), Some("2d"));
+        assert_eq!(series_name("3rd").as_deref(), Some("3d"));
+        assert_eq!(series_name("4th").as_deref(), Some("4th"));
+        assert_eq!(series_name("1st"), None);
+        assert_eq!(series_name("3th"), None);
+        assert_eq!(
+            series_not_published("L. Ed. 3d"),
+            Some(vec!["L. Ed.", "L. Ed. 2d"])
+        );
+        assert_eq!(
+            series_not_published("F.5th"),
+            Some(vec!["F.", "F.2d", "F.3d", "F.4th"])
+        );
+        for known in [
+            "L. Ed. 2d",
+            "F.2nd",
+            "F.4th",
+            "Cal. App. 5th",
+            "So.2nd",
+            "U.S.",
+        ] {
+            assert_eq!(series_not_published(known), None, "{known}");
+        }
+        assert_eq!(series_not_published("No Such Rptr. 3d"), None);
     }
 
     #[test]

@@ -11,8 +11,8 @@ use std::sync::OnceLock;
 use chrono::NaiveDate;
 use serde::Deserialize;
 
-use super::laws;
 use super::templates::{self, Template, TemplateError, Variables};
+use super::{laws, reporter_forms};
 
 const REPORTERS_JSON: &[u8] = include_bytes!("../../assets/citations/reporters_db/reporters.json");
 const LAWS_JSON: &[u8] = include_bytes!("../../assets/citations/reporters_db/laws.json");
@@ -237,6 +237,14 @@ impl Vocabulary {
                     mlz_jurisdiction: raw.mlz_jurisdiction,
                     editions: edition_indexes,
                 });
+            }
+        }
+        for extra in reporter_forms::EXTRA_FORMS {
+            let template = builder.template(extra.template);
+            for edition in editions.iter_mut() {
+                if edition.abbreviation == extra.edition {
+                    edition.templates.extend(template);
+                }
             }
         }
 

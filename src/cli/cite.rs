@@ -161,6 +161,7 @@ fn outputs<'a>(text: &'a str, citations: &'a [Citation], offsets: Offsets) -> Ve
                     law_parts.extend(law.title.as_deref().map(|t| ("title", t)));
                 }
                 law_parts.extend(law.chapter.as_deref().map(|t| ("chapter", t)));
+                law_parts.extend(law.part.as_deref().map(|t| ("part", t)));
                 law_parts.extend(law.section.as_deref().map(|t| (law.unit, t)));
                 law_parts.extend(law.article.as_deref().map(|t| ("article", t)));
                 law_parts.extend(law.amendment.as_deref().map(|t| ("amendment", t)));

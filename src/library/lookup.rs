@@ -153,12 +153,8 @@ pub fn find_authority(
     if let Some(authority) = store::authority(txn, code, title, section)? {
         return Ok(AuthorityLookup::Found { authority });
     }
-    if let Some(last) = last_title(code)
-        && !title.parse::<u32>().is_ok_and(|t| (1..=last).contains(&t))
-    {
-        return Ok(AuthorityLookup::Absent {
-            reason: format!("its titles are numbered 1 to {last}"),
-        });
+    if let Some(reason) = title_out_of_range(code, title) {
+        return Ok(AuthorityLookup::Absent { reason });
     }
     let Some(coverage) = store::law_coverage(txn, code, title)? else {
         return Ok(AuthorityLookup::NotHeld);
@@ -179,6 +175,42 @@ pub fn find_authority(
         });
     }
     Ok(AuthorityLookup::NotHeld)
+}
+
+/// The sections the library holds of a regulation part cited whole ("29
+/// C.F.R. pt. 1630" holds § 1630.1, § 1630.2, …), in section order. No
+/// CFR title is held with its history, so when none is held the part may
+/// still exist (reserved, moved, or in a title not held): `NotHeld`.
+pub fn find_part(
+    txn: &ReadTransaction,
+    code: &str,
+    title: &str,
+    part: &str,
+) -> Result<PartLookup, StoreError> {
+    if let Some(reason) = title_out_of_range(code, title) {
+        return Ok(PartLookup::Absent { reason });
+    }
+    let sections = store::authorities_with_prefix(txn, code, title, &format!("{part}."))?;
+    Ok(if sections.is_empty() {
+        PartLookup::NotHeld
+    } else {
+        PartLookup::Found { sections }
+    })
+}
+
+/// The answer for a regulation part cited whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PartLookup {
+    Found { sections: Vec<Authority> },
+    Absent { reason: String },
+    NotHeld,
+}
+
+/// Why a code has no such title, when it numbers its titles.
+fn title_out_of_range(code: &str, title: &str) -> Option<String> {
+    let last = last_title(code)?;
+    let held = title.parse::<u32>().is_ok_and(|t| (1..=last).contains(&t));
+    (!held).then(|| format!("its titles are numbered 1 to {last}"))
 }
 
 /// The last title of a code: 54 of the U.S. Code, 50 of the CFR.

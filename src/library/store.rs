@@ -164,6 +164,27 @@ pub fn authority(
     }
 }
 
+/// The authorities of a code title whose section starts with `prefix`, in
+/// section order.
+pub fn authorities_with_prefix(
+    txn: &ReadTransaction,
+    code: &str,
+    title: &str,
+    prefix: &str,
+) -> Result<Vec<Authority>, StoreError> {
+    let table = txn.open_table(AUTHORITIES)?;
+    let mut found = Vec::new();
+    for row in table.range((code, title, prefix)..)? {
+        let (key, value) = row?;
+        let (c, t, section) = key.value();
+        if c != code || t != title || !section.starts_with(prefix) {
+            break;
+        }
+        found.push(serde_json::from_slice(value.value())?);
+    }
+    Ok(found)
+}
+
 pub fn law_coverage(
     txn: &ReadTransaction,
     code: &str,

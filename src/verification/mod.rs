@@ -424,10 +424,11 @@ fn identity(citation: &Citation, text: &str) -> String {
         // claims ("12(b)(6)", "12(b)(9)"); so are the sections a "§§" list
         // names after the one read.
         (CitationKind::Law, _, Some(law)) => format!(
-            "{}|{}|{}|{}|{}|{}|{}|{}",
+            "{}|{}|{}|{}|{}|{}|{}|{}|{}",
             law.code,
             law.title.as_deref().unwrap_or(""),
             law.section.as_deref().unwrap_or(""),
+            law.part.as_deref().unwrap_or(""),
             law.article.as_deref().unwrap_or(""),
             law.amendment.as_deref().unwrap_or(""),
             law.clause.as_deref().unwrap_or(""),

@@ -44,6 +44,11 @@ pub fn authority_page(authority: &Authority) -> String {
     }
 }
 
+/// The official publication of a CFR part.
+pub fn regulation_part_page(title: &str, part: &str) -> String {
+    format!("https://www.ecfr.gov/current/title-{title}/part-{part}")
+}
+
 pub fn constitution_page(part: &str, number: u32) -> String {
     format!("https://constitution.congress.gov/constitution/{part}-{number}/")
 }

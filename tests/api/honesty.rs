@@ -404,3 +404,46 @@ async fn a_case_decided_with_another_is_found_at_its_citation() {
     let fabricated = only(&app, &key, "Smith v. Jones, 384 U.S. 436 (1966).").await;
     assert_eq!(fabricated["status"], "unverified", "{fabricated}");
 }
+
+/// Citations the extractor used to pass over unread are checked: an "Otto"
+/// volume of the U.S. Reports, a page against the reporter, a reporter in
+/// lower case, a CFR part (which the library answers from the sections it
+/// holds), and a reporter series that does not exist.
+#[tokio::test]
+async fn citations_in_less_usual_forms_are_checked_not_skipped() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let answers = checked(
+        &app,
+        &key,
+        "Smith v. Jones, 94 U.S. (4 Otto) 999 (1877). Smith v. Jones, 347 U.S.483 (1954). \
+         Miller v. Jones, 347 u.s. 483 (1954). See 29 C.F.R. pt. 1630; 29 C.F.R. Part 99999; 60 C.F.R. pt. 12. \
+         Roe v. Wade, 410 U.S. 113, 16 L. Ed. 3d 694 (1973).",
+    )
+    .await;
+    let statuses: Vec<(&str, &str)> = answers
+        .iter()
+        .map(|(c, s, _)| (c.as_str(), s.as_str()))
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            ("94 U.S. (4 Otto) 999", "unavailable"),
+            ("347 U.S.483", "unverified"),
+            ("347 u.s. 483", "unverified"),
+            ("29 C.F.R. pt. 1630", "verified"),
+            ("29 C.F.R. Part 99999", "unavailable"),
+            ("60 C.F.R. pt. 12", "unverified"),
+            ("410 U.S. 113", "verified"),
+            ("16 L. Ed. 3d 694", "unverified"),
+        ],
+        "{answers:?}"
+    );
+    assert!(answers[0].2.contains("94 U.S."), "{answers:?}");
+    assert!(answers[3].2.contains("part 1630"), "{answers:?}");
+    assert!(answers[5].2.contains("1 to 50"), "{answers:?}");
+    assert!(
+        answers[7].2.contains("no such reporter series"),
+        "{answers:?}"
+    );
+}

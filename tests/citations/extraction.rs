@@ -147,6 +147,85 @@ fn reporter_variants_are_canonical() {
 }
 
 #[test]
+fn otto_volumes_of_the_us_reports_are_read() {
+    let text = "Munn v. Illinois, 94 U.S. (4 Otto) 113, 125 (1877).";
+    let citations = extract(text);
+    let c = find(&citations, text, "94 U.S. (4 Otto) 113");
+    assert_eq!(
+        (c.volume.as_deref(), c.reporter, c.page.as_deref()),
+        (Some("94"), Some("U.S."), Some("113"))
+    );
+    assert_eq!(c.pin_cite.as_deref(), Some("125"));
+    assert_eq!(c.year, Some(1877));
+    assert_eq!(c.case_name.as_deref(), Some("Munn v. Illinois"));
+}
+
+#[test]
+fn pages_against_the_reporter_and_reporters_in_lower_case_are_read() {
+    let text = "Brown v. Board of Education, 347 U.S.483 (1954); Brown v. Board of Education, \
+                347 u.s. 483, 74 s. ct. 686 (1954); 98 l. ed. 873; 5 f.3d 10.";
+    let addresses: Vec<_> = extract(text)
+        .iter()
+        .map(|c| {
+            (
+                c.volume.clone().unwrap(),
+                c.reporter,
+                c.page.clone().unwrap(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("347", "U.S.", "483"),
+        ("347", "U.S.", "483"),
+        ("74", "S. Ct.", "686"),
+        ("98", "L. Ed.", "873"),
+        ("5", "F.3d", "10"),
+    ];
+    assert_eq!(addresses.len(), expected.len(), "{addresses:?}");
+    for ((volume, reporter, page), (v, r, p)) in addresses.iter().zip(expected) {
+        assert_eq!((volume.as_str(), *reporter, page.as_str()), (v, Some(r), p));
+    }
+    // A one-word abbreviation in lower case is a word ("so.", "cal."), and
+    // the page must not run into letters ("5 Cal.2d" is not page 2).
+    for text in ["he said 5 so. 10 times", "5 cal. 10", "5 Cal.2d"] {
+        assert!(extract(text).is_empty(), "{text:?}: {:?}", extract(text));
+    }
+}
+
+#[test]
+fn reporter_series_are_read_in_any_ordinal_form_and_even_when_they_do_not_exist() {
+    let text = "Roe v. Wade, 410 U.S. 113, 16 L. Ed. 3d 694 (1973); 123 F.2nd 456; 5 F.5th 10.";
+    let citations = extract(text);
+    let missing = find(&citations, text, "16 L. Ed. 3d 694");
+    assert_eq!(missing.kind, CitationKind::FullCase);
+    assert_eq!(
+        (missing.volume.as_deref(), missing.page.as_deref()),
+        (Some("16"), Some("694"))
+    );
+    assert_eq!(missing.reporter, None);
+    assert!(missing.reporter_candidates.is_empty());
+    assert_eq!(missing.reporter_found.as_deref(), Some("L. Ed. 3d"));
+    assert_eq!(missing.year, Some(1973), "the string's year is read");
+    assert_eq!(missing.case_name.as_deref(), Some("Roe v. Wade"));
+    let roe = find(&citations, text, "410 U.S. 113");
+    assert_eq!(roe.year, Some(1973));
+    assert_eq!(roe.parallel.len(), 1);
+    assert_eq!(
+        find(&citations, text, "123 F.2nd 456").reporter,
+        Some("F.2d")
+    );
+    let fifth = find(&citations, text, "5 F.5th 10");
+    assert_eq!((fifth.reporter, fifth.court), (None, None));
+    assert_eq!(
+        lexstack::citations::reporters::series_not_published("L. Ed. 3d"),
+        Some(vec!["L. Ed.", "L. Ed. 2d"])
+    );
+    for text in ["the 5 F. 2d Cir. rule", "lorem 111 S.W. 4th St. 12"] {
+        assert!(extract(text).is_empty(), "{text:?}: {:?}", extract(text));
+    }
+}
+
+#[test]
 fn edition_dates_choose_among_same_spellings() {
     // "Johnson" is both New York (1806–1823) and New Mexico reports.
     let text = "1 Johnson 1 (1890)";

@@ -110,6 +110,39 @@ fn regulations_rules_and_the_constitution() {
 }
 
 #[test]
+fn regulation_parts_cited_whole() {
+    for (text, written, title, part) in [
+        (
+            "see 29 C.F.R. pt. 1630, which",
+            "29 C.F.R. pt. 1630",
+            "29",
+            "1630",
+        ),
+        (
+            "see 29 C.F.R. Part 1630.",
+            "29 C.F.R. Part 1630",
+            "29",
+            "1630",
+        ),
+        ("40 CFR part 230", "40 CFR part 230", "40", "230"),
+    ] {
+        let k = key(text, written);
+        assert_eq!(
+            (k.code.as_str(), k.title.as_deref(), k.part.as_deref()),
+            ("C.F.R.", Some(title), Some(part)),
+            "{text}"
+        );
+        assert_eq!(k.section, None, "{text}");
+    }
+    let text = "29 C.F.R. Part 1630 (2023)";
+    let citations = extract(text);
+    assert_eq!(
+        bluebook(find(&citations, text, "29 C.F.R. Part 1630")).as_deref(),
+        Some("29 C.F.R. pt. 1630 (2023)")
+    );
+}
+
+#[test]
 fn state_codes() {
     let k = key("Fla. Stat. § 120.68 (2007)", "Fla. Stat. § 120.68");
     assert_eq!(

@@ -332,10 +332,13 @@ impl<'t> Builder<'t> {
             return (id, Some(found));
         }
         let scotus = members.iter().any(|&i| match &self.cores[i].kind {
-            CoreKind::Case { editions, .. } => editions.iter().all(|&e| {
-                let edition = &self.vocabulary.editions[e as usize];
-                self.vocabulary.reporters[edition.reporter].is_scotus()
-            }),
+            CoreKind::Case { editions, .. } => {
+                !editions.is_empty()
+                    && editions.iter().all(|&e| {
+                        let edition = &self.vocabulary.editions[e as usize];
+                        self.vocabulary.reporters[edition.reporter].is_scotus()
+                    })
+            }
             _ => false,
         });
         (scotus.then_some("scotus"), None)
@@ -488,6 +491,7 @@ impl<'t> Builder<'t> {
                 .group_text("title", core)
                 .or_else(|| self.group_text("volume", core)),
             chapter: self.group_text("chapter", core),
+            part: self.group_text("part", core),
             article: self.group_text("article", core),
             amendment: self.group_text("amendment", core),
             clause: self.group_text("clause", core),

@@ -5,6 +5,7 @@
 use std::ops::Range;
 
 use crate::citations::pattern::{Backtrack, Program};
+use crate::citations::reporters;
 use crate::citations::scanner::{Hit, Scanner, Target};
 use crate::citations::templates::{Template, Trigger};
 use crate::citations::text::{char_after, char_before};
@@ -13,6 +14,8 @@ use crate::citations::vocab::Vocabulary;
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum CoreKind {
     /// Candidate editions; exact spellings are preferred over variations.
+    /// None for a reporter cited in a series it does not have ("16 L. Ed.
+    /// 3d 694").
     Case {
         editions: Vec<u32>,
         short: bool,
@@ -68,23 +71,46 @@ struct Candidate {
 }
 
 /// Scans `text` and returns the cores in text order (overlaps resolved).
-pub(crate) fn find(text: &str, scanner: &Scanner, vocabulary: &'static Vocabulary) -> Vec<Core> {
+/// The `lower_case` reporter spellings are looked for only after a number
+/// and a space, where a volume would be.
+pub(crate) fn find(
+    text: &str,
+    scanner: &Scanner,
+    lower_case: &Scanner,
+    vocabulary: &'static Vocabulary,
+) -> Vec<Core> {
     let bytes = text.as_bytes();
     let mut hits: Vec<Hit> = Vec::new();
     let mut cores: Vec<Core> = Vec::new();
     let mut work = Work::default();
     let starts = scanner.starts();
+    let lower_starts = lower_case.starts();
+    let any_starts: [bool; 256] = std::array::from_fn(|b| starts[b] || lower_starts[b]);
+    let is_case = |core: &Core| matches!(core.kind, CoreKind::Case { .. });
     let mut i = 0;
     while i < bytes.len() {
         // The next byte that can start a pattern at the start of a token.
         let Some(next) = bytes[i..].iter().enumerate().position(|(k, &b)| {
-            starts[b as usize] && (i + k == 0 || !INSIDE_WORD[bytes[i + k - 1] as usize])
+            any_starts[b as usize] && (i + k == 0 || !INSIDE_WORD[bytes[i + k - 1] as usize])
         }) else {
             break;
         };
         i += next;
-        scanner.walk(bytes, i, &mut hits);
-        match best_for_hits(text, i, &hits, scanner, vocabulary, &mut work) {
+        let b = bytes[i] as usize;
+        let found = if starts[b] {
+            scanner.walk(bytes, i, &mut hits);
+            best_for_hits(text, i, &hits, scanner, vocabulary, &mut work)
+        } else {
+            None
+        };
+        let found = match found {
+            None if lower_starts[b] && after_a_number(&bytes[..i]) => {
+                lower_case.walk(bytes, i, &mut hits);
+                best_for_hits(text, i, &hits, lower_case, vocabulary, &mut work).filter(is_case)
+            }
+            found => found,
+        };
+        match found {
             Some(core) => {
                 i = core.reporter_span.end.max(i + 1);
                 cores.push(core);
@@ -93,6 +119,13 @@ pub(crate) fn find(text: &str, scanner: &Scanner, vocabulary: &'static Vocabular
         }
     }
     drop_overlaps(cores)
+}
+
+/// Whether `before` ends in a number and a space or two ("347 ").
+fn after_a_number(before: &[u8]) -> bool {
+    let number = before.trim_ascii_end();
+    let gap = before.len() - number.len();
+    (1..=2).contains(&gap) && number.last().is_some_and(u8::is_ascii_digit)
 }
 
 /// Bytes after which no pattern starts: a pattern must not begin inside a
@@ -131,7 +164,82 @@ fn best_for_hits(
     for hit in hits {
         candidates_for_hit(text, start, *hit, scanner, vocabulary, work);
     }
-    choose(&work.candidates)
+    let chosen = choose(&work.candidates);
+    if chosen
+        .as_ref()
+        .is_some_and(|core| matches!(core.kind, CoreKind::Case { .. }))
+    {
+        return chosen;
+    }
+    in_a_series(text, start, hits, scanner).or(chosen)
+}
+
+/// A volume, a reporter name, a series number and a page, when no template
+/// of the reporter read them: a series spelled in a way the data does not
+/// list ("123 F.2nd 456" is F.2d), or a series the reporter does not have
+/// ("16 L. Ed. 3d 694"), whose core has no edition. Either way it is a
+/// citation, and must not vanish unread.
+fn in_a_series(text: &str, start: usize, hits: &[Hit], scanner: &Scanner) -> Option<Core> {
+    let is_edition = |t: &Target| matches!(t, Target::Edition { .. });
+    let hit = hits
+        .iter()
+        .rev()
+        .find(|hit| scanner.targets(hit.terminal).iter().any(is_edition))?;
+    let name = &text[start..hit.end];
+    let series_start = skip_space(text, hit.end);
+    if series_start == hit.end && !name.ends_with('.') {
+        return None;
+    }
+    let series_end =
+        series_start + text[series_start..].find(|c: char| !c.is_ascii_alphanumeric())?;
+    let series = reporters::series_name(&text[series_start..series_end])?;
+    let page_start = skip_space(text, series_end);
+    let page_end = page_start
+        + text[page_start..]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count();
+    if page_start == series_end
+        || page_end == page_start
+        || char_after(text, page_end).is_some_and(char::is_alphanumeric)
+    {
+        return None;
+    }
+    let before = text[..start].trim_end_matches([' ', '\t', '\n', '\r']);
+    let volume_start = before.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    if before.len() == start
+        || volume_start == before.len()
+        || before.len() - volume_start > 5
+        || char_before(text, volume_start).is_some_and(char::is_alphanumeric)
+    {
+        return None;
+    }
+    let mut editions: Vec<u32> = Vec::new();
+    for target in scanner.exact(&format!("{name} {series}")) {
+        if let Target::Edition { id, .. } = *target
+            && !editions.contains(&id)
+        {
+            editions.push(id);
+        }
+    }
+    Some(Core {
+        kind: CoreKind::Case {
+            editions,
+            short: false,
+        },
+        span: volume_start..page_end,
+        reporter_span: start..series_end,
+        groups: vec![
+            ("volume", volume_start..before.len()),
+            ("page", page_start..page_end),
+        ],
+    })
+}
+
+/// The first byte after the spaces at `at`.
+fn skip_space(text: &str, at: usize) -> usize {
+    let rest = &text[at..];
+    at + (rest.len() - rest.trim_start_matches([' ', '\t', '\n', '\r']).len())
 }
 
 fn candidates_for_hit(

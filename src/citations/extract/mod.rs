@@ -51,6 +51,10 @@ const RECORD_CITES: [&str; 24] = [
 /// immutable and can be used from many threads at once.
 pub struct Extractor {
     scanner: Scanner,
+    /// Reporters spelled in lower case, looked for only after a volume
+    /// number: most words start in lower case, and walking a trie that
+    /// holds these at each of them would slow every document down.
+    lower_case: Scanner,
     vocabulary: &'static Vocabulary,
 }
 
@@ -64,6 +68,7 @@ impl Extractor {
 
     fn build(vocabulary: &'static Vocabulary) -> Extractor {
         let mut patterns: Vec<(Cow<'static, str>, Target)> = Vec::new();
+        let mut lower_case: Vec<(Cow<'static, str>, Target)> = Vec::new();
         for (id, edition) in vocabulary.editions.iter().enumerate() {
             let id = id as u32;
             patterns.push((
@@ -72,6 +77,10 @@ impl Extractor {
             ));
             for variation in &edition.variations {
                 patterns.push((variation.clone(), Target::Edition { id, exact: false }));
+            }
+            let spellings = std::iter::once(&edition.abbreviation).chain(&edition.variations);
+            for lower in spellings.filter_map(|s| lower_case_form(s)) {
+                lower_case.push((Cow::Owned(lower), Target::Edition { id, exact: false }));
             }
         }
         for (id, law) in vocabulary.laws.iter().enumerate() {
@@ -125,13 +134,17 @@ impl Extractor {
         }
         Extractor {
             scanner: Scanner::build(patterns.iter().map(|(s, t)| (s.as_ref(), *t))),
+            lower_case: Scanner::build(lower_case.iter().map(|(s, t)| (s.as_ref(), *t))),
             vocabulary,
         }
     }
 
     /// What a reporter, law or journal spelling stands for.
     pub(crate) fn targets_of(&self, spelling: &str) -> &[Target] {
-        self.scanner.exact(spelling)
+        match self.scanner.exact(spelling) {
+            [] => self.lower_case.exact(spelling),
+            targets => targets,
+        }
     }
 
     /// Every citation in `text`, in text order, with metadata and
@@ -148,7 +161,7 @@ impl Extractor {
     /// its address, so none of it is read.
     pub fn case_addresses(&self, text: &str) -> Vec<CaseAddress> {
         if Visible::of(text).is_none() {
-            let cores = cores::find(text, &self.scanner, self.vocabulary);
+            let cores = cores::find(text, &self.scanner, &self.lower_case, self.vocabulary);
             if let Some(addresses) = self.addresses_of_cores(text, &cores) {
                 return addresses;
             }
@@ -203,7 +216,7 @@ impl Extractor {
     /// forms, "Id.", "supra" and references, and their resolution).
     pub fn extract_full_cases(&self, text: &str) -> Vec<Citation> {
         on_visible_text(text, |visible| {
-            let cores = cores::find(visible, &self.scanner, self.vocabulary);
+            let cores = cores::find(visible, &self.scanner, &self.lower_case, self.vocabulary);
             let (citations, _) = build::build(visible, &cores, self.vocabulary);
             citations
                 .into_iter()
@@ -221,12 +234,25 @@ impl Extractor {
     }
 
     fn extract_visible(&self, text: &str) -> Vec<Citation> {
-        let cores = cores::find(text, &self.scanner, self.vocabulary);
+        let cores = cores::find(text, &self.scanner, &self.lower_case, self.vocabulary);
         let (mut citations, mut contexts) = build::build(text, &cores, self.vocabulary);
         references::add(text, &mut citations, &mut contexts);
         resolve::resolve(&mut citations, &contexts);
         citations
     }
+}
+
+/// A reporter spelling in lower case ("u.s.", "s. ct.", "f.3d"), as
+/// typed in e-mails and read from some scans: only for spellings of two
+/// parts or more, since one word in lower case ("cal.", "so.", "p.") is
+/// far more often an ordinary word or abbreviation than a reporter.
+fn lower_case_form(spelling: &str) -> Option<String> {
+    let parts = spelling
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|part| !part.is_empty())
+        .count();
+    let lower = spelling.to_lowercase();
+    (parts >= 2 && lower != spelling).then_some(lower)
 }
 
 /// Where a full case citation points: its reporter address and its span

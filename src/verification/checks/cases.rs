@@ -34,6 +34,20 @@ fn address_of(citation: &Citation) -> Result<CiteKey, &'static str> {
     ))
 }
 
+/// Why a citation's reporter cannot be right, when it names a series the
+/// reporter does not have ("16 L. Ed. 3d 694").
+fn series_not_published(citation: &Citation) -> Option<String> {
+    if citation.reporter.is_some() || !citation.reporter_candidates.is_empty() {
+        return None;
+    }
+    let written = citation.reporter_found.as_deref()?;
+    let published = reporters::series_not_published(written)?;
+    Some(format!(
+        "no such reporter series: {written} does not exist (the series of that reporter are {})",
+        published.join(", ")
+    ))
+}
+
 /// The cases the library holds at `key`, or the answer when it holds none
 /// there (none can be there, or it cannot tell).
 fn cases_at(
@@ -93,6 +107,9 @@ pub(super) fn check_case(
     let citation = &citations[index];
     let written = citation.text(text).to_string();
     let case = Some(ContentType::Case);
+    if let Some(reason) = series_not_published(citation) {
+        return Ok(CheckedCitation::unverified(written, case, None, reason));
+    }
     let key = match address_of(citation) {
         Ok(key) => key,
         Err(reason) => return Ok(CheckedCitation::unavailable(written, case, reason)),

@@ -7,7 +7,7 @@ use super::constitution_citations::{check_constitution, unread_constitution_part
 use super::subdivisions::{subdivision_path, text_shows_subdivision};
 use crate::citations::{Citation, bluebook};
 use crate::library::law_code;
-use crate::library::lookup::{AuthorityLookup, find_authority};
+use crate::library::lookup::{AuthorityLookup, PartLookup, find_authority, find_part};
 use crate::library::model::codes;
 use crate::store::StoreError;
 use crate::verification::{CheckedCitation, ContentType, Status, urls};
@@ -64,6 +64,9 @@ pub(super) fn check_law(
         ));
     }
     let title = law.title.clone().unwrap_or_default();
+    if let (None, Some(part)) = (&law.section, &law.part) {
+        return check_part(txn, code, &title, part, citation, written);
+    }
     let Some(section) = law.section.clone() else {
         return Ok(CheckedCitation::unavailable(
             written,
@@ -127,6 +130,49 @@ pub(super) fn check_law(
         } else {
             format!("{} (the section is no longer in force)", authority.heading)
         },
+    })
+}
+
+/// A regulation part cited whole ("29 C.F.R. pt. 1630"): it exists when
+/// the library holds a section of it ("§ 1630.2").
+fn check_part(
+    txn: &ReadTransaction,
+    code: &str,
+    title: &str,
+    part: &str,
+    citation: &Citation,
+    written: String,
+) -> Result<CheckedCitation, StoreError> {
+    let content_type = Some(content_type_of(code));
+    let sections = match find_part(txn, code, title, part)? {
+        PartLookup::Found { sections } => sections,
+        PartLookup::Absent { reason } => return Ok(not_found(Some(reason), written, content_type)),
+        PartLookup::NotHeld => {
+            return Ok(CheckedCitation::unavailable(
+                written,
+                content_type,
+                format!(
+                    "the library holds no section of part {part} of this title, so it cannot tell"
+                ),
+            ));
+        }
+    };
+    let live = sections.iter().filter(|s| s.status == "live").count();
+    let first = &sections[0];
+    Ok(CheckedCitation {
+        citation: written,
+        status: Status::Verified,
+        content_type,
+        bluebook_citation: bluebook(citation),
+        title: None,
+        case_status: None,
+        source_url: Some(urls::regulation_part_page(title, part)),
+        reason: format!(
+            "the library holds {} sections of part {part} ({live} in force), the first § {}: {}",
+            sections.len(),
+            first.section,
+            first.heading
+        ),
     })
 }
 
