@@ -258,7 +258,45 @@ impl LibraryIndex {
             .map_or(String::new(), |kind| format!("+kind:{kind} "));
         // "Brown v. Board of Education" is Brown, not every case that
         // names a board.
-        self.every_word_first(&parser, &kind, &name_words(query), &sanitize(query), limit)
+        let pool = self.every_word_first(
+            &parser,
+            &kind,
+            &name_words(query),
+            &sanitize(query),
+            pool_size(query, limit),
+        )?;
+        self.parties_in_order_first(query, pool, limit)
+    }
+
+    /// For a query written as a case name ("Brown v. Board"), the cases
+    /// whose parties stand on the same sides come first, the most cited of
+    /// them first (Brown v. Board of Education before its later orders, and
+    /// before NLRB v. Brown); the rest keep their order by score. Other
+    /// queries keep the order by score.
+    fn parties_in_order_first(
+        &self,
+        query: &str,
+        hits: Vec<SearchHit>,
+        limit: usize,
+    ) -> Result<Vec<SearchHit>, IndexError> {
+        let Some(wanted) = Parties::of(query) else {
+            return Ok(hits.into_iter().take(limit).collect());
+        };
+        let (mut in_order, rest): (Vec<_>, Vec<_>) = hits.into_iter().partition(|hit| {
+            hit.kind == "case" && Parties::of(&hit.name).is_some_and(|p| p.include(&wanted))
+        });
+        let mut cited: Vec<(usize, SearchHit)> = Vec::with_capacity(in_order.len());
+        for hit in in_order.drain(..) {
+            cited.push((self.citing_count(&hit.id)?, hit));
+        }
+        // Stable: equally cited cases keep their order by score.
+        cited.sort_by_key(|(count, _)| std::cmp::Reverse(*count));
+        Ok(cited
+            .into_iter()
+            .map(|(_, hit)| hit)
+            .chain(rest)
+            .take(limit)
+            .collect())
     }
 
     /// Documents holding every one of `words` (each as a required term),
@@ -331,7 +369,14 @@ impl LibraryIndex {
     pub fn search_names(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, IndexError> {
         let words = name_words(query);
         let parser = QueryParser::for_index(&self.index, vec![self.fields.name]);
-        self.every_word_first(&parser, "+kind:case ", &words, &words.join(" "), limit)
+        let pool = self.every_word_first(
+            &parser,
+            "+kind:case ",
+            &words,
+            &words.join(" "),
+            pool_size(query, limit),
+        )?;
+        self.parties_in_order_first(query, pool, limit)
     }
 
     /// How many cases in the index cite the case `id`.
@@ -379,12 +424,62 @@ const NAME_CONNECTIVES: &[&str] = &[
     "v", "vs", "versus", "et", "al", "ex", "rel", "in", "re", "of", "the", "and",
 ];
 
+/// How many hits to rank by parties for `limit` shown: a case named in
+/// order may score below many that hold the same words elsewhere.
+fn pool_size(query: &str, limit: usize) -> usize {
+    if Parties::of(query).is_some() {
+        limit.max(PARTY_POOL)
+    } else {
+        limit
+    }
+}
+
+const PARTY_POOL: usize = 50;
+
+/// The words on each side of a case name's "v.", connectives aside.
+#[derive(Debug, PartialEq)]
+struct Parties {
+    first: Vec<String>,
+    second: Vec<String>,
+}
+
+impl Parties {
+    /// `None` when the name has no "v." or no party word at all.
+    fn of(name: &str) -> Option<Parties> {
+        let words: Vec<String> = sanitize(name)
+            .split_whitespace()
+            .map(|w| w.replace('"', "").to_lowercase())
+            .collect();
+        let at = words
+            .iter()
+            .position(|w| matches!(w.as_str(), "v" | "vs" | "versus"))?;
+        let side = |words: &[String]| -> Vec<String> {
+            words
+                .iter()
+                .filter(|w| !w.is_empty() && !NAME_CONNECTIVES.contains(&String::as_str(w)))
+                .cloned()
+                .collect()
+        };
+        let parties = Parties {
+            first: side(&words[..at]),
+            second: side(&words[at + 1..]),
+        };
+        (!parties.first.is_empty() || !parties.second.is_empty()).then_some(parties)
+    }
+
+    /// Whether every word of `wanted` is on the same side here.
+    fn include(&self, wanted: &Parties) -> bool {
+        wanted.first.iter().all(|w| self.first.contains(w))
+            && wanted.second.iter().all(|w| self.second.contains(w))
+    }
+}
+
 /// The words of a case name worth searching: lowercase, no connectives.
 fn name_words(query: &str) -> Vec<String> {
     sanitize(query)
         .split_whitespace()
         .map(|w| w.replace('"', "").to_lowercase())
-        .filter(|w| !w.is_empty() && !NAME_CONNECTIVES.contains(&w.as_str()))
+        .filter(|w| !w.is_empty() && !NAME_CONNECTIVES.contains(&String::as_str(w)))
         .collect()
 }
 
@@ -454,4 +549,35 @@ fn to_document(doc: &IndexDoc, f: Fields) -> TantivyDocument {
         out.add_text(f.cites, cited);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parties(first: &[&str], second: &[&str]) -> Parties {
+        let owned = |words: &[&str]| words.iter().map(|w| w.to_string()).collect();
+        Parties {
+            first: owned(first),
+            second: owned(second),
+        }
+    }
+
+    #[test]
+    fn parties_are_the_words_on_each_side_of_v() {
+        assert_eq!(
+            Parties::of("Brown v. Board of Education"),
+            Some(parties(&["brown"], &["board", "education"]))
+        );
+        assert_eq!(
+            Parties::of("BROWN et al. vs. BOARD"),
+            Some(parties(&["brown"], &["board"]))
+        );
+        assert_eq!(Parties::of("Brown Board"), None);
+        assert_eq!(Parties::of("v."), None);
+        let named = Parties::of("NATIONAL LABOR RELATIONS BOARD v. BROWN").unwrap();
+        assert!(!named.include(&Parties::of("Brown v. Board").unwrap()));
+        assert!(named.include(&Parties::of("Board v. Brown").unwrap()));
+        assert!(named.include(&Parties::of("v. Brown").unwrap()));
+    }
 }

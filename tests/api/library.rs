@@ -301,6 +301,26 @@ fn search_finds_cases_and_rules_by_name_and_text() {
             .is_some_and(|h| h.name.to_uppercase().starts_with("BROWN")),
         "{hits:?}"
     );
+    // A name with its parties in order: the case so named comes first, the
+    // most cited of its decisions (Brown I, not its later orders), before
+    // NLRB v. Brown and the Code's "Brown v. Board of Education" sections.
+    for query in ["Brown v. Board", "brown v board"] {
+        let hits = library.search(query, None, 3).unwrap();
+        assert_eq!(
+            hits.first().map(|h| h.id.as_str()),
+            Some("scdb-1953-069"),
+            "{query}: {hits:?}"
+        );
+        let names = library.search_names(query, 3).unwrap();
+        assert_eq!(names[0].id, "scdb-1953-069", "{query}: {names:?}");
+    }
+    let reversed = library.search("Board v. Brown", Some("case"), 3).unwrap();
+    let name = reversed[0].name.to_uppercase();
+    let (first, second) = name.split_once(" V. ").unwrap();
+    assert!(
+        first.contains("BOARD") && second.contains("BROWN"),
+        "{reversed:?}"
+    );
     let names = library.search_names("Miranda v. Arizona", 3).unwrap();
     assert_eq!(
         names.first().map(|h| h.name.to_uppercase()).as_deref(),
