@@ -68,6 +68,16 @@ pub struct SearchHit {
     pub court: Option<String>,
     pub date: Option<String>,
     pub score: f32,
+    /// The cases decided with this one and reported under its citation.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub companion_names: Vec<String>,
+}
+
+impl SearchHit {
+    /// Its name, then its companions' names.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.name.as_str()).chain(self.companion_names.iter().map(String::as_str))
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -283,7 +293,10 @@ impl LibraryIndex {
             return Ok(hits.into_iter().take(limit).collect());
         };
         let (mut in_order, rest): (Vec<_>, Vec<_>) = hits.into_iter().partition(|hit| {
-            hit.kind == "case" && Parties::of(&hit.name).is_some_and(|p| p.include(&wanted))
+            hit.kind == "case"
+                && hit
+                    .names()
+                    .any(|name| Parties::of(name).is_some_and(|p| p.include(&wanted)))
         });
         let mut cited: Vec<(usize, SearchHit)> = Vec::with_capacity(in_order.len());
         for hit in in_order.drain(..) {
@@ -346,10 +359,14 @@ impl LibraryIndex {
                 doc.get_first(field)
                     .and_then(|v| v.as_str().map(str::to_string))
             };
+            let mut names = doc
+                .get_all(f.name)
+                .filter_map(|v| v.as_str().map(str::to_string));
             hits.push(SearchHit {
                 id: first(f.id).unwrap_or_default(),
                 kind: first(f.kind).unwrap_or_default(),
-                name: first(f.name).unwrap_or_default(),
+                name: names.next().unwrap_or_default(),
+                companion_names: names.collect(),
                 citations: doc
                     .get_all(f.citations)
                     .filter_map(|v| v.as_str().map(str::to_string))

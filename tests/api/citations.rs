@@ -523,6 +523,25 @@ async fn resolve_answers_each_string_and_bills_distinct_ones() {
         lenient["data"]["citations"][0]["caseStatus"]["caseId"],
         "scdb-1953-069"
     );
+    // A case decided with another and reported under its citation is
+    // found by its own name, as that decision.
+    let (_, companion) = app
+        .post(
+            "/v1/citations/resolve",
+            Some(&key),
+            json!({ "citations": ["Vignera v. New York"], "searchMode": "lenient" }),
+        )
+        .await;
+    let answer = &companion["data"]["citations"][0];
+    assert_eq!(answer["status"], "verified", "{answer}");
+    assert_eq!(answer["caseStatus"]["caseId"], "scdb-1965-122", "{answer}");
+    assert!(
+        answer["reason"]
+            .as_str()
+            .unwrap()
+            .contains("was decided with MIRANDA"),
+        "{answer}"
+    );
     // One party that many different cases share names none of them.
     let (_, one_party) = app
         .post(

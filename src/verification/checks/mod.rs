@@ -12,6 +12,7 @@ use redb::ReadTransaction;
 use super::case_status::CaseStatus;
 use super::{CheckedCitation, ContentType, Status, urls};
 use crate::citations::{Citation, CitationKind, case_names_match};
+use crate::library::index::SearchHit;
 use crate::library::{Library, store};
 use crate::store::StoreError;
 use cases::{check_case, check_short_form};
@@ -81,9 +82,15 @@ pub fn by_name(
     let hits = library
         .search_names(text, 10)
         .map_err(|e| StoreError::Corrupt(format!("search: {e}")))?;
-    let matching: Vec<_> = hits
+    // Each hit with the name of it that matches: its own, or a case
+    // decided with it (Vignera v. New York with Miranda).
+    let matching: Vec<(SearchHit, String)> = hits
         .into_iter()
-        .filter(|hit| case_names_match(text, &hit.name))
+        .filter_map(|hit| {
+            let named = hit.names().find(|name| case_names_match(text, name))?;
+            let named = named.to_string();
+            Some((hit, named))
+        })
         .collect();
     if matching.is_empty() {
         return Ok(None);
@@ -92,10 +99,10 @@ pub fn by_name(
     // one of them would be a guess. Several decisions under one name
     // (Brown I and II) are one name, answered below with the most cited
     // when it stands out.
-    let first = &matching[0].name;
+    let first = &matching[0].1;
     let others: Vec<&str> = matching
         .iter()
-        .map(|hit| hit.name.as_str())
+        .map(|(_, named)| named.as_str())
         .filter(|name| !case_names_match(first, name) || !case_names_match(name, first))
         .collect();
     if !others.is_empty() {
@@ -113,7 +120,7 @@ pub fn by_name(
     }
     let chosen = library.store.read(|txn| -> Result<_, StoreError> {
         let mut ranked = Vec::new();
-        for hit in &matching {
+        for (hit, _) in &matching {
             if let Some(record) = store::case(txn, &hit.id)? {
                 let cited_by = library
                     .index
@@ -148,14 +155,23 @@ pub fn by_name(
             )));
         }
     };
-    Ok(chosen.map(|(record, case_status)| CheckedCitation {
-        citation: text.to_string(),
-        status: Status::Verified,
-        content_type: Some(ContentType::Case),
-        bluebook_citation: None,
-        title: Some(record.name.clone()),
-        case_status: Some(case_status),
-        source_url: Some(urls::case_page(public_url, &record)),
-        reason: "found by name".into(),
+    Ok(chosen.map(|(record, case_status)| {
+        let companion = matching
+            .iter()
+            .find(|(hit, named)| hit.id == record.id && *named != hit.name);
+        let reason = match companion {
+            Some((_, named)) => format!("found by name: {named} was decided with {}", record.name),
+            None => "found by name".into(),
+        };
+        CheckedCitation {
+            citation: text.to_string(),
+            status: Status::Verified,
+            content_type: Some(ContentType::Case),
+            bluebook_citation: None,
+            title: Some(record.name.clone()),
+            case_status: Some(case_status),
+            source_url: Some(urls::case_page(public_url, &record)),
+            reason,
+        }
     }))
 }
