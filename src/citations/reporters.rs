@@ -92,30 +92,75 @@ pub(crate) fn series_name(written: &str) -> Option<String> {
     Some(name)
 }
 
-/// The series of a reporter cited in a series it does not have ("L. Ed.
-/// 3d"): every edition reporters-db lists under the reporter's name ("L.
-/// Ed.", "L. Ed. 2d"). `None` when the spelling is a known edition, or is
-/// not a known reporter followed by a series number.
-pub fn series_not_published(spelling: &str) -> Option<Vec<&'static str>> {
+/// A reporter cited in a series reporters-db does not list for it ("L. Ed.
+/// 3d", "F.5th").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnlistedSeries {
+    /// Every edition listed under the reporter's name ("L. Ed.", "L. Ed.
+    /// 2d").
+    pub published: Vec<&'static str>,
+    /// Whether it is the series after the last one listed while that one
+    /// still runs: it may have begun after the data was compiled ("F.5th"
+    /// after F.4th), so its absence proves nothing. A series further on, or
+    /// after a reporter that has ended, cannot exist.
+    pub may_be_newer: bool,
+}
+
+/// What the data says of a reporter cited in a series it does not list.
+/// `None` when the spelling is a known edition, or is not a known reporter
+/// followed by a series number.
+pub fn unlisted_series(spelling: &str) -> Option<UnlistedSeries> {
     let spelling = spelling.trim();
-    let split = spelling.rfind(|c: char| c.is_whitespace() || c == '.')? + 1;
-    let (name, series) = (
-        spelling[..split].trim_end(),
-        series_name(&spelling[split..])?,
-    );
-    if !editions_for(&format!("{name} {series}")).is_empty() {
+    let (name, series) = split_series(spelling)?;
+    let series = series?;
+    if !editions_for(&format!("{name} {}", series_label(series))).is_empty() {
         return None;
     }
-    let mut published: Vec<&'static str> = Vec::new();
+    let mut published: Vec<&'static Edition> = Vec::new();
     for edition in editions_for(name) {
         for &other in &reporter_of(edition).editions {
-            let abbreviation = Vocabulary::get().editions[other].abbreviation.as_ref();
-            if !published.contains(&abbreviation) {
-                published.push(abbreviation);
+            let other = &Vocabulary::get().editions[other];
+            if !published.iter().any(|e| std::ptr::eq(*e, other)) {
+                published.push(other);
             }
         }
     }
-    (!published.is_empty()).then_some(published)
+    let same_name = |e: &&&Edition| split_series(&e.abbreviation).is_some_and(|(n, _)| n == name);
+    let last = published.iter().filter(same_name).max_by_key(|e| {
+        split_series(&e.abbreviation)
+            .and_then(|(_, s)| s)
+            .unwrap_or(1)
+    })?;
+    let last_series = split_series(&last.abbreviation)
+        .and_then(|(_, s)| s)
+        .unwrap_or(1);
+    Some(UnlistedSeries {
+        published: published.iter().map(|e| e.abbreviation.as_ref()).collect(),
+        may_be_newer: series == last_series + 1 && last.end.is_none(),
+    })
+}
+
+/// A reporter abbreviation's name and series number: "L. Ed. 2d" is ("L.
+/// Ed.", Some(2)), "F.4th" ("F.", Some(4)), "L. Ed." ("L. Ed.", None).
+fn split_series(spelling: &str) -> Option<(&str, Option<u32>)> {
+    let split = spelling.rfind(|c: char| c.is_whitespace() || c == '.')? + 1;
+    let number = series_name(&spelling[split..]).and_then(|label| {
+        let digits = label.bytes().take_while(u8::is_ascii_digit).count();
+        label[..digits].parse().ok()
+    });
+    Some(match number {
+        Some(number) => (spelling[..split].trim_end(), Some(number)),
+        None => (spelling, None),
+    })
+}
+
+/// How reporter abbreviations write a series: "2d", "3d", "4th".
+fn series_label(number: u32) -> String {
+    match number {
+        2 => "2d".into(),
+        3 => "3d".into(),
+        n => format!("{n}th"),
+    }
 }
 
 /// The Supreme Court's own reporters that the first 90 volumes of the U.S.
@@ -221,13 +266,26 @@ mod tests {
         assert_eq!(series_name("4th").as_deref(), Some("4th"));
         assert_eq!(series_name("1st"), None);
         assert_eq!(series_name("3th"), None);
+        // L. Ed. 2d and F.4th still run: the next series may be newer than
+        // the data. Two series on, it cannot exist.
         assert_eq!(
-            series_not_published("L. Ed. 3d"),
-            Some(vec!["L. Ed.", "L. Ed. 2d"])
+            unlisted_series("L. Ed. 3d"),
+            Some(UnlistedSeries {
+                published: vec!["L. Ed.", "L. Ed. 2d"],
+                may_be_newer: true
+            })
         );
         assert_eq!(
-            series_not_published("F.5th"),
-            Some(vec!["F.", "F.2d", "F.3d", "F.4th"])
+            unlisted_series("F.5th").map(|u| (u.published, u.may_be_newer)),
+            Some((vec!["F.", "F.2d", "F.3d", "F.4th"], true))
+        );
+        assert_eq!(
+            unlisted_series("L. Ed. 4th").map(|u| u.may_be_newer),
+            Some(false)
+        );
+        assert_eq!(
+            unlisted_series("F.6th").map(|u| u.may_be_newer),
+            Some(false)
         );
         for known in [
             "L. Ed. 2d",
@@ -237,9 +295,9 @@ mod tests {
             "So.2nd",
             "U.S.",
         ] {
-            assert_eq!(series_not_published(known), None, "{known}");
+            assert_eq!(unlisted_series(known), None, "{known}");
         }
-        assert_eq!(series_not_published("No Such Rptr. 3d"), None);
+        assert_eq!(unlisted_series("No Such Rptr. 3d"), None);
     }
 
     #[test]

@@ -190,7 +190,13 @@ pub fn find_part(
     if let Some(reason) = title_out_of_range(code, title) {
         return Ok(PartLookup::Absent { reason });
     }
-    let sections = store::authorities_with_prefix(txn, code, title, &format!("{part}."))?;
+    let prefix = format!("{part}.");
+    let mut sections = store::authorities_with_prefix(txn, code, title, &prefix)?;
+    // § 1630.2 before § 1630.10.
+    sections.sort_by_cached_key(|authority| {
+        let number = authority.section[prefix.len()..].to_string();
+        (leading_number(&number).unwrap_or(u32::MAX), number)
+    });
     Ok(if sections.is_empty() {
         PartLookup::NotHeld
     } else {
@@ -254,6 +260,19 @@ pub enum CitationQuery {
         title: String,
         section: String,
     },
+    /// A regulation part cited whole ("29 C.F.R. pt. 1630").
+    Part {
+        code: String,
+        title: String,
+        part: String,
+    },
+    /// A reporter cited in a series the reporter data does not list ("16
+    /// L. Ed. 3d 694"): `published` are the series it lists.
+    UnlistedSeries {
+        reporter: String,
+        published: Vec<String>,
+        may_be_newer: bool,
+    },
 }
 
 /// A case in a lookup or search answer.
@@ -294,6 +313,9 @@ pub struct LookupReport {
     pub cases: Vec<CaseSummary>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub authority: Option<Authority>,
+    /// The sections held of a regulation part cited whole.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sections: Vec<Authority>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
 }
@@ -310,6 +332,7 @@ pub fn report(
         verdict: "unparsed".into(),
         cases: Vec::new(),
         authority: None,
+        sections: Vec::new(),
         detail: None,
     };
     match query {
@@ -362,6 +385,57 @@ pub fn report(
                 );
             }
         },
+        Some(CitationQuery::Part { code, title, part }) => {
+            match find_part(txn, &code, &title, &part)? {
+                PartLookup::Found { sections } => {
+                    report.verdict = "found".into();
+                    report.sections = sections;
+                }
+                PartLookup::Absent { reason } => {
+                    report.verdict = "cannot_exist".into();
+                    report.detail = Some(reason);
+                }
+                PartLookup::NotHeld => {
+                    report.verdict = "not_held".into();
+                    report.detail = Some(format!(
+                        "the library holds no section of part {part}, so it cannot tell"
+                    ));
+                }
+            }
+        }
+        Some(CitationQuery::UnlistedSeries {
+            reporter,
+            published,
+            may_be_newer,
+        }) => {
+            report.verdict = if may_be_newer {
+                "not_held"
+            } else {
+                "cannot_exist"
+            }
+            .into();
+            report.detail = Some(unlisted_series_reason(&reporter, &published, may_be_newer));
+        }
     }
     Ok(report)
+}
+
+/// What the reporter data says of a series it does not list.
+pub fn unlisted_series_reason(
+    reporter: &str,
+    published: &[impl AsRef<str>],
+    may_be_newer: bool,
+) -> String {
+    let published: Vec<&str> = published.iter().map(AsRef::as_ref).collect();
+    let published = published.join(", ");
+    if may_be_newer {
+        format!(
+            "{reporter} is not in the reporter data, which lists {published}, the last still running: \
+             a series begun since, or a mistake; check it"
+        )
+    } else {
+        format!(
+            "no such reporter series: {reporter} does not exist (the series of that reporter are {published})"
+        )
+    }
 }

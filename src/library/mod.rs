@@ -413,6 +413,13 @@ pub fn query_of(citation: &crate::citations::Citation) -> Option<lookup::Citatio
     use crate::citations::CitationKind;
     match citation.kind {
         CitationKind::FullCase | CitationKind::ShortCase => {
+            if let Some(unlisted) = unlisted_series(citation) {
+                return Some(lookup::CitationQuery::UnlistedSeries {
+                    reporter: citation.reporter_found.clone().unwrap_or_default(),
+                    published: unlisted.published.iter().map(|e| e.to_string()).collect(),
+                    may_be_newer: unlisted.may_be_newer,
+                });
+            }
             let reporter = citation.reporter?;
             let key = model::CiteKey::new(
                 citation.volume.as_deref()?.parse().ok()?,
@@ -428,6 +435,13 @@ pub fn query_of(citation: &crate::citations::Citation) -> Option<lookup::Citatio
             if law.appendix {
                 return None;
             }
+            if let (None, Some(part)) = (&law.section, &law.part) {
+                return Some(lookup::CitationQuery::Part {
+                    code: code.to_string(),
+                    title: law.title.clone().unwrap_or_default(),
+                    part: part.clone(),
+                });
+            }
             Some(lookup::CitationQuery::Authority {
                 code: code.to_string(),
                 title: law.title.clone().unwrap_or_default(),
@@ -436,6 +450,17 @@ pub fn query_of(citation: &crate::citations::Citation) -> Option<lookup::Citatio
         }
         _ => None,
     }
+}
+
+/// What the reporter data says of a case citation's reporter, when it is
+/// cited in a series the data does not list ("16 L. Ed. 3d 694").
+pub fn unlisted_series(
+    citation: &crate::citations::Citation,
+) -> Option<crate::citations::reporters::UnlistedSeries> {
+    if citation.reporter.is_some() || !citation.reporter_candidates.is_empty() {
+        return None;
+    }
+    crate::citations::reporters::unlisted_series(citation.reporter_found.as_deref()?)
 }
 
 /// The library code of a law collection the engine names.

@@ -114,5 +114,7 @@ pub fn by_citation(library: &Library, text: &str) -> Result<CaseLookupResult, St
             },
             _ => UNRESOLVED,
         }),
+        // A part is many authorities; a series that does not exist, none.
+        CitationQuery::Part { .. } | CitationQuery::UnlistedSeries { .. } => Ok(UNRESOLVED),
     })
 }

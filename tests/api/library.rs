@@ -226,6 +226,40 @@ fn rules_statutes_and_regulations_resolve() {
     for cite in ["55 U.S.C. § 1", "0 U.S.C. § 1", "51 C.F.R. § 1.1"] {
         assert_eq!(lookup(&library, cite)["verdict"], "cannot_exist", "{cite}");
     }
+    // A regulation part cited whole answers with the sections held of it,
+    // in their order.
+    let part = lookup(&library, "29 C.F.R. pt. 1630");
+    assert_eq!(part["verdict"], "found", "{part}");
+    let sections: Vec<&str> = part["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["section"].as_str().unwrap())
+        .collect();
+    assert_eq!(&sections[..3], ["1630.1", "1630.2", "1630.3"], "{part}");
+    assert_eq!(lookup(&library, "40 C.F.R. pt. 230")["verdict"], "not_held");
+    assert_eq!(
+        lookup(&library, "60 C.F.R. pt. 1")["verdict"],
+        "cannot_exist"
+    );
+}
+
+#[test]
+fn reporter_series_the_data_does_not_list() {
+    let (_dir, library) = library();
+    // The series after the last, which still runs, may have begun since.
+    let next = lookup(&library, "16 L. Ed. 3d 694");
+    assert_eq!(next["verdict"], "not_held", "{next}");
+    assert_eq!(next["readAs"]["published"][1], "L. Ed. 2d", "{next}");
+    let further = lookup(&library, "16 L. Ed. 4th 694");
+    assert_eq!(further["verdict"], "cannot_exist", "{further}");
+    assert!(
+        further["detail"]
+            .as_str()
+            .unwrap()
+            .contains("no such reporter series"),
+        "{further}"
+    );
 }
 
 #[test]

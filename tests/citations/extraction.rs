@@ -217,7 +217,7 @@ fn reporter_series_are_read_in_any_ordinal_form_and_even_when_they_do_not_exist(
     let fifth = find(&citations, text, "5 F.5th 10");
     assert_eq!((fifth.reporter, fifth.court), (None, None));
     assert_eq!(
-        lexstack::citations::reporters::series_not_published("L. Ed. 3d"),
+        lexstack::citations::reporters::unlisted_series("L. Ed. 3d").map(|u| u.published),
         Some(vec!["L. Ed.", "L. Ed. 2d"])
     );
     for text in ["the 5 F. 2d Cir. rule", "lorem 111 S.W. 4th St. 12"] {

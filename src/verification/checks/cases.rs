@@ -8,9 +8,9 @@ use super::case_names::{
 };
 use super::pins::pin_outside_case;
 use crate::citations::{Citation, bluebook, reporters};
-use crate::library::lookup::{CaseLookup, find_case};
+use crate::library::lookup::{CaseLookup, find_case, unlisted_series_reason};
 use crate::library::model::{CaseRecord, CiteKey};
-use crate::library::{Library, store};
+use crate::library::{Library, store, unlisted_series};
 use crate::store::StoreError;
 use crate::verification::case_status::CaseStatus;
 use crate::verification::{CheckedCitation, ContentType, Status, urls};
@@ -31,20 +31,6 @@ fn address_of(citation: &Citation) -> Result<CiteKey, &'static str> {
         reporter,
         citation.reporter_found.as_deref().unwrap_or(reporter),
         page,
-    ))
-}
-
-/// Why a citation's reporter cannot be right, when it names a series the
-/// reporter does not have ("16 L. Ed. 3d 694").
-fn series_not_published(citation: &Citation) -> Option<String> {
-    if citation.reporter.is_some() || !citation.reporter_candidates.is_empty() {
-        return None;
-    }
-    let written = citation.reporter_found.as_deref()?;
-    let published = reporters::series_not_published(written)?;
-    Some(format!(
-        "no such reporter series: {written} does not exist (the series of that reporter are {})",
-        published.join(", ")
     ))
 }
 
@@ -107,8 +93,14 @@ pub(super) fn check_case(
     let citation = &citations[index];
     let written = citation.text(text).to_string();
     let case = Some(ContentType::Case);
-    if let Some(reason) = series_not_published(citation) {
-        return Ok(CheckedCitation::unverified(written, case, None, reason));
+    if let Some(unlisted) = unlisted_series(citation) {
+        let reporter = citation.reporter_found.as_deref().unwrap_or_default();
+        let reason = unlisted_series_reason(reporter, &unlisted.published, unlisted.may_be_newer);
+        return Ok(if unlisted.may_be_newer {
+            CheckedCitation::unavailable(written, case, reason)
+        } else {
+            CheckedCitation::unverified(written, case, None, reason)
+        });
     }
     let key = match address_of(citation) {
         Ok(key) => key,
