@@ -94,6 +94,23 @@ impl CheckedCitation {
             ..Self::unavailable(citation, content_type, reason)
         }
     }
+
+    /// A statute, regulation, rule or Constitution part the library holds,
+    /// with its Bluebook form and official page.
+    pub fn verified_law(
+        citation: String,
+        content_type: Option<ContentType>,
+        bluebook_citation: Option<String>,
+        source_url: String,
+        reason: String,
+    ) -> Self {
+        Self {
+            status: Status::Verified,
+            bluebook_citation,
+            source_url: Some(source_url),
+            ..Self::unavailable(citation, content_type, reason)
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]

@@ -2,7 +2,7 @@
 //! checked against the Constitution's shape.
 
 use crate::citations::{Citation, bluebook};
-use crate::verification::{CheckedCitation, Status, constitution, urls};
+use crate::verification::{CheckedCitation, constitution, urls};
 
 /// What follows a constitution citation that the extractor did not read
 /// ("§§ 6-7", "cls. 17, 19", "cl. 9"), if anything.
@@ -90,16 +90,13 @@ pub(super) fn check_constitution(
             CheckedCitation::unverified(written, None, None, reason)
         }
         constitution::Part::Unknown(reason) => CheckedCitation::unavailable(written, None, reason),
-        constitution::Part::Exists => CheckedCitation {
-            citation: written,
-            status: Status::Verified,
-            content_type: None,
-            bluebook_citation: bluebook(citation),
-            title: None,
-            case_status: None,
-            source_url: Some(urls::constitution_page(part, n)),
-            reason: format!("the Constitution has {part} {n}"),
-        },
+        constitution::Part::Exists => CheckedCitation::verified_law(
+            written,
+            None,
+            bluebook(citation),
+            urls::constitution_page(part, n),
+            format!("the Constitution has {part} {n}"),
+        ),
     }
 }
 

@@ -10,7 +10,7 @@ use crate::library::law_code;
 use crate::library::lookup::{AuthorityLookup, PartLookup, find_authority, find_part};
 use crate::library::model::codes;
 use crate::store::StoreError;
-use crate::verification::{CheckedCitation, ContentType, Status, urls};
+use crate::verification::{CheckedCitation, ContentType, urls};
 
 fn content_type_of(code: &str) -> ContentType {
     match code {
@@ -117,20 +117,18 @@ pub(super) fn check_law(
             ),
         ));
     }
-    Ok(CheckedCitation {
-        citation: written,
-        status: Status::Verified,
+    let reason = if authority.status == "live" {
+        format!("in force: {}", authority.heading)
+    } else {
+        format!("{} (the section is no longer in force)", authority.heading)
+    };
+    Ok(CheckedCitation::verified_law(
+        written,
         content_type,
-        bluebook_citation: bluebook(citation),
-        title: None,
-        case_status: None,
-        source_url: Some(urls::authority_page(&authority)),
-        reason: if authority.status == "live" {
-            format!("in force: {}", authority.heading)
-        } else {
-            format!("{} (the section is no longer in force)", authority.heading)
-        },
-    })
+        bluebook(citation),
+        urls::authority_page(&authority),
+        reason,
+    ))
 }
 
 /// A regulation part cited whole ("29 C.F.R. pt. 1630"): it exists when
@@ -159,21 +157,18 @@ fn check_part(
     };
     let live = sections.iter().filter(|s| s.status == "live").count();
     let first = &sections[0];
-    Ok(CheckedCitation {
-        citation: written,
-        status: Status::Verified,
+    Ok(CheckedCitation::verified_law(
+        written,
         content_type,
-        bluebook_citation: bluebook(citation),
-        title: None,
-        case_status: None,
-        source_url: Some(urls::regulation_part_page(title, part)),
-        reason: format!(
+        bluebook(citation),
+        urls::regulation_part_page(title, part),
+        format!(
             "the library holds {} sections of part {part} ({live} in force), the first § {}: {}",
             sections.len(),
             first.section,
             first.heading
         ),
-    })
+    ))
 }
 
 /// The text after a law citation and its parentheticals.
