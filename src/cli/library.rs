@@ -95,11 +95,23 @@ pub enum ImportCommand {
         #[arg(long)]
         partial: bool,
     },
-    /// The Supreme Court Database case-centred citation CSV.
+    /// The Supreme Court Database case-centred CSV (citation- or
+    /// docket-level).
     Scdb {
         #[arg(value_name = "FILE")]
         file: PathBuf,
     },
+}
+
+impl ImportCommand {
+    /// The directory or file to import.
+    fn source(&self) -> &Path {
+        match self {
+            ImportCommand::Courtlistener { dir, .. } => dir,
+            ImportCommand::Cap { path, .. } => path,
+            ImportCommand::Scdb { file } => file,
+        }
+    }
 }
 
 pub async fn run_library(global: &GlobalArgs, command: LibraryCommand) -> anyhow::Result<()> {
@@ -200,6 +212,10 @@ pub async fn run_import(global: &GlobalArgs, command: ImportCommand) -> anyhow::
     let config = Config::load(&global.overrides())?;
     let data = config.data_dir.clone();
     tokio::task::spawn_blocking(move || {
+        // A mistyped path is reported before the library is opened (and,
+        // in a new data directory, the default library built).
+        let source = command.source();
+        std::fs::metadata(source).with_context(|| format!("{}", source.display()))?;
         let (library, _) = open_for_writing(&data)?;
         let imported = match command {
             ImportCommand::Courtlistener {

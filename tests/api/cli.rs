@@ -81,6 +81,19 @@ fn cli_errors_are_reported_not_panicked() {
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no lexstack store"));
 
+    // A mistyped import path is reported before anything is built.
+    let fresh = dir.path().join("fresh");
+    let mistyped = lexstack()
+        .arg("--data")
+        .arg(&fresh)
+        .args(["import", "cap", "/no/such/cap/dir"])
+        .output()
+        .unwrap();
+    assert!(!mistyped.status.success());
+    let stderr = String::from_utf8_lossy(&mistyped.stderr);
+    assert!(stderr.contains("/no/such/cap/dir"), "{stderr}");
+    assert!(!fresh.exists(), "no library was built for it");
+
     run(dir.path(), &["keys", "create"]);
     for args in [
         vec!["wallet", "show", "key_nope"],
