@@ -175,7 +175,12 @@ fn law(c: &Citation) -> Option<String> {
     let key = c.law.as_ref()?;
     let section = key.section.as_deref();
     let subsection = key.subsection.as_deref().unwrap_or("");
-    let year = c.year.map(|y| format!(" ({y})")).unwrap_or_default();
+    let year = match (&c.publisher, c.year) {
+        (Some(publisher), Some(year)) => format!(" ({publisher} {year})"),
+        (Some(publisher), None) => format!(" ({publisher})"),
+        (None, Some(year)) => format!(" ({year})"),
+        (None, None) => String::new(),
+    };
     let code = key.code.as_str();
     if let (Some(title), Some(part), None) = (&key.title, &key.part, section) {
         return Some(format!("{title} {code} pt. {part}{year}"));
@@ -287,6 +292,15 @@ mod tests {
         assert_eq!(
             first("Fla. Stat. § 120.68 (2007)").as_deref(),
             Some("Fla. Stat. § 120.68 (2007)")
+        );
+        // The publisher and the supplement are part of the date.
+        assert_eq!(
+            first("42 U.S.C. § 1983 (Supp. V 2023)").as_deref(),
+            Some("42 U.S.C. § 1983 (Supp. V 2023)")
+        );
+        assert_eq!(
+            first("Fla. Stat. § 120.68 (West 2009)").as_deref(),
+            Some("Fla. Stat. § 120.68 (West 2009)")
         );
     }
 }

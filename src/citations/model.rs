@@ -62,6 +62,9 @@ pub struct Citation {
     /// "(a)(2)" for laws).
     pub pin_cite: Option<String>,
     pub year: Option<i32>,
+    /// A law's publisher or supplement, as its date parenthetical gives it
+    /// ("West", "Supp. V", "Lexis Supp.").
+    pub publisher: Option<String>,
     /// courts-db id ("ca9", "scotus"), from the parenthetical or the
     /// reporter.
     pub court: Option<&'static str>,
@@ -107,6 +110,7 @@ impl Citation {
             page: None,
             pin_cite: None,
             year: None,
+            publisher: None,
             court: None,
             court_found: None,
             parenthetical: None,

@@ -124,6 +124,8 @@ struct Output<'a> {
     page: &'a Option<String>,
     pin_cite: &'a Option<String>,
     year: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    publisher: &'a Option<String>,
     court: Option<&'static str>,
     court_found: &'a Option<String>,
     parenthetical: &'a Option<String>,
@@ -182,6 +184,7 @@ fn outputs<'a>(text: &'a str, citations: &'a [Citation], offsets: Offsets) -> Ve
                 page: &c.page,
                 pin_cite: &c.pin_cite,
                 year: c.year,
+                publisher: &c.publisher,
                 court: c.court,
                 court_found: &c.court_found,
                 parenthetical: &c.parenthetical,

@@ -448,7 +448,7 @@ impl<'t> Builder<'t> {
             return i + 1;
         }
         let mut pos = after_pin;
-        let mut year = None;
+        let mut dated = None;
         let mut parenthetical = None;
         for _ in 0..MAX_PARENS {
             let Some(paren) = tail::paren_at(text, pos) else {
@@ -458,8 +458,8 @@ impl<'t> Builder<'t> {
                 break;
             }
             let inner = &text[paren.inner.clone()];
-            match publisher_year(inner) {
-                Some(found) if year.is_none() && parenthetical.is_none() => year = found,
+            match date_parenthetical(inner) {
+                Some(found) if dated.is_none() && parenthetical.is_none() => dated = Some(found),
                 _ => {
                     if parenthetical.is_none() {
                         parenthetical = Some(inner.trim().to_string());
@@ -475,7 +475,10 @@ impl<'t> Builder<'t> {
         citation.volume = self.group_text("volume", core);
         citation.page = self.group_text("page", core);
         citation.pin_cite = pin.map(|p| text[p].to_string());
-        citation.year = year;
+        if let Some(dated) = dated {
+            citation.year = dated.year;
+            citation.publisher = dated.publisher;
+        }
         self.set_reporter(&mut citation, core, None);
         let (unit, section) = ["section", "rule", "reg", "law", "number", "docket_number"]
             .iter()
@@ -652,6 +655,32 @@ fn law_pin(text: &str, pos: usize, limit: usize) -> Option<Range<usize>> {
     (at > 0).then(|| pos..pos + at)
 }
 
+/// A law's date parenthetical: its publisher or supplement as written
+/// ("West", "Lexis Supp.", "Supp. V"), and its year.
+#[derive(Debug, PartialEq)]
+struct DateParenthetical {
+    publisher: Option<String>,
+    year: Option<i32>,
+}
+
+/// Reads a law's date parenthetical ("West 2009", "Supp. V 2023", "2007",
+/// "West"); `None` when it is some other parenthetical.
+fn date_parenthetical(inner: &str) -> Option<DateParenthetical> {
+    let year = publisher_year(inner)?;
+    let words: Vec<&str> = inner.split_whitespace().collect();
+    let publisher_words = if year.is_some() {
+        &words[..words.len() - 1]
+    } else {
+        &words[..]
+    };
+    let publisher = publisher_words.join(" ");
+    let publisher = publisher.trim_end_matches(',');
+    Some(DateParenthetical {
+        publisher: (!publisher.is_empty()).then(|| publisher.to_string()),
+        year,
+    })
+}
+
 /// The year of a law's publisher parenthetical ("West 2009", "Lexis Supp.
 /// 2010", "2007"); `Some(None)` for a publisher without a year.
 fn publisher_year(inner: &str) -> Option<Option<i32>> {
@@ -722,5 +751,18 @@ mod tests {
         assert_eq!(publisher_year("Lexis Supp. 2010"), Some(Some(2010)));
         assert_eq!(publisher_year("2005-06"), Some(Some(2005)));
         assert_eq!(publisher_year("repealed"), None);
+        let dated = |publisher: Option<&str>, year| {
+            Some(DateParenthetical {
+                publisher: publisher.map(str::to_string),
+                year,
+            })
+        };
+        assert_eq!(
+            date_parenthetical("Supp. V 2023"),
+            dated(Some("Supp. V"), Some(2023))
+        );
+        assert_eq!(date_parenthetical("West"), dated(Some("West"), None));
+        assert_eq!(date_parenthetical("2018"), dated(None, Some(2018)));
+        assert_eq!(date_parenthetical("repealed"), None);
     }
 }
