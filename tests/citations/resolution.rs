@@ -44,6 +44,18 @@ fn id_follows_the_last_authority_but_not_into_parentheticals() {
 }
 
 #[test]
+fn id_written_without_a_space_before_its_pin_is_read() {
+    let text = "Brown v. Board, 347 U.S. 483 (1954). Id.at 495. Id.attached is a word.";
+    let citations = extract(text);
+    let id = find(&citations, text, "Id.at 495");
+    assert_eq!(
+        (id.kind, id.pin_cite.as_deref(), id.resolves_to),
+        (CitationKind::Id, Some("at 495"), Some(0))
+    );
+    assert_eq!(citations.len(), 2, "{citations:?}");
+}
+
+#[test]
 fn id_after_a_record_cite_is_the_record() {
     // eyecite#349.
     let text = "Foo v. Bar, 1 F.3d 10 (2d Cir. 1993). Plaintiffs allege fraud. Compl. ¶ 12. \

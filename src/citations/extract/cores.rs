@@ -399,6 +399,11 @@ fn token(span: Range<usize>, rank: u8, target: Target) -> Candidate {
 fn id_ends_well(text: &str, end: usize) -> bool {
     match char_after(text, end) {
         None => true,
+        // "Id.at 495": the space after the period left out.
+        Some('a') => text[end..]
+            .strip_prefix("at")
+            .and_then(|rest| rest.chars().next())
+            .is_some_and(char::is_whitespace),
         Some(c) => c.is_whitespace() || ",;:)]”\"'’".contains(c),
     }
 }
