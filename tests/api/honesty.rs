@@ -361,6 +361,15 @@ async fn subdivisions_lists_and_unread_parts_are_not_taken_at_face_value() {
     );
     assert!(answers[1].2.contains("(b)(9)"), "{answers:?}");
     assert!(answers[8].2.contains("999"), "{answers:?}");
+    assert!(
+        answers[0].2.contains("subdivision (b)(6) is in its text"),
+        "{answers:?}"
+    );
+    // The Code and the CFR are held as section indexes: a subsection
+    // verifies with its section, and the reason says it was not checked.
+    let code = only(&app, &key, "42 U.S.C. § 2000e-2(zz)(9).").await;
+    assert_eq!(code["status"], "verified", "{code}");
+    assert_reason(&code, "subsection (zz)(9) is not checked");
 }
 
 /// Cases decided together are reported under one citation: a companion's

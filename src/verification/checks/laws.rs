@@ -117,11 +117,21 @@ pub(super) fn check_law(
             ),
         ));
     }
-    let reason = if authority.status == "live" {
+    let mut reason = if authority.status == "live" {
         format!("in force: {}", authority.heading)
     } else {
         format!("{} (the section is no longer in force)", authority.heading)
     };
+    // A subsection the library had no text to look in is not vouched for.
+    if let Some(subsection) = law.subsection.as_deref() {
+        if subdivision.is_some() && authority.text.is_some() {
+            reason.push_str(&format!("; subdivision {subsection} is in its text"));
+        } else {
+            reason.push_str(&format!(
+                "; subsection {subsection} is not checked (the library holds no text of the section)"
+            ));
+        }
+    }
     Ok(CheckedCitation::verified_law(
         written,
         content_type,
