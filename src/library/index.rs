@@ -281,22 +281,23 @@ impl LibraryIndex {
     /// For a query written as a case name ("Brown v. Board"), the cases
     /// whose parties stand on the same sides come first, the most cited of
     /// them first (Brown v. Board of Education before its later orders, and
-    /// before NLRB v. Brown); the rest keep their order by score. Other
-    /// queries keep the order by score.
+    /// before NLRB v. Brown); the rest keep their order by score. A party's
+    /// name alone ("Miranda") puts first the cases with it as one party,
+    /// most cited first. Other queries keep the order by score.
     fn parties_in_order_first(
         &self,
         query: &str,
         hits: Vec<SearchHit>,
         limit: usize,
     ) -> Result<Vec<SearchHit>, IndexError> {
-        let Some(wanted) = Parties::of(query) else {
+        let Some(wanted) = NameQuery::of(query) else {
             return Ok(hits.into_iter().take(limit).collect());
         };
         let (mut in_order, rest): (Vec<_>, Vec<_>) = hits.into_iter().partition(|hit| {
             hit.kind == "case"
                 && hit
                     .names()
-                    .any(|name| Parties::of(name).is_some_and(|p| p.include(&wanted)))
+                    .any(|name| Parties::of(name).is_some_and(|p| wanted.is_named_by(&p)))
         });
         let mut cited: Vec<(usize, SearchHit)> = Vec::with_capacity(in_order.len());
         for hit in in_order.drain(..) {
@@ -444,7 +445,7 @@ const NAME_CONNECTIVES: &[&str] = &[
 /// How many hits to rank by parties for `limit` shown: a case named in
 /// order may score below many that hold the same words elsewhere.
 fn pool_size(query: &str, limit: usize) -> usize {
-    if Parties::of(query).is_some() {
+    if NameQuery::of(query).is_some() {
         limit.max(PARTY_POOL)
     } else {
         limit
@@ -452,6 +453,52 @@ fn pool_size(query: &str, limit: usize) -> usize {
 }
 
 const PARTY_POOL: usize = 50;
+
+/// A query that names a case: its parties ("Brown v. Board"), or one
+/// party's name in capitals ("Miranda", "Chevron").
+#[derive(Debug, PartialEq)]
+enum NameQuery {
+    Parties(Parties),
+    OneParty(Vec<String>),
+}
+
+/// A party's name is a few words, each capitalized.
+const MAX_PARTY_WORDS: usize = 6;
+
+impl NameQuery {
+    fn of(query: &str) -> Option<NameQuery> {
+        if let Some(parties) = Parties::of(query) {
+            return Some(NameQuery::Parties(parties));
+        }
+        let words = sanitize(query);
+        let words: Vec<&str> = words
+            .split_whitespace()
+            .filter(|w| !NAME_CONNECTIVES.contains(&w.to_lowercase().as_str()))
+            .collect();
+        let capitalized = words
+            .iter()
+            .all(|w| w.chars().next().is_some_and(char::is_uppercase));
+        (!words.is_empty() && words.len() <= MAX_PARTY_WORDS && capitalized).then(|| {
+            NameQuery::OneParty(
+                words
+                    .iter()
+                    .map(|w| w.replace('"', "").to_lowercase())
+                    .collect(),
+            )
+        })
+    }
+
+    /// Whether a case with these parties is the one the query names.
+    fn is_named_by(&self, parties: &Parties) -> bool {
+        match self {
+            NameQuery::Parties(wanted) => parties.include(wanted),
+            NameQuery::OneParty(words) => {
+                let on = |side: &[String]| words.iter().all(|w| side.contains(w));
+                on(&parties.first) || on(&parties.second)
+            }
+        }
+    }
+}
 
 /// The words on each side of a case name's "v.", connectives aside.
 #[derive(Debug, PartialEq)]
@@ -596,5 +643,17 @@ mod tests {
         assert!(!named.include(&Parties::of("Brown v. Board").unwrap()));
         assert!(named.include(&Parties::of("Board v. Brown").unwrap()));
         assert!(named.include(&Parties::of("v. Brown").unwrap()));
+    }
+
+    #[test]
+    fn a_party_name_alone_names_cases_with_that_party() {
+        let miranda = NameQuery::of("Miranda").unwrap();
+        assert_eq!(miranda, NameQuery::OneParty(vec!["miranda".into()]));
+        assert!(miranda.is_named_by(&Parties::of("MIRANDA v. ARIZONA").unwrap()));
+        assert!(miranda.is_named_by(&Parties::of("INS v. Miranda").unwrap()));
+        assert!(!miranda.is_named_by(&Parties::of("Smith v. Jones").unwrap()));
+        // Lower-case words are a topic, not a party.
+        assert_eq!(NameQuery::of("summary judgment"), None);
+        assert_eq!(NameQuery::of(""), None);
     }
 }

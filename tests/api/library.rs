@@ -355,6 +355,9 @@ fn search_finds_cases_and_rules_by_name_and_text() {
         first.contains("BOARD") && second.contains("BROWN"),
         "{reversed:?}"
     );
+    // A party's name alone, in capitals: the most cited case with it.
+    let hits = library.search("Miranda", None, 3).unwrap();
+    assert_eq!(hits[0].id, "scdb-1965-122", "{hits:?}");
     let names = library.search_names("Miranda v. Arizona", 3).unwrap();
     assert_eq!(
         names.first().map(|h| h.name.to_uppercase()).as_deref(),
