@@ -268,6 +268,7 @@ pub enum CitationQuery {
     },
     /// A reporter cited in a series the reporter data does not list ("16
     /// L. Ed. 3d 694"): `published` are the series it lists.
+    #[serde(rename_all = "camelCase")]
     UnlistedSeries {
         reporter: String,
         published: Vec<String>,

@@ -251,6 +251,7 @@ fn reporter_series_the_data_does_not_list() {
     let next = lookup(&library, "16 L. Ed. 3d 694");
     assert_eq!(next["verdict"], "not_held", "{next}");
     assert_eq!(next["readAs"]["published"][1], "L. Ed. 2d", "{next}");
+    assert_eq!(next["readAs"]["mayBeNewer"], true, "{next}");
     let further = lookup(&library, "16 L. Ed. 4th 694");
     assert_eq!(further["verdict"], "cannot_exist", "{further}");
     assert!(
