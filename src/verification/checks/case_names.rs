@@ -71,7 +71,12 @@ fn sentence_start(text: &str) -> usize {
         let ends = match c {
             ';' | '?' | '!' => followed_by_space,
             '.' => {
-                let word_start = text[..at].rfind(char::is_whitespace).map_or(0, |w| w + 1);
+                // After the last whitespace, which may be wider than a
+                // byte (a no-break space).
+                let word_start = text[..at]
+                    .char_indices()
+                    .rfind(|(_, c)| c.is_whitespace())
+                    .map_or(0, |(w, c)| w + c.len_utf8());
                 followed_by_space && !is_abbreviation(&text[word_start..after])
             }
             _ => false,
@@ -261,6 +266,17 @@ mod tests {
             .rposition(|c| c.kind == crate::citations::CitationKind::FullCase)
             .unwrap();
         found[last].case_name.is_none() && unread_case_name(&found, last, text)
+    }
+
+    #[test]
+    fn sentences_are_found_after_wide_spaces() {
+        // A no-break space before the word that ends a sentence.
+        for text in [
+            "The Court\u{a0}agreed. See 347 U.S. 483.",
+            "Pl.\u{a0}Br. 4. 347 U.S. 483",
+        ] {
+            assert!(!name_unread(text), "{text:?}");
+        }
     }
 
     #[test]
