@@ -187,6 +187,25 @@ pub fn us_reports_volume(reporter: &str, volume: u32) -> Option<u32> {
     (us <= *last).then_some(us)
 }
 
+/// The U.S. volumes that first appeared as Otto's, the last nominative
+/// reporter (1-17 Otto); reporters-db does not list it.
+const OTTO_US_REPORTS: (u32, u32) = (91, 107);
+
+/// The U.S. Reports volume of an Otto volume: 4 → 94.
+pub fn otto_us_volume(volume: u32) -> Option<u32> {
+    let (first, last) = OTTO_US_REPORTS;
+    let us = first.checked_add(volume.checked_sub(1)?)?;
+    (us <= last).then_some(us)
+}
+
+/// The Otto volume a U.S. Reports volume first appeared as: 94 → 4.
+pub fn otto_volume(us_volume: u32) -> Option<u32> {
+    let (first, last) = OTTO_US_REPORTS;
+    (first..=last)
+        .contains(&us_volume)
+        .then(|| us_volume - first + 1)
+}
+
 /// The early Supreme Court reporters the U.S. Reports reprint.
 pub fn nominative_reporters() -> impl Iterator<Item = &'static str> {
     NOMINATIVE_US_REPORTS
@@ -298,6 +317,16 @@ mod tests {
             assert_eq!(unlisted_series(known), None, "{known}");
         }
         assert_eq!(unlisted_series("No Such Rptr. 3d"), None);
+    }
+
+    #[test]
+    fn otto_volumes() {
+        assert_eq!(otto_us_volume(4), Some(94));
+        assert_eq!(otto_us_volume(17), Some(107));
+        assert_eq!(otto_us_volume(18), None);
+        assert_eq!(otto_us_volume(0), None);
+        assert_eq!(otto_volume(94), Some(4));
+        assert_eq!(otto_volume(347), None);
     }
 
     #[test]

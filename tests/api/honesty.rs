@@ -365,6 +365,15 @@ async fn subdivisions_lists_and_unread_parts_are_not_taken_at_face_value() {
         answers[0].2.contains("subdivision (b)(6) is in its text"),
         "{answers:?}"
     );
+    // A list joined by "and" is a list; a part number that goes on past
+    // what was read is not checked as the part read.
+    for text in [
+        "42 U.S.C. §§ 1981 and 99999 (2018).",
+        "29 C.F.R. pt. 1630.999.",
+    ] {
+        let answer = only(&app, &key, text).await;
+        assert_ne!(answer["status"], "verified", "{text}: {answer}");
+    }
     // The Code and the CFR are held as section indexes: a subsection
     // verifies with its section, and the reason says it was not checked.
     let code = only(&app, &key, "42 U.S.C. § 2000e-2(zz)(9).").await;
@@ -432,6 +441,15 @@ async fn citations_in_less_usual_forms_are_checked_not_skipped() {
         answers[7].2.contains("no such reporter series"),
         "{answers:?}"
     );
+    // An Otto volume that is not the U.S. volume's is wrong.
+    for text in [
+        "Brown v. Board of Education, 347 U.S. (4 Otto) 483 (1954).",
+        "Munn v. Illinois, 94 U.S. (5 Otto) 113 (1877).",
+        "Munn v. Illinois, 108 U.S. (18 Otto) 113 (1877).",
+    ] {
+        let answer = only(&app, &key, text).await;
+        assert_eq!(answer["status"], "unverified", "{text}: {answer}");
+    }
     // The series after the last one listed, which still runs, may have
     // begun since the reporter data was compiled.
     assert!(answers[8].2.contains("begun since"), "{answers:?}");

@@ -187,7 +187,20 @@ fn pages_against_the_reporter_and_reporters_in_lower_case_are_read() {
     }
     // A one-word abbreviation in lower case is a word ("so.", "cal."), and
     // the page must not run into letters ("5 Cal.2d" is not page 2).
-    for text in ["he said 5 so. 10 times", "5 cal. 10", "5 Cal.2d"] {
+    for text in [
+        "he said 5 so. 10 times",
+        "5 cal. 10",
+        "5 Cal.2d",
+        // A first series in lower case is a direction, a year, a room; a
+        // number run on after the page is a price or a model.
+        "Suite 1200 n.w. 17 avenue",
+        "In 70 a.d. 3 legions marched",
+        "we rented 3 b.r. 2 bath",
+        "Exhibit 12 p.3 14",
+        "scored 5 s ct 4",
+        "price 400 u.s. 12.50",
+        "There are 500 u.s. 10-k filings",
+    ] {
         assert!(extract(text).is_empty(), "{text:?}: {:?}", extract(text));
     }
 }

@@ -494,7 +494,9 @@ impl<'t> Builder<'t> {
                 .group_text("title", core)
                 .or_else(|| self.group_text("volume", core)),
             chapter: self.group_text("chapter", core),
-            part: self.group_text("part", core),
+            part: self
+                .group_text("part", core)
+                .filter(|_| !part_goes_on(&text[core.span.end..])),
             article: self.group_text("article", core),
             amendment: self.group_text("amendment", core),
             clause: self.group_text("clause", core),
@@ -653,6 +655,18 @@ fn law_pin(text: &str, pos: usize, limit: usize) -> Option<Range<usize>> {
         return Some(pos + start..pos + at + lead + "et seq.".len());
     }
     (at > 0).then(|| pos..pos + at)
+}
+
+/// Whether a regulation part number goes on past what was read ("pt.
+/// 1630.999", "pt. 1,630", "pts. 1630-1635"): then the part read is not
+/// the one cited, and the citation is left without one rather than
+/// checked as the wrong part.
+fn part_goes_on(after: &str) -> bool {
+    let mut chars = after.chars();
+    matches!(
+        (chars.next(), chars.next()),
+        (Some('.' | ',' | '-' | '–' | '('), Some(c)) if c.is_ascii_digit() || c.is_alphabetic()
+    )
 }
 
 /// A law's date parenthetical: its publisher or supplement as written

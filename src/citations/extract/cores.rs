@@ -106,7 +106,8 @@ pub(crate) fn find(
         let found = match found {
             None if lower_starts[b] && after_a_number(&bytes[..i]) => {
                 lower_case.walk(bytes, i, &mut hits);
-                best_for_hits(text, i, &hits, lower_case, vocabulary, &mut work).filter(is_case)
+                best_for_hits(text, i, &hits, lower_case, vocabulary, &mut work)
+                    .filter(|core| is_case(core) && page_ends(text, core.span.end))
             }
             found => found,
         };
@@ -119,6 +120,17 @@ pub(crate) fn find(
         }
     }
     drop_overlaps(cores)
+}
+
+/// Whether a page ends the number there, rather than run on into a price,
+/// a model or a share ("400 u.s. 12.50", "500 u.s. 10-k", "3 %").
+fn page_ends(text: &str, end: usize) -> bool {
+    let mut rest = text[end..].chars();
+    match (rest.next(), rest.next()) {
+        (Some('-' | '%' | '–'), _) => false,
+        (Some('.' | ','), Some(c)) => !c.is_ascii_digit(),
+        _ => true,
+    }
 }
 
 /// Whether `before` ends in a number and a space or two ("347 ").

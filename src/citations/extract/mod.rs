@@ -17,7 +17,7 @@ use super::model::{Citation, CitationKind};
 use super::resolve;
 use super::scanner::{Scanner, Target};
 use super::templates::Trigger;
-use super::vocab::Vocabulary;
+use super::vocab::{Edition, Vocabulary};
 
 /// Abbreviations of record and filing cites ("Compl. ¶ 12").
 const RECORD_CITES: [&str; 24] = [
@@ -78,9 +78,11 @@ impl Extractor {
             for variation in &edition.variations {
                 patterns.push((variation.clone(), Target::Edition { id, exact: false }));
             }
-            let spellings = std::iter::once(&edition.abbreviation).chain(&edition.variations);
-            for lower in spellings.filter_map(|s| lower_case_form(s)) {
-                lower_case.push((Cow::Owned(lower), Target::Edition { id, exact: false }));
+            if typed_in_lower_case(vocabulary, edition) {
+                let spellings = std::iter::once(&edition.abbreviation).chain(&edition.variations);
+                for lower in spellings.filter_map(|s| lower_case_form(s)) {
+                    lower_case.push((Cow::Owned(lower), Target::Edition { id, exact: false }));
+                }
             }
         }
         for (id, law) in vocabulary.laws.iter().enumerate() {
@@ -251,8 +253,24 @@ fn lower_case_form(spelling: &str) -> Option<String> {
         .split(|c: char| !c.is_alphanumeric())
         .filter(|part| !part.is_empty())
         .count();
+    // "l ed", "s ct" or "p.3" in lower case are prose far more often.
+    let abbreviated = spelling.contains('.') && !spelling.ends_with(|c: char| c.is_ascii_digit());
     let lower = spelling.to_lowercase();
-    (parts >= 2 && lower != spelling).then_some(lower)
+    (parts >= 2 && abbreviated && lower != spelling).then_some(lower)
+}
+
+/// Whether a reporter edition is read in lower case: the federal reporters
+/// ("u.s.", "f. supp.") and the editions with a series number ("n.w.2d",
+/// "a.d.3d"). A first series in lower case is mostly something else: "n.w."
+/// and "s.e." are directions, "a.d." a year, "b.r." a bedroom.
+fn typed_in_lower_case(vocabulary: &Vocabulary, edition: &Edition) -> bool {
+    let federal = vocabulary.reporters[edition.reporter].cite_type.as_ref() == "federal";
+    let series = edition
+        .abbreviation
+        .rsplit([' ', '.'])
+        .next()
+        .is_some_and(|last| last.starts_with(|c: char| c.is_ascii_digit()));
+    federal || series
 }
 
 /// Where a full case citation points: its reporter address and its span

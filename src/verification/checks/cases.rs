@@ -231,8 +231,22 @@ pub(super) fn check_short_form(
 /// that U.S. volume's (22 U.S. is 9 Wheat.), when it is not.
 fn nominative_mismatch(volume: u32, written: &str) -> Option<String> {
     let inside = written.split_once('(')?.1.split_once(')')?.0.trim();
-    let (number, name) = inside.split_once(' ')?;
-    let number: u32 = number.parse().ok()?;
+    let (number, name) = match inside.split_once(' ') {
+        Some((number, name)) => (number.parse::<u32>().ok(), name),
+        None => (None, inside),
+    };
+    if name.trim_end_matches('.').eq_ignore_ascii_case("Otto") {
+        // Otto's volumes are U.S. 91-107 ("94 U.S. (4 Otto) 113").
+        let fits = match number {
+            Some(number) => reporters::otto_us_volume(number) == Some(volume),
+            None => reporters::otto_volume(volume).is_some(),
+        };
+        return (!fits).then(|| match reporters::otto_volume(volume) {
+            Some(expected) => format!("{volume} U.S. is {expected} Otto, not {inside}"),
+            None => format!("{volume} U.S. was not published as {inside}"),
+        });
+    }
+    let number = number?;
     let reporter = reporters::canonical_reporter(name)
         .filter(|_| reporters::is_early_scotus_spelling(name))?;
     // Only the series reprinted as U.S. 1-90 are judged ("(10 Otto)" is not).

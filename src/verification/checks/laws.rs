@@ -71,7 +71,7 @@ pub(super) fn check_law(
         return Ok(CheckedCitation::unavailable(
             written,
             content_type,
-            "the citation names no section or rule",
+            "no section, rule or part of it could be read",
         ));
     };
     let (first, last) = range_endpoints(&section, written.contains("§§"));
@@ -203,14 +203,12 @@ pub(in crate::verification) fn listed_after(citation: &Citation, text: &str) -> 
 }
 
 /// The further sections of a "§§" list after the one read ("§§ 101, 999"
-/// leaves ", 999"): each item after a comma (or "and") that starts with a
-/// digit.
+/// leaves ", 999"; "§§ 101 and 999"): each item after a comma, "and" or
+/// "&" that starts with a digit.
 fn listed_sections(after: &str) -> Vec<String> {
     let mut sections = Vec::new();
     let mut rest = after;
-    while let Some(next) = rest.trim_start().strip_prefix(',') {
-        let next = next.trim_start();
-        let next = next.strip_prefix("and ").unwrap_or(next).trim_start();
+    while let Some(next) = after_separator(rest) {
         let item: String = next
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '–' | '.'))
@@ -223,6 +221,23 @@ fn listed_sections(after: &str) -> Vec<String> {
         rest = &next[item.len()..];
     }
     sections
+}
+
+/// The text after a list separator at the start of `rest`: ",", ", and",
+/// "and" or "&".
+fn after_separator(rest: &str) -> Option<&str> {
+    let rest = rest.trim_start();
+    let (comma, rest) = match rest.strip_prefix(',') {
+        Some(after) => (true, after.trim_start()),
+        None => (false, rest),
+    };
+    match rest
+        .strip_prefix("and ")
+        .or_else(|| rest.strip_prefix("& "))
+    {
+        Some(after) => Some(after.trim_start()),
+        None => comma.then_some(rest),
+    }
 }
 
 /// The verdict on a section or rule the library did not find: why it
