@@ -122,6 +122,16 @@ fn the_sample_itself() {
 }
 
 #[test]
+fn a_long_run_of_bare_citations_is_not_one_case() {
+    // Every member of a parallel group lists the others: a run of
+    // thousands grouped whole would print millions of indexes.
+    let text = "400 U.S. 3 ".repeat(12_000);
+    let citations = extract(&text);
+    assert_eq!(citations.len(), 12_000);
+    assert!(citations.iter().all(|c| c.parallel.len() < 12));
+}
+
+#[test]
 fn adversarial_inputs_finish() {
     let inputs = [
         "1".repeat(200_000),

@@ -209,7 +209,9 @@ impl<'t> Builder<'t> {
         let mut spans = vec![(span, pin)];
         let mut next = first + 1;
         while let Some(core) = self.cores.get(next) {
-            if !matches!(core.kind, CoreKind::Case { .. } | CoreKind::Journal { .. }) {
+            if !matches!(core.kind, CoreKind::Case { .. } | CoreKind::Journal { .. })
+                || members.len() == MAX_PARALLEL
+            {
                 break;
             }
             let Some(bracket) = self.parallel_gap(pos, core.span.start) else {
@@ -656,6 +658,12 @@ fn law_pin(text: &str, pos: usize, limit: usize) -> Option<Range<usize>> {
     }
     (at > 0).then(|| pos..pos + at)
 }
+
+/// The most citations one case is given in parallel (U.S., S. Ct., L. Ed.,
+/// LEXIS, WL, a state's official and regional reporters…). A longer run of
+/// bare citations is not one case, and grouping it whole would make every
+/// member list every other (quadratic in the run's length).
+const MAX_PARALLEL: usize = 12;
 
 /// Whether a regulation part number goes on past what was read ("pt.
 /// 1630.999", "pt. 1,630", "pts. 1630-1635"): then the part read is not
