@@ -697,8 +697,10 @@ fn date_parenthetical(inner: &str) -> Option<DateParenthetical> {
     };
     let publisher = publisher_words.join(" ");
     let publisher = publisher.trim_end_matches(',');
+    // A court ("S.D.N.Y. 2009") is no publisher.
+    let is_court = courts::court_by_abbreviation(publisher).is_some();
     Some(DateParenthetical {
-        publisher: (!publisher.is_empty()).then(|| publisher.to_string()),
+        publisher: (!publisher.is_empty() && !is_court).then(|| publisher.to_string()),
         year,
     })
 }
@@ -708,9 +710,12 @@ fn date_parenthetical(inner: &str) -> Option<DateParenthetical> {
 fn publisher_year(inner: &str) -> Option<Option<i32>> {
     let words: Vec<&str> = inner.split_whitespace().collect();
     let (last, rest) = words.split_last()?;
+    // Four digits, maybe a range after them ("2005-06"), never a longer
+    // number cut to four ("20009").
+    let longer = last.as_bytes().get(4).is_some_and(u8::is_ascii_digit);
     let year = last
         .get(..4)
-        .filter(|y| y.bytes().all(|b| b.is_ascii_digit()))
+        .filter(|y| !longer && y.bytes().all(|b| b.is_ascii_digit()))
         .and_then(|y| y.parse::<i32>().ok())
         .filter(|y| (1700..=2100).contains(y));
     let publisher_like = rest.iter().all(|w| {
@@ -773,6 +778,7 @@ mod tests {
         assert_eq!(publisher_year("Lexis Supp. 2010"), Some(Some(2010)));
         assert_eq!(publisher_year("2005-06"), Some(Some(2005)));
         assert_eq!(publisher_year("repealed"), None);
+        assert_eq!(publisher_year("West 20009"), None);
         let dated = |publisher: Option<&str>, year| {
             Some(DateParenthetical {
                 publisher: publisher.map(str::to_string),
@@ -786,5 +792,6 @@ mod tests {
         assert_eq!(date_parenthetical("West"), dated(Some("West"), None));
         assert_eq!(date_parenthetical("2018"), dated(None, Some(2018)));
         assert_eq!(date_parenthetical("repealed"), None);
+        assert_eq!(date_parenthetical("S.D.N.Y. 2009"), dated(None, Some(2009)));
     }
 }
