@@ -68,7 +68,7 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
                 r"(?:(?:\([a-zA-Z0-9]{1,4}\))+-\d+)?)"
             ),
             // A part cited whole: "29 C.F.R. pt. 1630", "29 C.F.R. Part 1630".
-            r"(?P<title>\d{1,2}),?\s+$reporter,?\s*(?:[Pp]t\.|[Pp]art|PART)\s*(?P<part>\d+)",
+            r"(?P<title>\d{1,2}),?\s+$reporter,?\s*(?:[Pp]t\.?|PT\.?|[Pp]art|PART)\s*(?P<part>\d+)",
         ],
     },
     ExtraForm {

@@ -12,5 +12,5 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[ExtraForm {
     // ("5 U.S. (1 Cranch) 137") but not Otto's, the last one, which U.S.
     // 91–107 reprint and opinions still give: "94 U.S. (4 Otto) 113".
     edition: "U.S.",
-    template: r"$volume $reporter\s*\((?:(?P<volume_nominative>\d{1,2}) )?(?P<reporter_nominative>Otto)\) $page",
+    template: r"$volume $reporter\s*\((?:(?P<volume_nominative>\d{1,2}) )?(?P<reporter_nominative>[Oo]tto\.?)\) $page",
 }];

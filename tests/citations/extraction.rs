@@ -158,6 +158,10 @@ fn otto_volumes_of_the_us_reports_are_read() {
     assert_eq!(c.pin_cite.as_deref(), Some("125"));
     assert_eq!(c.year, Some(1877));
     assert_eq!(c.case_name.as_deref(), Some("Munn v. Illinois"));
+    for text in ["94 U.S. (4 Otto.) 113", "94 U.S. (4 otto) 113"] {
+        let c = find(&extract(text), text, text).clone();
+        assert_eq!((c.reporter, c.page.as_deref()), (Some("U.S."), Some("113")));
+    }
 }
 
 #[test]

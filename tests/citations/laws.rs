@@ -125,6 +125,7 @@ fn regulation_parts_cited_whole() {
             "1630",
         ),
         ("40 CFR part 230", "40 CFR part 230", "40", "230"),
+        ("29 CFR Pt 1630", "29 CFR Pt 1630", "29", "1630"),
     ] {
         let k = key(text, written);
         assert_eq!(
