@@ -81,15 +81,17 @@ pub fn has_pages(reporter: &str) -> bool {
 /// "3d", "4th" is "4th". `None` for the first series, which is written
 /// without a number, and for anything else.
 pub(crate) fn series_name(written: &str) -> Option<String> {
+    series_number(written).map(series_label)
+}
+
+/// The number of a series as written ("2nd", "2d" → 2; "4th" → 4).
+fn series_number(written: &str) -> Option<u32> {
     let digits = written.bytes().take_while(u8::is_ascii_digit).count();
     let number: u32 = written[..digits].parse().ok()?;
-    let name = match (number, &written[digits..]) {
-        (2, "d" | "nd") => "2d".to_string(),
-        (3, "d" | "rd") => "3d".to_string(),
-        (4..=9, "th") => format!("{number}th"),
-        _ => return None,
-    };
-    Some(name)
+    match (number, &written[digits..]) {
+        (2, "d" | "nd") | (3, "d" | "rd") | (4..=9, "th") => Some(number),
+        _ => None,
+    }
 }
 
 /// A reporter cited in a series reporters-db does not list for it ("L. Ed.
@@ -125,15 +127,14 @@ pub fn unlisted_series(spelling: &str) -> Option<UnlistedSeries> {
             }
         }
     }
-    let same_name = |e: &&&Edition| split_series(&e.abbreviation).is_some_and(|(n, _)| n == name);
-    let last = published.iter().filter(same_name).max_by_key(|e| {
-        split_series(&e.abbreviation)
-            .and_then(|(_, s)| s)
-            .unwrap_or(1)
-    })?;
-    let last_series = split_series(&last.abbreviation)
-        .and_then(|(_, s)| s)
-        .unwrap_or(1);
+    // The series of each edition of that name; the first has no number.
+    let (last_series, last) = published
+        .iter()
+        .filter_map(|e| match split_series(&e.abbreviation)? {
+            (n, number) if n == name => Some((number.unwrap_or(1), e)),
+            _ => None,
+        })
+        .max_by_key(|(number, _)| *number)?;
     Some(UnlistedSeries {
         published: published.iter().map(|e| e.abbreviation.as_ref()).collect(),
         may_be_newer: series == last_series + 1 && last.end.is_none(),
@@ -144,11 +145,7 @@ pub fn unlisted_series(spelling: &str) -> Option<UnlistedSeries> {
 /// Ed.", Some(2)), "F.4th" ("F.", Some(4)), "L. Ed." ("L. Ed.", None).
 fn split_series(spelling: &str) -> Option<(&str, Option<u32>)> {
     let split = spelling.rfind(|c: char| c.is_whitespace() || c == '.')? + 1;
-    let number = series_name(&spelling[split..]).and_then(|label| {
-        let digits = label.bytes().take_while(u8::is_ascii_digit).count();
-        label[..digits].parse().ok()
-    });
-    Some(match number {
+    Some(match series_number(&spelling[split..]) {
         Some(number) => (spelling[..split].trim_end(), Some(number)),
         None => (spelling, None),
     })
@@ -183,8 +180,14 @@ pub fn us_reports_volume(reporter: &str, volume: u32) -> Option<u32> {
     let (_, first, last) = NOMINATIVE_US_REPORTS
         .iter()
         .find(|(abbreviation, _, _)| *abbreviation == reporter)?;
+    us_volume_of((*first, *last), volume)
+}
+
+/// The U.S. volume of the `volume`th of a series reprinted as U.S.
+/// `first..=last`.
+fn us_volume_of((first, last): (u32, u32), volume: u32) -> Option<u32> {
     let us = first.checked_add(volume.checked_sub(1)?)?;
-    (us <= *last).then_some(us)
+    (us <= last).then_some(us)
 }
 
 /// The U.S. volumes that first appeared as Otto's, the last nominative
@@ -193,9 +196,7 @@ const OTTO_US_REPORTS: (u32, u32) = (91, 107);
 
 /// The U.S. Reports volume of an Otto volume: 4 → 94.
 pub fn otto_us_volume(volume: u32) -> Option<u32> {
-    let (first, last) = OTTO_US_REPORTS;
-    let us = first.checked_add(volume.checked_sub(1)?)?;
-    (us <= last).then_some(us)
+    us_volume_of(OTTO_US_REPORTS, volume)
 }
 
 /// The Otto volume a U.S. Reports volume first appeared as: 94 → 4.

@@ -268,14 +268,15 @@ impl LibraryIndex {
             .map_or(String::new(), |kind| format!("+kind:{kind} "));
         // "Brown v. Board of Education" is Brown, not every case that
         // names a board.
+        let named = NameQuery::of(query);
         let pool = self.every_word_first(
             &parser,
             &kind,
             &name_words(query),
             &sanitize(query),
-            pool_size(query, limit),
+            pool_size(named.as_ref(), limit),
         )?;
-        self.parties_in_order_first(query, pool, limit)
+        self.parties_in_order_first(named.as_ref(), pool, limit)
     }
 
     /// For a query written as a case name ("Brown v. Board"), the cases
@@ -286,11 +287,11 @@ impl LibraryIndex {
     /// most cited first. Other queries keep the order by score.
     fn parties_in_order_first(
         &self,
-        query: &str,
+        named: Option<&NameQuery>,
         hits: Vec<SearchHit>,
         limit: usize,
     ) -> Result<Vec<SearchHit>, IndexError> {
-        let Some(wanted) = NameQuery::of(query) else {
+        let Some(wanted) = named else {
             return Ok(hits.into_iter().take(limit).collect());
         };
         let (mut in_order, rest): (Vec<_>, Vec<_>) = hits.into_iter().partition(|hit| {
@@ -387,14 +388,15 @@ impl LibraryIndex {
     pub fn search_names(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, IndexError> {
         let words = name_words(query);
         let parser = QueryParser::for_index(&self.index, vec![self.fields.name]);
+        let named = NameQuery::of(query);
         let pool = self.every_word_first(
             &parser,
             "+kind:case ",
             &words,
             &words.join(" "),
-            pool_size(query, limit),
+            pool_size(named.as_ref(), limit),
         )?;
-        self.parties_in_order_first(query, pool, limit)
+        self.parties_in_order_first(named.as_ref(), pool, limit)
     }
 
     /// How many cases in the index cite the case `id`.
@@ -444,8 +446,8 @@ const NAME_CONNECTIVES: &[&str] = &[
 
 /// How many hits to rank by parties for `limit` shown: a case named in
 /// order may score below many that hold the same words elsewhere.
-fn pool_size(query: &str, limit: usize) -> usize {
-    if NameQuery::of(query).is_some() {
+fn pool_size(named: Option<&NameQuery>, limit: usize) -> usize {
+    if named.is_some() {
         limit.max(PARTY_POOL)
     } else {
         limit

@@ -21,12 +21,12 @@ use rayon::iter::{IntoParallelRefIterator, ParallelIterator};
 use redb::{ReadableTable, ReadableTableMetadata};
 use serde::Serialize;
 
-use crate::store::tables::{AUTHORITIES, COVERAGE, INDEX_PENDING, LAW_COVERAGE};
+use crate::store::tables::{COVERAGE, INDEX_PENDING, LAW_COVERAGE};
 use crate::store::{Layout, Store, StoreError};
 use import::{ImportError, Progress};
 pub use index::LibraryIndex;
 use index::{IndexDoc, IndexError, SearchHit};
-use model::{Authority, CaseRecord, LawCoverage};
+use model::{CaseRecord, LawCoverage};
 
 /// Memory budget of the index writer.
 pub const INDEX_MEMORY_BYTES: usize = 128 * 1024 * 1024;
@@ -238,23 +238,6 @@ impl Library {
             index_documents: self.index.num_docs(),
             index_bytes: LibraryIndex::size_bytes(&self.data_dir),
             store_bytes: file_size(crate::store::LIBRARY_FILE),
-        })
-    }
-
-    /// Every authority of a code title (for tests and status tools).
-    pub fn authorities(&self, code: &str, title: &str) -> Result<Vec<Authority>, StoreError> {
-        self.store.read(|txn| {
-            let table = txn.open_table(AUTHORITIES)?;
-            let mut found = Vec::new();
-            for row in table.range((code, title, "")..)? {
-                let (key, value) = row?;
-                let (c, t, _) = key.value();
-                if c != code || t != title {
-                    break;
-                }
-                found.push(serde_json::from_slice(value.value())?);
-            }
-            Ok(found)
         })
     }
 }

@@ -24,6 +24,14 @@ async fn checked(app: &TestApp, key: &str, text: &str) -> Vec<(String, String, S
         .collect()
 }
 
+/// Each answer's citation and status.
+fn statuses(answers: &[(String, String, String)]) -> Vec<(&str, &str)> {
+    answers
+        .iter()
+        .map(|(c, s, _)| (c.as_str(), s.as_str()))
+        .collect()
+}
+
 /// Asserts that an answer's reason says `says`.
 fn assert_reason(answer: &Value, says: &str) {
     let reason = answer["reason"].as_str().unwrap_or_default();
@@ -99,10 +107,7 @@ async fn a_short_form_without_a_full_citation_is_checked() {
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["extractedCount"], 3, "{body}");
     let answers = checked(&app, &key, text).await;
-    let statuses: Vec<(&str, &str)> = answers
-        .iter()
-        .map(|(c, s, _)| (c.as_str(), s.as_str()))
-        .collect();
+    let statuses = statuses(&answers);
     assert_eq!(
         statuses,
         [
@@ -339,10 +344,7 @@ async fn subdivisions_lists_and_unread_parts_are_not_taken_at_face_value() {
          U.S. Const. amend. V, cl. 9. 35 U.S.C. §§ 101, 999. 35 U.S.C. §§ 101, 102.",
     )
     .await;
-    let statuses: Vec<(&str, &str)> = answers
-        .iter()
-        .map(|(c, s, _)| (c.as_str(), s.as_str()))
-        .collect();
+    let statuses = statuses(&answers);
     assert_eq!(
         statuses,
         [
@@ -415,10 +417,7 @@ async fn citations_in_less_usual_forms_are_checked_not_skipped() {
          Roe v. Wade, 410 U.S. 113, 16 L. Ed. 4th 694 (1973). Doe v. Roe, 5 F.5th 10 (2026).",
     )
     .await;
-    let statuses: Vec<(&str, &str)> = answers
-        .iter()
-        .map(|(c, s, _)| (c.as_str(), s.as_str()))
-        .collect();
+    let statuses = statuses(&answers);
     assert_eq!(
         statuses,
         [

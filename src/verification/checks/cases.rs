@@ -81,7 +81,7 @@ fn cases_at(
     Ok(Ok(records))
 }
 
-pub(super) fn check_case(
+pub fn check_case(
     library: &Library,
     txn: &ReadTransaction,
     public_url: &str,

@@ -52,17 +52,7 @@ pub fn check(
 
 /// Checks the full case citation `citations[index]` of `text` as if its
 /// pin were `pin`: a short form, "Id." or "supra" that stands for it.
-pub fn check_at_pin(
-    library: &Library,
-    txn: &ReadTransaction,
-    public_url: &str,
-    citations: &[Citation],
-    index: usize,
-    pin: Option<&str>,
-    text: &str,
-) -> Result<CheckedCitation, StoreError> {
-    check_case(library, txn, public_url, citations, index, pin, text)
-}
+pub use cases::check_case as check_at_pin;
 
 /// searchMode `lenient`: a bare case name, found by name in the index and
 /// confirmed by the name matcher.
