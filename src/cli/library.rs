@@ -124,10 +124,16 @@ fn library_command(config: &Config, command: LibraryCommand) -> anyhow::Result<(
     let data = config.data_dir.as_path();
     match &command {
         LibraryCommand::Build => {
-            let (_, built) = open_for_writing(data)?;
+            let (library, built) = open_for_writing(data)?;
             match built {
                 Some(reports) => print_reports(&reports),
                 None => out("the default library is already built"),
+            }
+            // A removed or outdated search index is rebuilt here too, not
+            // left to the next server start.
+            let indexed = library.index_pending()?;
+            if indexed > 0 {
+                out(format_args!("indexed {indexed} records"));
             }
             return Ok(());
         }
@@ -240,9 +246,11 @@ pub async fn run_import(global: &GlobalArgs, command: ImportCommand) -> anyhow::
             ImportCommand::Scdb { file } => import::scdb::import_file(&library.store, &file),
         };
         // What was stored is searchable even when the import stopped on an
-        // error (the rows before a truncated file's end stay stored).
-        let indexed = library.index_pending()?;
+        // error (the rows before a truncated file's end stay stored); that
+        // error, the cause, is the one reported.
+        let indexed = library.index_pending();
         let report = imported?;
+        let indexed = indexed?;
         print_reports(std::slice::from_ref(&report));
         out(format_args!("indexed {indexed} records"));
         Ok(())
@@ -276,7 +284,7 @@ fn open_for_writing(data: &Path) -> anyhow::Result<(Library, Option<Vec<ImportRe
 /// Why the library cannot be opened for writing, naming who holds it.
 fn held_library(data: &Path, err: StoreError) -> anyhow::Error {
     match err {
-        StoreError::Locked if data.join(SERVER_FILE).exists() => anyhow!(
+        StoreError::Locked if ServerInfo::read(data).is_some() => anyhow!(
             "the library in {} is open in a running lexstack server ({}); stop the server to import or build, then start it again",
             data.display(),
             data.join(SERVER_FILE).display()

@@ -333,3 +333,17 @@ fn a_jsonl_line_that_is_not_utf8_is_named() {
     assert!(stderr.contains("line 2"), "{stderr}");
     assert!(String::from_utf8_lossy(&output.stdout).contains("\"id\":1"));
 }
+
+#[test]
+fn library_build_rebuilds_a_removed_search_index() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::helpers::copy_library(dir.path());
+    std::fs::remove_dir_all(dir.path().join("index")).unwrap();
+    let built = stdout(&run(dir.path(), &["library", "build"]));
+    assert!(built.contains("indexed"), "{built}");
+    let found = stdout(&run(
+        dir.path(),
+        &["library", "search", "Brown v. Board", "--limit", "1"],
+    ));
+    assert!(found.contains("scdb-1953-069"), "{found}");
+}

@@ -1043,7 +1043,18 @@ fn imports_refuse_while_another_process_holds_the_library() {
         stderr.contains("open in another lexstack process (an import, a build"),
         "no server runs: another import holds it: {stderr}"
     );
-    std::fs::write(dir.path().join(lexstack::app::SERVER_FILE), "{}").unwrap();
+    // The file a live server writes (this test's own process stands in).
+    let server = serde_json::json!({
+        "addr": "127.0.0.1:1",
+        "pid": std::process::id(),
+        "startedAt": "2026-11-25T00:00:00Z",
+        "version": "test",
+    });
+    std::fs::write(
+        dir.path().join(lexstack::app::SERVER_FILE),
+        server.to_string(),
+    )
+    .unwrap();
     let stderr = import_scdb();
     assert!(stderr.contains("stop the server to import"), "{stderr}");
 }

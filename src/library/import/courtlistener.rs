@@ -134,12 +134,17 @@ pub fn import_dir(
     }
     let mut report = ImportReport::new(SOURCE);
     let mut joins = Joins::default();
+    let mut clusters_skipped = 0;
     for (table, path) in files {
-        report.absorb(import_table(store, table, &path, options, &mut joins)?);
+        let read = import_table(store, table, &path, options, &mut joins)?;
+        if matches!(table, Table::Clusters) {
+            clusters_skipped += read.skipped;
+        }
+        report.absorb(read);
     }
-    // The dockets give clusters their courts. After skipped rows they stay
-    // for the next run, where the mended clusters are read.
-    if report.skipped == 0 {
+    // The dockets give clusters their courts. After skipped cluster rows
+    // they stay for the next run, where the mended clusters are read.
+    if clusters_skipped == 0 {
         store.write(|txn| -> Result<(), ImportError> {
             let mut writer = LibraryWriter::new(txn)?;
             writer.clear_dockets()?;
