@@ -122,42 +122,41 @@ pub async fn run_library(global: &GlobalArgs, command: LibraryCommand) -> anyhow
 
 fn library_command(config: &Config, command: LibraryCommand) -> anyhow::Result<()> {
     let data = config.data_dir.as_path();
-    match &command {
-        LibraryCommand::Build => {
-            let (library, built) = open_for_writing(data)?;
-            match built {
-                Some(reports) => print_reports(&reports),
-                None => out("the default library is already built"),
-            }
-            // A removed or outdated search index is rebuilt here too, not
-            // left to the next server start.
-            let indexed = library.index_pending()?;
-            if indexed > 0 {
-                out(format_args!("indexed {indexed} records"));
-            }
-            return Ok(());
+    if let LibraryCommand::Build = command {
+        let (library, built) = open_for_writing(data)?;
+        match built {
+            Some(reports) => print_reports(&reports),
+            None => out("the default library is already built"),
         }
-        LibraryCommand::ForgetCoverage { source, reporter } => {
-            let (library, _) = open_for_writing(data)?;
-            let reporter = reporter.as_deref().map(crate::library::canonical_reporter);
-            let forgotten = library.store.write(|txn| -> Result<usize, StoreError> {
-                let mut writer = LibraryWriter::new(txn)?;
-                let forgotten = writer.forget_volumes_held_by(source, reporter.as_deref())?;
-                writer.finish()?;
-                Ok(forgotten)
-            })?;
-            out(format_args!(
-                "volumes no longer held by {source}: {forgotten}"
-            ));
-            return Ok(());
+        // A removed or outdated search index is rebuilt here too, not left
+        // to the next server start.
+        let indexed = library.index_pending()?;
+        if indexed > 0 {
+            out(format_args!("indexed {indexed} records"));
         }
-        _ => {}
+        return Ok(());
     }
     if !data.join(LIBRARY_FILE).exists() {
         bail!(
             "no library in {} yet: start `lexstack serve --data {0}` once, or run `lexstack library build`",
             data.display()
         );
+    }
+    if let LibraryCommand::ForgetCoverage { source, reporter } = &command {
+        // Only the coverage map changes: the store alone, not the library's
+        // build and index.
+        let store = Store::open_library(data).map_err(|err| held_library(data, err))?;
+        let reporter = reporter.as_deref().map(crate::library::canonical_reporter);
+        let forgotten = store.write(|txn| -> Result<usize, StoreError> {
+            let mut writer = LibraryWriter::new(txn)?;
+            let forgotten = writer.forget_volumes_held_by(source, reporter.as_deref())?;
+            writer.finish()?;
+            Ok(forgotten)
+        })?;
+        out(format_args!(
+            "volumes no longer held by {source}: {forgotten}"
+        ));
+        return Ok(());
     }
     let library = open_for_reading(data)?;
     match command {
@@ -305,6 +304,12 @@ fn print_reports(reports: &[ImportReport]) {
         ));
         for error in &report.errors {
             out(format_args!("    {error}"));
+        }
+        if report.skipped_earlier > 0 {
+            out(format_args!(
+                "  skipped by the earlier import of these unchanged files: {} (mend them and import again)",
+                report.skipped_earlier
+            ));
         }
         if report.warned > 0 {
             out(format_args!(

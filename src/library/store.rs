@@ -1,7 +1,9 @@
 //! The library's records in redb: reads on a snapshot, and a writer that
 //! holds every table open for the length of one import transaction.
 
-use redb::{ReadTransaction, ReadableTable, Table, TableDefinition, WriteTransaction};
+use redb::{
+    ReadTransaction, ReadableTable, ReadableTableMetadata, Table, TableDefinition, WriteTransaction,
+};
 use serde::{Deserialize, Serialize};
 
 use super::cite_snapshot::CiteSnapshot;
@@ -227,6 +229,13 @@ pub fn external_ids(
     Ok(())
 }
 
+/// How many source ids (of cases, and of CourtListener opinions) the
+/// library knows: it changes when an import brings a case or opinion that
+/// rows of other files may name.
+pub fn known_ids(txn: &ReadTransaction) -> Result<u64, StoreError> {
+    Ok(txn.open_table(EXTERNAL_IDS)?.len()? + txn.open_table(COURTLISTENER_OPINIONS)?.len()?)
+}
+
 /// Every CourtListener opinion id held, with its case id.
 pub fn courtlistener_opinions(
     txn: &ReadTransaction,
@@ -323,14 +332,6 @@ pub struct Stored {
     pub created: bool,
     /// False when the record was already exactly this (a re-import).
     pub changed: bool,
-}
-
-/// How a file's import ended, for its coverage.
-pub struct Settled {
-    /// Rows of the file were skipped.
-    pub rows_skipped: bool,
-    /// Volumes it brings that are not held for that.
-    pub volumes_withheld: usize,
 }
 
 /// The pending-coverage mark of a volume a file brings a case of at an
@@ -458,6 +459,11 @@ impl<'txn> LibraryWriter<'txn> {
             Some(bytes) => Ok(Some(serde_json::from_slice(bytes.value())?)),
             None => Ok(None),
         }
+    }
+
+    /// [`known_ids`], as this transaction has them.
+    pub fn known_ids(&self) -> Result<u64, StoreError> {
+        Ok(self.external.len()? + self.courtlistener_opinions.len()?)
     }
 
     pub fn set_checkpoint<T: Serialize>(&mut self, key: &str, value: &T) -> Result<(), StoreError> {
@@ -833,8 +839,9 @@ impl<'txn> LibraryWriter<'txn> {
     }
 
     /// The file under `key` is all in: its volumes become held, unless rows
-    /// were skipped (in this run or a killed one before it).
-    pub fn settle_coverage(&mut self, key: &str) -> Result<Settled, StoreError> {
+    /// were skipped (in this run or a killed one before it). Returns how
+    /// many volumes it brings are not held for that.
+    pub fn settle_coverage(&mut self, key: &str) -> Result<usize, StoreError> {
         let mut volumes = Vec::new();
         for entry in self
             .coverage_pending
@@ -856,10 +863,7 @@ impl<'txn> LibraryWriter<'txn> {
                     .insert((reporter.as_str(), *volume), source.as_str())?;
             }
         }
-        Ok(Settled {
-            rows_skipped: incomplete,
-            volumes_withheld: if incomplete { volumes.len() - 1 } else { 0 },
-        })
+        Ok(if incomplete { volumes.len() - 1 } else { 0 })
     }
 
     pub fn put_authority(&mut self, authority: &Authority) -> Result<(), StoreError> {
@@ -1141,17 +1145,37 @@ impl<'txn> LibraryWriter<'txn> {
 }
 
 /// Schema 2 → 3: early Supreme Court addresses move to the U.S. Reports
-/// ([`LibraryWriter::readdress_early_us_reports`]), and the volumes of
-/// series without pages that earlier builds held are held no more.
+/// ([`LibraryWriter::readdress_early_us_reports`]).
 pub fn migrate_to_v3(txn: &WriteTransaction) -> Result<(), StoreError> {
     let mut writer = LibraryWriter::new(txn)?;
     writer.readdress_early_us_reports()?;
+    writer.finish()
+}
+
+/// Schema 3 → 4: the volumes of series without pages that earlier builds
+/// held are held no more (schema 3 as first released kept them), and the
+/// checkpoints no import will read again go with the coverage they held
+/// back: those under the keys of builds before a file's modification time
+/// was part of its key, and pending coverage of files that are done.
+pub fn migrate_to_v4(txn: &WriteTransaction) -> Result<(), StoreError> {
+    let mut writer = LibraryWriter::new(txn)?;
     writer
         .coverage
         .retain(|(reporter, _), _| reporters::has_pages(reporter))?;
     writer
-        .coverage_pending
-        .retain(|(_, reporter, _), _| reporter.is_empty() || reporters::has_pages(reporter))?;
+        .progress
+        .retain(|key, _| super::import::is_current_checkpoint_key(key))?;
+    let mut unfinished = std::collections::HashSet::new();
+    for row in writer.progress.iter()? {
+        let (key, checkpoint) = row?;
+        let checkpoint: super::import::Checkpoint = serde_json::from_slice(checkpoint.value())?;
+        if !checkpoint.done {
+            unfinished.insert(key.value().to_string());
+        }
+    }
+    writer.coverage_pending.retain(|(key, reporter, _), _| {
+        unfinished.contains(key) && (reporter.is_empty() || reporters::has_pages(reporter))
+    })?;
     writer.finish()
 }
 
@@ -1840,5 +1864,78 @@ mod tests {
             "a nominative volume's coverage cannot be told apart, so it goes; \
              a Westlaw year was never a volume"
         );
+    }
+
+    /// Schema 3 as first released: Westlaw volumes held, and checkpoints
+    /// under keys no import reads any more.
+    #[test]
+    fn schema_3_forgets_unpaged_volumes_and_checkpoints_no_import_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let current = "courtlistener-citations:citations.csv:90:1700000000";
+        let done = "cap:volume.jsonl:70:1700000000";
+        let earlier_build = "courtlistener-clusters:clusters.csv:120";
+        {
+            let db = Database::create(dir.path().join(LIBRARY_FILE)).unwrap();
+            let txn = db.begin_write().unwrap();
+            {
+                txn.open_table(META)
+                    .unwrap()
+                    .insert("schema_version", 3)
+                    .unwrap();
+                let mut coverage = txn.open_table(COVERAGE).unwrap();
+                coverage.insert(("WL", 2010), "courtlistener").unwrap();
+                coverage.insert(("F.3d", 406), "courtlistener").unwrap();
+                let mut progress = txn.open_table(IMPORT_PROGRESS).unwrap();
+                for (key, finished) in [(current, false), (done, true), (earlier_build, false)] {
+                    let checkpoint = crate::library::import::Checkpoint {
+                        rows_committed: 5,
+                        done: finished,
+                        ..Default::default()
+                    };
+                    progress
+                        .insert(key, encode(&checkpoint).unwrap().as_slice())
+                        .unwrap();
+                }
+                let mut pending = txn.open_table(COVERAGE_PENDING).unwrap();
+                for key in [current, done, earlier_build] {
+                    pending.insert((key, "F.3d", 407), "courtlistener").unwrap();
+                }
+                pending.insert((current, "", 0), "incomplete").unwrap();
+                pending
+                    .insert((current, "WL", 2011), "courtlistener")
+                    .unwrap();
+            }
+            txn.commit().unwrap();
+        }
+
+        let store = Store::open_library(dir.path()).unwrap();
+        let (held, pending, checkpoints) = store
+            .read(|txn| -> Result<_, StoreError> {
+                let mut held = Vec::new();
+                for row in txn.open_table(COVERAGE)?.iter()? {
+                    let (key, _) = row?;
+                    let (reporter, volume) = key.value();
+                    held.push(format!("{volume} {reporter}"));
+                }
+                let mut pending = Vec::new();
+                for row in txn.open_table(COVERAGE_PENDING)?.iter()? {
+                    let (at, _) = row?;
+                    let (key, reporter, volume) = at.value();
+                    pending.push(format!("{key} {volume} {reporter}"));
+                }
+                let mut checkpoints = Vec::new();
+                for row in txn.open_table(IMPORT_PROGRESS)?.iter()? {
+                    checkpoints.push(row?.0.value().to_string());
+                }
+                Ok((held, pending, checkpoints))
+            })
+            .unwrap();
+        assert_eq!(held, ["406 F.3d"]);
+        assert_eq!(
+            pending,
+            [format!("{current} 0 "), format!("{current} 407 F.3d")],
+            "an unfinished import keeps what it held back"
+        );
+        assert_eq!(checkpoints, [done, current]);
     }
 }

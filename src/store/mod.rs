@@ -270,6 +270,9 @@ impl Store {
             if matches!(found, Some(1 | 2)) {
                 crate::library::store::migrate_to_v3(&txn)?;
             }
+            if matches!(found, Some(1..=3)) {
+                crate::library::store::migrate_to_v4(&txn)?;
+            }
         }
         txn.commit()?;
         Ok(())

@@ -14,8 +14,10 @@ pub const SCHEMA_VERSION: u64 = 2;
 /// (`graph_out`, replacing `cites_out`/`cites_in`), the passage kept as its
 /// place in the citing opinion. 3: the early Supreme Court reporters'
 /// addresses ("1 Cranch 137") are the U.S. Reports' (5 U.S. 137); no volume
-/// of a series without pages (Westlaw, LEXIS, neutral) is held.
-pub const LIBRARY_SCHEMA_VERSION: u64 = 3;
+/// of a series without pages (Westlaw, LEXIS, neutral) is held. 4: as 3,
+/// enforced on stores the first schema-3 build wrote; import checkpoints
+/// keyed by a file's modification time too.
+pub const LIBRARY_SCHEMA_VERSION: u64 = 4;
 
 /// Counters and markers: `schema_version`, `ledger_seq`.
 pub const META: TableDefinition<&str, u64> = TableDefinition::new("meta");

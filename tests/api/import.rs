@@ -38,6 +38,18 @@ fn import(data: &Path, args: &[&str]) -> Output {
     output
 }
 
+/// Rows an import read, over all its files (its report lines' "rows N").
+fn rows_read(output: &Output) -> u64 {
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| {
+            let mut words = line.split_whitespace().skip_while(|w| *w != "rows");
+            words.next()?;
+            words.next()?.parse::<u64>().ok()
+        })
+        .sum()
+}
+
 fn counts(data: &Path) -> std::collections::BTreeMap<String, i64> {
     Library::open_read_only(data)
         .unwrap()
@@ -234,10 +246,21 @@ fn a_truncated_compressed_file_fails_its_import() {
 fn re_running_an_import_changes_nothing() {
     let dir = data_with_library();
     let fixtures = fixtures("courtlistener");
-    import(dir.path(), &["courtlistener", fixtures.to_str().unwrap()]);
+    let first = import(dir.path(), &["courtlistener", fixtures.to_str().unwrap()]);
+    assert!(rows_read(&first) > 0);
     let before = counts(dir.path());
     let again = import(dir.path(), &["courtlistener", fixtures.to_str().unwrap()]);
-    assert!(String::from_utf8_lossy(&again.stdout).contains("already done"));
+    let said = String::from_utf8_lossy(&again.stdout);
+    assert!(said.contains("already done"));
+    assert_eq!(
+        rows_read(&again),
+        0,
+        "unchanged files are not read again, those with malformed rows neither: {said}"
+    );
+    assert!(
+        said.contains("skipped by the earlier import of these unchanged files"),
+        "{said}"
+    );
     assert_eq!(counts(dir.path()), before);
 
     // The same rows under new file names are read again, and still change nothing.
@@ -309,6 +332,22 @@ fn partial_imports_do_not_claim_whole_volumes() {
         "volumes no longer held by courtlistener: 1"
     );
     assert_eq!(verdict(), "volume_not_held");
+
+    // In a data directory with no library yet it says so, and builds none.
+    let empty = tempfile::tempdir().unwrap();
+    let nothing = lexstack()
+        .arg("--data")
+        .arg(empty.path())
+        .args(["library", "forget-coverage", "courtlistener"])
+        .output()
+        .unwrap();
+    assert!(!nothing.status.success());
+    assert!(
+        String::from_utf8_lossy(&nothing.stderr).contains("no library in"),
+        "{}",
+        String::from_utf8_lossy(&nothing.stderr)
+    );
+    assert!(!empty.path().join(lexstack::store::LIBRARY_FILE).exists());
 }
 
 /// "Mend the rows and import again": the rows of other files that named
@@ -351,8 +390,25 @@ fn a_mended_file_imported_again_completes_what_its_skipped_rows_held_back() {
     };
     assert_eq!(verdict("406 F.3d 5").verdict, "volume_not_held");
 
+    // Run again unchanged: nothing is read, the malformed row is not
+    // reported again as new, and the dockets wait for the mended row.
+    let again = import(dir.path(), &["courtlistener", path]);
+    assert_eq!(
+        rows_read(&again),
+        0,
+        "{}",
+        String::from_utf8_lossy(&again.stdout)
+    );
+    assert_eq!(verdict("406 F.3d 5").verdict, "volume_not_held");
+
     write("opinion-clusters-2024-05-06.csv", &clusters("\"7603\""));
-    import(dir.path(), &["courtlistener", path]);
+    let mended = import(dir.path(), &["courtlistener", path]);
+    assert!(
+        String::from_utf8_lossy(&mended.stdout)
+            .contains("read again: 1 of its rows named cases or opinions the library lacked"),
+        "{}",
+        String::from_utf8_lossy(&mended.stdout)
+    );
     let gamma = verdict("406 F.3d 30");
     assert_eq!(gamma.verdict, "found");
     assert_eq!(gamma.cases[0].name, "Gamma v. Delta");
@@ -771,6 +827,9 @@ fn a_page_after_a_cases_last_page_is_not_that_case() {
         "volume_not_held"
     );
     drop(library);
+    // Nothing was skipped: the file is done, and not read again.
+    let again = import(fresh.path(), &["cap", with_unpaged.to_str().unwrap()]);
+    assert_eq!(rows_read(&again), 0);
 
     // The official reporter's volume is held, not a parallel regional one
     // listed first: 502 N.E.2d holds other states' cases too.

@@ -138,7 +138,7 @@ pub fn import_dir(
     for (table, path) in files {
         let read = import_table(store, table, &path, options, &mut joins)?;
         if matches!(table, Table::Clusters) {
-            clusters_skipped += read.skipped;
+            clusters_skipped += read.skipped + read.skipped_earlier;
         }
         report.absorb(read);
     }
@@ -312,11 +312,9 @@ fn import_table(
     let mut report = ImportReport::new(format!("{SOURCE} {label}"));
     // A file an earlier run finished needs none of the set-up below (the
     // joins and the citation snapshot read the whole store).
-    let earlier = batches.checkpoint()?;
-    if earlier.done {
-        report.resumed_past = earlier.rows_committed;
+    let Some(start) = batches.start(&mut report)? else {
         return Ok(report);
-    }
+    };
     let report_ref = &mut report;
     let progress = &mut progress;
     match table {
@@ -324,6 +322,7 @@ fn import_table(
             let c = CourtColumns::new(&columns);
             let mut courts = BTreeMap::new();
             batches.run(
+                start,
                 csv,
                 |row| parse(&row, |row| court(&c, row)),
                 progress,
@@ -341,6 +340,7 @@ fn import_table(
         Table::Dockets => {
             let c = DocketColumns::new(&columns);
             batches.run(
+                start,
                 csv,
                 |row| parse(&row, |row| docket(&c, row)),
                 progress,
@@ -360,6 +360,7 @@ fn import_table(
             // that case: it is reported and skipped instead.
             let mut seen = HashSet::new();
             batches.run(
+                start,
                 csv,
                 |row| parse(&row, |row| cluster(&c, row)),
                 progress,
@@ -368,10 +369,10 @@ fn import_table(
                     path,
                     stored(path, |writer, cluster: ClusterRow| {
                         if !seen.insert(cluster.record.id.clone()) {
-                            return Ok(Err(format!(
+                            return Ok(Err(Skip::Malformed(format!(
                                 "cluster {} appears again in this file (the first row is kept)",
                                 cluster.record.id.trim_start_matches("cl-")
-                            )));
+                            ))));
                         }
                         store_cluster(writer, cluster)
                     }),
@@ -382,6 +383,7 @@ fn import_table(
             let c = CitationColumns::new(&columns);
             let clusters = joins.clusters_mut(store)?;
             batches.run(
+                start,
                 csv,
                 |row| parse(&row, |row| citation(&c, row)),
                 progress,
@@ -399,6 +401,7 @@ fn import_table(
             // would read for every row of the table.
             let cites = store.read(|txn| CiteSnapshot::load(txn, MAX_SNAPSHOT_KEYS))?;
             batches.run(
+                start,
                 csv,
                 |row| parse(&row, |row| opinion(&c, row, cites.as_ref())),
                 progress,
@@ -413,6 +416,7 @@ fn import_table(
             let c = CitationMapColumns::new(&columns);
             let opinions = joins.opinions(store)?;
             batches.run(
+                start,
                 csv,
                 |row| parse(&row, |row| citation_map(&c, row)),
                 progress,
@@ -424,6 +428,7 @@ fn import_table(
             let c = ParentheticalColumns::new(&columns);
             let opinions = joins.opinions(store)?;
             batches.run(
+                start,
                 csv,
                 |row| parse(&row, |row| parenthetical(&c, row)),
                 progress,
@@ -438,10 +443,10 @@ fn import_table(
                                 writer.add_parenthetical(&from, &to, &p.text)?;
                                 STORED
                             }
-                            _ => Ok(Err(format!(
+                            _ => Ok(Err(Skip::NamingMissing(format!(
                                 "opinion {} or {} is not in the library",
                                 p.describing, p.described
-                            ))),
+                            )))),
                         }
                     }),
                 ),
@@ -478,9 +483,17 @@ fn parse<T>(row: &Row, read: impl FnOnce(&Row) -> Result<T, String>) -> Parsed<T
     }
 }
 
-/// What storing a parsed row did: `Ok(Err(why))` skips the row;
+/// Why a row was skipped.
+enum Skip {
+    /// The row cannot be read as what its table holds.
+    Malformed(String),
+    /// The row names a case or opinion the library lacks.
+    NamingMissing(String),
+}
+
+/// What storing a parsed row did: `Ok(Err(skip))` skips the row;
 /// `Ok(Ok(Some(why)))` stores it with a value left out.
-type RowOutcome = Result<Result<Option<String>, String>, ImportError>;
+type RowOutcome = Result<Result<Option<String>, Skip>, ImportError>;
 
 const STORED: RowOutcome = Ok(Ok(None));
 
@@ -494,7 +507,7 @@ fn stored<'p, T>(
     move |writer, parsed, report| {
         let outcome = match parsed.value {
             Ok(value) => store(writer, value)?,
-            Err(why) => Err(why),
+            Err(why) => Err(Skip::Malformed(why)),
         };
         match outcome {
             Ok(warning) => {
@@ -503,7 +516,10 @@ fn stored<'p, T>(
                     report.warn(path, format!("line {}: {why}", parsed.line));
                 }
             }
-            Err(why) => report.skip(path, format!("line {}: {why}", parsed.line)),
+            Err(Skip::Malformed(why)) => report.skip(path, format!("line {}: {why}", parsed.line)),
+            Err(Skip::NamingMissing(why)) => {
+                report.skip_naming_missing(path, format!("line {}: {why}", parsed.line))
+            }
         }
         Ok(())
     }
@@ -848,10 +864,10 @@ fn store_opinion(
     clusters: &CaseIds,
 ) -> RowOutcome {
     let Some(case_id) = clusters.case_id(row.cluster) else {
-        return Ok(Err(format!(
+        return Ok(Err(Skip::NamingMissing(format!(
             "cluster {} is not in the library",
             row.cluster
-        )));
+        ))));
     };
     writer.set_courtlistener_opinion(row.id, &case_id)?;
     if let Some(opinion) = row.opinion {
@@ -939,7 +955,7 @@ fn store_citations(
     let mut volumes = std::collections::BTreeSet::new();
     for (line, (cluster, citation)) in parsed_rows(path, batch, report) {
         let Some(case_id) = clusters.case_id(cluster) else {
-            report.skip(
+            report.skip_naming_missing(
                 path,
                 format!("line {line}: cluster {cluster} is not in the library"),
             );
@@ -1061,7 +1077,7 @@ fn store_citation_map(
                 report.stored += 1;
                 edges.push((from, to, link.depth));
             }
-            _ => report.skip(
+            _ => report.skip_naming_missing(
                 path,
                 format!(
                     "line {line}: opinion {} or {} is not in the library",

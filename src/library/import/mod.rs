@@ -75,6 +75,14 @@ pub struct ImportReport {
     /// Rows already imported by an earlier, interrupted run.
     pub resumed_past: u64,
     pub skipped: u64,
+    /// Rows skipped by the earlier run that finished a file this run did
+    /// not read again (the file is unchanged, so they would be again).
+    #[serde(default)]
+    pub skipped_earlier: u64,
+    /// Of the skipped rows, those naming a case or opinion the library
+    /// lacked: the file is read again once the library knows more ids.
+    #[serde(skip)]
+    pub naming_missing: u64,
     /// The first malformed rows, as "file line L column C: why".
     pub errors: Vec<String>,
     /// What the skipped rows cost: volumes not counted as held.
@@ -104,6 +112,16 @@ impl ImportReport {
         }
     }
 
+    /// A row skipped because it names a case or opinion not in the library
+    /// (yet: a mended file of the same dump may bring it).
+    pub fn skip_naming_missing(&mut self, file: &Path, error: impl std::fmt::Display) {
+        self.naming_missing += 1;
+        self.skipped += 1;
+        if self.errors.len() < MAX_REPORTED_ERRORS {
+            self.errors.push(format!("{} {error}", file.display()));
+        }
+    }
+
     /// A row stored with a value left out.
     pub fn warn(&mut self, file: &Path, warning: impl std::fmt::Display) {
         self.warned += 1;
@@ -122,6 +140,8 @@ impl ImportReport {
         self.stored += other.stored;
         self.resumed_past += other.resumed_past;
         self.skipped += other.skipped;
+        self.skipped_earlier += other.skipped_earlier;
+        self.naming_missing += other.naming_missing;
         let room = MAX_REPORTED_ERRORS.saturating_sub(self.errors.len());
         self.errors.extend(other.errors.into_iter().take(room));
         self.notes.extend(other.notes);
@@ -131,12 +151,25 @@ impl ImportReport {
     }
 }
 
-/// A resumable position in one input file.
+/// A resumable position in one input file, and what its rows could not
+/// give.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Checkpoint {
     pub rows_committed: u64,
     pub done: bool,
+    /// Rows skipped so far (malformed, or naming what the library lacked).
+    #[serde(default)]
+    pub rows_skipped: u64,
+    /// Of them, rows naming a case or opinion the library lacked.
+    #[serde(default)]
+    pub rows_naming_missing: u64,
+    /// The ids the library knew when the file was done
+    /// ([`known_ids`](crate::library::store::known_ids)): when it knows
+    /// others later, rows naming missing ones may be placed, so the file is
+    /// read again.
+    #[serde(default)]
+    pub known_ids_when_done: u64,
 }
 
 /// Progress on a terminal: a bar with rows/s and ETA (by compressed bytes
@@ -454,7 +487,7 @@ fn simple_cite_key(cite: &str) -> Option<CiteKey> {
 
 /// Feeds `rows` to `apply` in batches of [`BATCH_ROWS`], one transaction
 /// each, with a checkpoint under `key`: rows an earlier run committed are
-/// skipped, and a finished input is not read again.
+/// skipped, and a finished input is not read again (see [`Batches::start`]).
 pub fn run_batches<T, E, I, F>(
     store: &Store,
     key: &str,
@@ -476,7 +509,17 @@ where
         file,
         rows_per_batch: BATCH_ROWS,
     };
-    batches.run(rows, |row| row, progress, report, each_row(file, apply))
+    let Some(start) = batches.start(report)? else {
+        return Ok(());
+    };
+    batches.run(
+        start,
+        rows,
+        |row| row,
+        progress,
+        report,
+        each_row(file, apply),
+    )
 }
 
 /// Adapts a per-row `apply` to a whole batch: malformed rows are counted
@@ -510,15 +553,36 @@ pub struct Batches<'a> {
 }
 
 impl Batches<'_> {
-    /// How far earlier runs got through this input.
-    pub fn checkpoint(&self) -> Result<Checkpoint, ImportError> {
-        Ok(self.store.read(|txn| -> Result<Checkpoint, StoreError> {
+    /// Where this run reads the input from: after the rows an earlier run
+    /// committed, or from the start when an earlier run finished it but
+    /// some of its rows named cases or opinions the library lacked and it
+    /// knows others now. `None` when the input is done: an unchanged file
+    /// gives the same rows, so they are not read (nor skipped) again.
+    pub fn start(&self, report: &mut ImportReport) -> Result<Option<Checkpoint>, ImportError> {
+        let (earlier, known_ids) = self.store.read(|txn| -> Result<_, StoreError> {
             let table = txn.open_table(crate::store::tables::IMPORT_PROGRESS)?;
-            Ok(match table.get(self.key)? {
+            let earlier: Checkpoint = match table.get(self.key)? {
                 Some(bytes) => serde_json::from_slice(bytes.value())?,
                 None => Checkpoint::default(),
-            })
-        })?)
+            };
+            Ok((earlier, crate::library::store::known_ids(txn)?))
+        })?;
+        if !earlier.done {
+            report.resumed_past += earlier.rows_committed;
+            return Ok(Some(earlier));
+        }
+        if earlier.rows_naming_missing > 0 && earlier.known_ids_when_done != known_ids {
+            report.note(format!(
+                "{}: read again: {} of its rows named cases or opinions the library lacked, \
+                 and it has others now",
+                self.file.display(),
+                earlier.rows_naming_missing
+            ));
+            return Ok(Some(Checkpoint::default()));
+        }
+        report.resumed_past += earlier.rows_committed;
+        report.skipped_earlier += earlier.rows_skipped;
+        Ok(None)
     }
 
     /// Reads `rows` on one thread, `prepare`s whole batches of them on a
@@ -527,6 +591,7 @@ impl Batches<'_> {
     /// inside one write transaction with the checkpoint.
     pub fn run<T, P, E, I, Prep, F>(
         &self,
+        start: Checkpoint,
         rows: I,
         prepare: Prep,
         progress: &mut Progress,
@@ -545,13 +610,10 @@ impl Batches<'_> {
             &mut ImportReport,
         ) -> Result<(), ImportError>,
     {
-        let start = self.checkpoint()?;
-        report.resumed_past += start.rows_committed;
-        if start.done {
-            return Ok(());
-        }
         let rows_per_batch = self.rows_per_batch.max(1);
         let mut committed = start.rows_committed;
+        let mut skipped = start.rows_skipped;
+        let mut naming_missing = start.rows_naming_missing;
         std::thread::scope(|scope| -> Result<(), ImportError> {
             // Batch i goes to worker i % workers and comes back on that
             // worker's lane, so the writer takes the lanes in turn to get the
@@ -602,16 +664,21 @@ impl Batches<'_> {
                     let mut writer = LibraryWriter::new(txn)?;
                     writer.import_file(self.key);
                     report.rows += taken;
-                    let skipped = report.skipped;
+                    let (skipped_before, missing_before) = (report.skipped, report.naming_missing);
                     apply(&mut writer, batch, report)?;
-                    if report.skipped > skipped {
+                    if report.skipped > skipped_before {
                         writer.mark_import_incomplete()?;
                     }
+                    skipped += report.skipped - skipped_before;
+                    naming_missing += report.naming_missing - missing_before;
                     writer.set_checkpoint(
                         self.key,
                         &Checkpoint {
                             rows_committed: committed + taken,
                             done: false,
+                            rows_skipped: skipped,
+                            rows_naming_missing: naming_missing,
+                            known_ids_when_done: 0,
                         },
                     )?;
                     writer.finish()?;
@@ -633,28 +700,26 @@ impl Batches<'_> {
         }
         self.store.write(|txn| -> Result<(), ImportError> {
             let mut writer = LibraryWriter::new(txn)?;
-            let settled = writer.settle_coverage(self.key)?;
-            if settled.volumes_withheld > 0 {
+            let volumes_withheld = writer.settle_coverage(self.key)?;
+            if volumes_withheld > 0 {
                 report.note(format!(
-                    "{}: rows were skipped, so the volumes it brings ({}) are not counted as \
-                     held completely (citations there answer `unavailable`); mend the rows and \
-                     import again",
+                    "{}: rows were skipped or placed no case in its volume, so the volumes it \
+                     brings ({}) are not counted as held completely (citations there answer \
+                     `unavailable`); mend the rows and import again",
                     self.file.display(),
-                    settled.volumes_withheld
+                    volumes_withheld
                 ));
             }
-            // A file with skipped rows is read again by the next import: its
-            // rows may name what a mended file brings (a cluster skipped here
-            // is named by rows of the citations file).
-            let checkpoint = if settled.rows_skipped {
-                Checkpoint::default()
-            } else {
-                Checkpoint {
+            writer.set_checkpoint(
+                self.key,
+                &Checkpoint {
                     rows_committed: committed,
                     done: true,
-                }
-            };
-            writer.set_checkpoint(self.key, &checkpoint)?;
+                    rows_skipped: skipped,
+                    rows_naming_missing: naming_missing,
+                    known_ids_when_done: writer.known_ids()?,
+                },
+            )?;
             writer.finish()?;
             Ok(())
         })?;
@@ -708,6 +773,18 @@ pub fn checkpoint_key(kind: &str, path: &Path, size: u64) -> String {
     format!("{kind}:{name}:{size}:{modified}")
 }
 
+/// Whether `key` is of [`checkpoint_key`]'s form: builds before it had no
+/// modification time ("kind:name:size").
+pub fn is_current_checkpoint_key(key: &str) -> bool {
+    let mut parts = key.rsplitn(4, ':');
+    let numbers = parts
+        .by_ref()
+        .take(2)
+        .filter(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
+        .count();
+    numbers == 2 && parts.count() == 2
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -733,6 +810,22 @@ mod tests {
             "May 1954",
         ] {
             assert_eq!(real_date(impossible), None, "{impossible}");
+        }
+    }
+
+    #[test]
+    fn checkpoint_keys_of_earlier_builds_are_told_apart() {
+        let file = std::env::temp_dir().join("clusters.csv");
+        let key = checkpoint_key("courtlistener-clusters", &file, 120);
+        assert!(is_current_checkpoint_key(&key), "{key}");
+        assert!(is_current_checkpoint_key("cap:a:b.jsonl:120:99"));
+        for earlier in [
+            "courtlistener-clusters:clusters.csv:120",
+            "cap:347:88",
+            "120:99",
+            "",
+        ] {
+            assert!(!is_current_checkpoint_key(earlier), "{earlier}");
         }
     }
 
