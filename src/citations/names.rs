@@ -108,6 +108,9 @@ struct Lexicon {
     /// Full word (lower case) → its T6 abbreviation, when T6 gives one
     /// abbreviation for it.
     bluebook: HashMap<String, String>,
+    /// Squashed abbreviation → the squashed words it abbreviates, and
+    /// squashed word → its abbreviations.
+    expansions: HashMap<String, Vec<String>>,
 }
 
 fn lexicon() -> &'static Lexicon {
@@ -120,6 +123,13 @@ fn lexicon() -> &'static Lexicon {
         let mut canonical = HashMap::new();
         let mut abbreviations = HashSet::new();
         let mut bluebook: HashMap<String, Option<String>> = HashMap::new();
+        let mut expansions: HashMap<String, Vec<String>> = HashMap::new();
+        let mut expand = |from: String, to: String| {
+            let forms = expansions.entry(from.clone()).or_default();
+            if from != to && !to.is_empty() && !forms.contains(&to) {
+                forms.push(to);
+            }
+        };
         // Every spelling of a word (full, T6, extra) shares one token.
         let pairs = t6
             .iter()
@@ -128,6 +138,8 @@ fn lexicon() -> &'static Lexicon {
         for (abbr, word, is_t6) in pairs {
             let abbr_key = squash_word(abbr);
             let word_key = squash_word(word);
+            expand(abbr_key.clone(), word_key.clone());
+            expand(word_key.clone(), abbr_key.clone());
             let token = canonical
                 .get(&word_key)
                 .or_else(|| canonical.get(&abbr_key))
@@ -148,6 +160,8 @@ fn lexicon() -> &'static Lexicon {
             }
         }
         for (abbr, state) in &states {
+            expand(squash_word(abbr), squash_word(state));
+            expand(squash_word(state), squash_word(abbr));
             abbreviations.insert(abbr.clone());
             let token = squash_word(abbr);
             canonical
@@ -157,6 +171,7 @@ fn lexicon() -> &'static Lexicon {
         }
         Lexicon {
             canonical,
+            expansions,
             abbreviations,
             bluebook: bluebook
                 .into_iter()
@@ -225,6 +240,38 @@ pub fn t6_abbreviation(word: &str) -> Option<&'static str> {
         .bluebook
         .get(&word.to_lowercase())
         .map(String::as_str)
+}
+
+/// A written word of a case name as the tokens names compare by: "Bd."
+/// and "Board" alike, "Mfrs." and "Manufacturers" alike.
+pub fn word_tokens(word: &str) -> Vec<String> {
+    tokens(word)
+}
+
+/// The spellings of a word in case names, lower case and without periods:
+/// itself, and the words it abbreviates or its abbreviations ("Bd." →
+/// `bd`, `board`; "Board" → `board`, `bd`; "Educ." → `educ`, `education`,
+/// `educational`; "Education" → `education`, `educ`, `ed`).
+pub fn spellings(word: &str) -> Vec<String> {
+    let squashed = squash_word(word);
+    if squashed.is_empty() {
+        return Vec::new();
+    }
+    let expansions = &lexicon().expansions;
+    let mut forms = vec![squashed.clone()];
+    match expansions.get(&squashed) {
+        Some(others) => forms.extend(others.iter().cloned()),
+        // A plural of a word the table has ("Mfrs."): its plurals.
+        None => {
+            if let Some(others) = squashed
+                .strip_suffix('s')
+                .and_then(|singular| expansions.get(singular))
+            {
+                forms.extend(others.iter().map(|other| format!("{other}s")));
+            }
+        }
+    }
+    forms
 }
 
 /// A case name reduced to comparable tokens, parties separated by `v`:
@@ -656,6 +703,18 @@ mod tests {
         for word in ["firmable.", "curiams.", "Curiams.", "Washington.", "held."] {
             assert!(!is_abbreviation(word), "{word}");
         }
+    }
+
+    #[test]
+    fn a_words_spellings_are_its_abbreviations_and_full_forms() {
+        assert_eq!(spellings("Bd."), ["bd", "board"]);
+        assert_eq!(spellings("board"), ["board", "bd"]);
+        assert_eq!(spellings("Educ."), ["educ", "education", "educational"]);
+        assert_eq!(spellings("Education"), ["education", "educ", "ed"]);
+        assert!(spellings("Mfrs.").contains(&"manufacturers".to_string()));
+        assert_eq!(spellings("Brown"), ["brown"]);
+        assert!(spellings("...").is_empty());
+        assert_eq!(word_tokens("Bd."), word_tokens("Board"));
     }
 
     #[test]

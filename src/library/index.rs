@@ -15,6 +15,8 @@ use tantivy::schema::{
 };
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
+use crate::citations::names;
+
 /// Where the index lives inside the data directory.
 pub const INDEX_DIR: &str = "index";
 /// The layout of the index's documents; a library whose index was built
@@ -326,7 +328,7 @@ impl LibraryIndex {
         limit: usize,
     ) -> Result<Vec<SearchHit>, IndexError> {
         if !words.is_empty() {
-            let all: Vec<String> = words.iter().map(|w| format!("+{w}")).collect();
+            let all: Vec<String> = words.iter().map(|w| every_spelling(w)).collect();
             let hits =
                 self.parse_and_run(parser, &format!("{required}{}", all.join(" ")), limit)?;
             if !hits.is_empty() {
@@ -480,14 +482,8 @@ impl NameQuery {
         let capitalized = words
             .iter()
             .all(|w| w.chars().next().is_some_and(char::is_uppercase));
-        (!words.is_empty() && words.len() <= MAX_PARTY_WORDS && capitalized).then(|| {
-            NameQuery::OneParty(
-                words
-                    .iter()
-                    .map(|w| w.replace('"', "").to_lowercase())
-                    .collect(),
-            )
-        })
+        (!words.is_empty() && words.len() <= MAX_PARTY_WORDS && capitalized)
+            .then(|| NameQuery::OneParty(words.iter().flat_map(|w| name_tokens(w)).collect()))
     }
 
     /// Whether a case with these parties is the one the query names.
@@ -523,7 +519,7 @@ impl Parties {
             words
                 .iter()
                 .filter(|w| !w.is_empty() && !NAME_CONNECTIVES.contains(&String::as_str(w)))
-                .cloned()
+                .flat_map(|w| name_tokens(w))
                 .collect()
         };
         let parties = Parties {
@@ -538,6 +534,27 @@ impl Parties {
         wanted.first.iter().all(|w| self.first.contains(w))
             && wanted.second.iter().all(|w| self.second.contains(w))
     }
+}
+
+/// A required word of a query, in any of the fields searched, or spelt
+/// otherwise in a case name: "Bd." finds "Board", and "Board" a name
+/// written "Bd.", but "Education" does not find every "L. Ed." citation.
+fn every_spelling(word: &str) -> String {
+    let mut spellings = names::spellings(word).into_iter();
+    let Some(itself) = spellings.next() else {
+        return format!("+{word}");
+    };
+    let others: Vec<String> = spellings.map(|other| format!("name:{other}")).collect();
+    if others.is_empty() {
+        format!("+{itself}")
+    } else {
+        format!("+({itself} {})", others.join(" "))
+    }
+}
+
+/// A word of a case name as names compare by it: "Bd." as "Board".
+fn name_tokens(word: &str) -> Vec<String> {
+    names::word_tokens(&word.replace('"', ""))
 }
 
 /// The words of a case name worth searching: lowercase, no connectives.
@@ -633,11 +650,16 @@ mod tests {
     fn parties_are_the_words_on_each_side_of_v() {
         assert_eq!(
             Parties::of("Brown v. Board of Education"),
-            Some(parties(&["brown"], &["board", "education"]))
+            Some(parties(&["brown"], &["bd", "educ"])),
+            "words as their Bluebook abbreviations, so either spelling compares"
+        );
+        assert_eq!(
+            Parties::of("Brown v. Bd. of Educ."),
+            Parties::of("Brown v. Board of Education")
         );
         assert_eq!(
             Parties::of("BROWN et al. vs. BOARD"),
-            Some(parties(&["brown"], &["board"]))
+            Some(parties(&["brown"], &["bd"]))
         );
         assert_eq!(Parties::of("Brown Board"), None);
         assert_eq!(Parties::of("v."), None);

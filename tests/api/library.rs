@@ -339,7 +339,13 @@ fn search_finds_cases_and_rules_by_name_and_text() {
     // A name with its parties in order: the case so named comes first, the
     // most cited of its decisions (Brown I, not its later orders), before
     // NLRB v. Brown and the Code's "Brown v. Board of Education" sections.
-    for query in ["Brown v. Board", "brown v board"] {
+    // Bluebook's abbreviations ("Bd.", "Educ.") find the names spelt out.
+    for query in [
+        "Brown v. Board",
+        "brown v board",
+        "Brown v. Bd. of Educ.",
+        "Brown v. Bd.",
+    ] {
         let hits = library.search(query, None, 3).unwrap();
         assert_eq!(
             hits.first().map(|h| h.id.as_str()),
