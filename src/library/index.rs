@@ -9,11 +9,14 @@ use std::thread::JoinHandle;
 
 use serde::Serialize;
 use tantivy::collector::{Count, TopDocs};
+use tantivy::directory::error::OpenReadError;
 use tantivy::query::{QueryParser, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
 };
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+use tantivy::{
+    Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, TantivyError, Term,
+};
 
 use crate::citations::names;
 
@@ -150,10 +153,7 @@ impl LibraryIndex {
         let (schema, fields) = schema();
         let directory = tantivy::directory::MmapDirectory::open(&dir)
             .map_err(|e| IndexError::Directory(format!("{}: {e}", dir.display())))?;
-        let damaged = |err: tantivy::TantivyError| IndexError::Damaged {
-            dir: dir.display().to_string(),
-            reason: err.to_string(),
-        };
+        let damaged = |err| open_error(&dir, err);
         let index = Index::open_or_create(directory, schema).map_err(damaged)?;
         let writer: IndexWriter = index
             .writer(memory_bytes.max(15_000_000))
@@ -302,9 +302,10 @@ impl LibraryIndex {
                     .names()
                     .any(|name| Parties::of(name).is_some_and(|p| wanted.is_named_by(&p)))
         });
+        let searcher = self.reader.searcher();
         let mut cited: Vec<(usize, SearchHit)> = Vec::with_capacity(in_order.len());
         for hit in in_order.drain(..) {
-            cited.push((self.citing_count(&hit.id)?, hit));
+            cited.push((self.count_citing(&searcher, &hit.id)?, hit));
         }
         // Stable: equally cited cases keep their order by score.
         cited.sort_by_key(|(count, _)| std::cmp::Reverse(*count));
@@ -403,11 +404,15 @@ impl LibraryIndex {
 
     /// How many cases in the index cite the case `id`.
     pub fn citing_count(&self, id: &str) -> Result<usize, IndexError> {
+        self.count_citing(&self.reader.searcher(), id)
+    }
+
+    fn count_citing(&self, searcher: &Searcher, id: &str) -> Result<usize, IndexError> {
         let query = TermQuery::new(
             Term::from_field_text(self.fields.cites, id),
             IndexRecordOption::Basic,
         );
-        Ok(self.reader.searcher().search(&query, &Count)?)
+        Ok(searcher.search(&query, &Count)?)
     }
 
     /// Bytes the index takes on disk.
@@ -438,6 +443,29 @@ impl LibraryIndex {
 impl Drop for LibraryIndex {
     fn drop(&mut self) {
         self.close();
+    }
+}
+
+/// Why the index cannot be opened. Only wrong files call for rebuilding
+/// it; a failed read or write (permissions, a full disk) or a lock is said
+/// as it is, since removing the directory would not mend it.
+fn open_error(dir: &Path, err: TantivyError) -> IndexError {
+    let not_the_files = matches!(
+        err,
+        TantivyError::IoError(_)
+            | TantivyError::OpenDirectoryError(_)
+            | TantivyError::OpenWriteError(_)
+            | TantivyError::LockFailure(..)
+            | TantivyError::SystemError(_)
+            | TantivyError::OpenReadError(OpenReadError::IoError { .. })
+    );
+    if not_the_files {
+        IndexError::Directory(format!("{}: {err}", dir.display()))
+    } else {
+        IndexError::Damaged {
+            dir: dir.display().to_string(),
+            reason: err.to_string(),
+        }
     }
 }
 
@@ -667,6 +695,25 @@ mod tests {
         assert!(!named.include(&Parties::of("Brown v. Board").unwrap()));
         assert!(named.include(&Parties::of("Board v. Brown").unwrap()));
         assert!(named.include(&Parties::of("v. Brown").unwrap()));
+    }
+
+    #[test]
+    fn only_wrong_files_are_called_damaged() {
+        let dir = Path::new("/data/index");
+        let denied = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "denied");
+        let io = open_error(dir, TantivyError::IoError(std::sync::Arc::new(denied)));
+        assert!(matches!(io, IndexError::Directory(_)), "{io}");
+        assert!(!io.to_string().contains("remove that directory"));
+        let corrupt = open_error(
+            dir,
+            TantivyError::DataCorruption(tantivy::error::DataCorruption::comment_only(
+                "bad footer",
+            )),
+        );
+        assert!(
+            corrupt.to_string().contains("remove that directory"),
+            "{corrupt}"
+        );
     }
 
     #[test]
