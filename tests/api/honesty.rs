@@ -453,3 +453,17 @@ async fn citations_in_less_usual_forms_are_checked_not_skipped() {
     // begun since the reporter data was compiled.
     assert!(answers[8].2.contains("begun since"), "{answers:?}");
 }
+
+/// A part of which the library holds one section says so, in the singular.
+#[tokio::test]
+async fn a_part_with_one_section_held_is_named_with_it() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let answer = only(&app, &key, "See 1 C.F.R. pt. 1.").await;
+    assert_eq!(answer["status"], "verified", "{answer}");
+    let reason = answer["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("one section of part 1 (in force), § 1.1"),
+        "{answer}"
+    );
+}

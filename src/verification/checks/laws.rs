@@ -172,12 +172,25 @@ fn check_part(
         content_type,
         bluebook(citation),
         urls::regulation_part_page(title, part),
-        format!(
-            "the library holds {} sections of part {part} ({live} in force), the first § {}: {}",
-            sections.len(),
-            first.section,
-            first.heading
-        ),
+        if sections.len() == 1 {
+            format!(
+                "the library holds one section of part {part} ({}), § {}: {}",
+                if live == 1 {
+                    "in force"
+                } else {
+                    "not in force"
+                },
+                first.section,
+                first.heading
+            )
+        } else {
+            format!(
+                "the library holds {} sections of part {part} ({live} in force), the first § {}: {}",
+                sections.len(),
+                first.section,
+                first.heading
+            )
+        },
     ))
 }
 
