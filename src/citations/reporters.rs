@@ -128,15 +128,21 @@ pub fn unlisted_series(spelling: &str) -> Option<UnlistedSeries> {
         }
     }
     // The series of each edition of that name; the first has no number.
-    let (last_series, last) = published
+    // (A reporter's other editions, "Wash. Terr." beside "Wash. 2d", are
+    // no series of it.)
+    let series_of_name: Vec<(u32, &Edition)> = published
         .iter()
         .filter_map(|e| match split_series(&e.abbreviation)? {
-            (n, number) if n == name => Some((number.unwrap_or(1), e)),
+            (n, number) if n == name => Some((number.unwrap_or(1), *e)),
             _ => None,
         })
-        .max_by_key(|(number, _)| *number)?;
+        .collect();
+    let &(last_series, last) = series_of_name.iter().max_by_key(|(number, _)| *number)?;
     Some(UnlistedSeries {
-        published: published.iter().map(|e| e.abbreviation.as_ref()).collect(),
+        published: series_of_name
+            .iter()
+            .map(|(_, e)| e.abbreviation.as_ref())
+            .collect(),
         may_be_newer: series == last_series + 1 && last.end.is_none(),
     })
 }
@@ -303,6 +309,10 @@ mod tests {
             unlisted_series("L. Ed. 4th").map(|u| u.may_be_newer),
             Some(false)
         );
+        // Another edition of a reporter of that name is no series of it.
+        let washington = unlisted_series("Wash. 4th").unwrap().published;
+        assert!(!washington.contains(&"Wash. Terr."), "{washington:?}");
+        assert!(washington.contains(&"Wash. 3d"), "{washington:?}");
         assert_eq!(
             unlisted_series("F.6th").map(|u| u.may_be_newer),
             Some(false)

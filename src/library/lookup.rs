@@ -427,8 +427,15 @@ pub fn unlisted_series_reason(
     published: &[impl AsRef<str>],
     may_be_newer: bool,
 ) -> String {
-    let published: Vec<&str> = published.iter().map(AsRef::as_ref).collect();
-    let published = published.join(", ");
+    // Reporters that share a name ("Wash." of the territory and the state)
+    // list their series once.
+    let mut series: Vec<&str> = Vec::with_capacity(published.len());
+    for name in published.iter().map(AsRef::as_ref) {
+        if !series.contains(&name) {
+            series.push(name);
+        }
+    }
+    let published = series.join(", ");
     if may_be_newer {
         format!(
             "{reporter} is not in the reporter data, which lists {published}, the last still running: \
