@@ -596,8 +596,22 @@ fn name_words(query: &str) -> Vec<String> {
 
 /// Keeps the query language's operators from failing on legal text such as
 /// "42 U.S.C. § 1983" or "Brown v. Board (1954)": only words reach the parser.
+/// An abbreviation with an apostrophe is one word ("Nat'l" is `Natl`,
+/// which T6 spells out as "National"); another apostrophe splits its word
+/// as the index does ("O'Connor" is `O Connor`).
 fn sanitize(query: &str) -> String {
     query
+        .split_whitespace()
+        .map(|word| {
+            let joined: String = word.chars().filter(|c| !matches!(c, '\'' | '’')).collect();
+            if joined.len() < word.len() && names::spellings(&joined).len() > 1 {
+                joined
+            } else {
+                word.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
         .chars()
         .map(|c| {
             if c.is_alphanumeric() || c == '"' {
@@ -695,6 +709,12 @@ mod tests {
         assert!(!named.include(&Parties::of("Brown v. Board").unwrap()));
         assert!(named.include(&Parties::of("Board v. Brown").unwrap()));
         assert!(named.include(&Parties::of("v. Brown").unwrap()));
+    }
+
+    #[test]
+    fn an_abbreviation_with_an_apostrophe_is_one_word() {
+        assert_eq!(sanitize("Nat'l Ass’n v. O'Connor"), "Natl Assn v O Connor");
+        assert_eq!(sanitize("42 U.S.C. § 1983"), "42 U S C 1983");
     }
 
     #[test]

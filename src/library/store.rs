@@ -729,16 +729,18 @@ impl<'txn> LibraryWriter<'txn> {
         let Some(mut record) = self.case(case_id)? else {
             return Ok(());
         };
-        let before = record.clone();
+        let mut changed = false;
         if !name.is_empty() && !record.companion_names.iter().any(|n| n == name) {
             record.companion_names.push(name.to_string());
+            changed = true;
         }
         if let Some(docket) = docket
             && !record.docket_numbers.iter().any(|d| d == docket)
         {
             record.docket_numbers.push(docket.to_string());
+            changed = true;
         }
-        if record != before {
+        if changed {
             self.cases.insert(case_id, encode(&record)?.as_slice())?;
             self.mark_for_index(case_id)?;
         }

@@ -355,6 +355,11 @@ fn search_finds_cases_and_rules_by_name_and_text() {
         let names = library.search_names(query, 3).unwrap();
         assert_eq!(names[0].id, "scdb-1953-069", "{query}: {names:?}");
     }
+    // Abbreviations written with an apostrophe too.
+    let nfib = library
+        .search_names("Nat'l Fed'n of Indep. Bus. v. Sebelius", 3)
+        .unwrap();
+    assert_eq!(nfib[0].id, "scdb-2011-077", "{nfib:?}");
     let reversed = library.search("Board v. Brown", Some("case"), 3).unwrap();
     let name = reversed[0].name.to_uppercase();
     let (first, second) = name.split_once(" V. ").unwrap();
