@@ -330,6 +330,41 @@ fn a_page_run_into_a_reporters_series_is_read() {
 }
 
 #[test]
+fn reporters_in_mixed_case_are_read_when_clearly_citations() {
+    assert_addresses(
+        "5 F.3D 10; 74 S.ct. 686; 74 S.Ct 686; 98 L.ed. 873; 347 U.s. 483; 9 N.w.2D 11",
+        &[
+            ("5", "F.3d", "10"),
+            ("74", "S. Ct.", "686"),
+            ("74", "S. Ct.", "686"),
+            ("98", "L. Ed.", "873"),
+            ("347", "U.S.", "483"),
+            ("9", "N.W.2d", "11"),
+        ],
+    );
+    let text = "Brown v. Board of Education, 74 S.ct. 686 (1954)";
+    let c = find(&extract(text), text, "74 S.ct. 686").clone();
+    assert_eq!(
+        (c.court, c.year, c.reporter_found.as_deref()),
+        (Some("scotus"), Some(1954), Some("S.ct."))
+    );
+    // The prose that lower case reads, in other cases.
+    for text in [
+        "Suite 1200 N.w. 17 Avenue",
+        "In 70 A.d. 3 legions marched",
+        "we rented 3 B.r. 2 bath",
+        "Exhibit 12 p.3 14",
+        "Price 400 U.s. 12.50",
+        "There are 500 U.s. 10-K filings",
+        "rose 5 F.3D 4% today",
+        "Scored 5 s Ct 4",
+        "Route 5 S.ct. ahead",
+    ] {
+        assert!(extract(text).is_empty(), "{text:?}: {:?}", extract(text));
+    }
+}
+
+#[test]
 fn edition_dates_choose_among_same_spellings() {
     // "Johnson" is both New York (1806–1823) and New Mexico reports.
     let text = "1 Johnson 1 (1890)";

@@ -199,3 +199,70 @@ fn bluebook_forms_of_laws() {
         ]
     );
 }
+
+#[test]
+fn codes_in_lower_case_need_a_section_sign_or_word() {
+    for (text, written, code, title, section) in [
+        (
+            "42 u.s.c. § 1983",
+            "42 u.s.c. § 1983",
+            "U.S.C.",
+            "42",
+            "1983",
+        ),
+        (
+            "29 c.f.r. § 1630.2",
+            "29 c.f.r. § 1630.2",
+            "C.F.R.",
+            "29",
+            "1630.2",
+        ),
+        (
+            "under 42 u.s.c. sec. 1983",
+            "42 u.s.c. sec. 1983",
+            "U.S.C.",
+            "42",
+            "1983",
+        ),
+        (
+            "42 U.s.c. Section 1983",
+            "42 U.s.c. Section 1983",
+            "U.S.C.",
+            "42",
+            "1983",
+        ),
+        (
+            "42 u.s.c.a. §1983",
+            "42 u.s.c.a. §1983",
+            "U.S.C.",
+            "42",
+            "1983",
+        ),
+    ] {
+        let k = key(text, written);
+        assert_eq!(
+            (k.code.as_str(), k.title.as_deref(), k.section.as_deref()),
+            (code, Some(title), Some(section)),
+            "{text}"
+        );
+    }
+    let text = "42 u.s.c. § 1983(a)";
+    assert_eq!(
+        bluebook(find(&extract(text), text, "42 u.s.c. § 1983")).as_deref(),
+        Some("42 U.S.C. § 1983(a)")
+    );
+    // Without the sign or the word, a number after the code is prose.
+    for text in [
+        "we filed 42 u.s.c. 1983 forms",
+        "the 42 u.s.c. provisions",
+        "about 29 c.f.r. 1630",
+        "at 29 c.f.r. s. 1630",
+        "see 29 c.f.r. pt. 1630",
+    ] {
+        let laws: Vec<_> = extract(text)
+            .into_iter()
+            .filter(|c| c.kind == CitationKind::Law)
+            .collect();
+        assert!(laws.is_empty(), "{text:?}: {laws:?}");
+    }
+}

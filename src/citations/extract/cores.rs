@@ -71,12 +71,13 @@ struct Candidate {
 }
 
 /// Scans `text` and returns the cores in text order (overlaps resolved).
-/// The `lower_case` reporter spellings are looked for only after a number
-/// and a space, where a volume would be.
+/// The `any_case` reporter and code spellings are looked for only after a
+/// number and a space, where a volume or title would be, and only where
+/// `scanner` found nothing.
 pub(crate) fn find(
     text: &str,
     scanner: &Scanner,
-    lower_case: &Scanner,
+    any_case: &Scanner,
     vocabulary: &'static Vocabulary,
 ) -> Vec<Core> {
     let bytes = text.as_bytes();
@@ -84,14 +85,17 @@ pub(crate) fn find(
     let mut cores: Vec<Core> = Vec::new();
     let mut work = Work::default();
     let starts = scanner.starts();
-    let lower_starts = lower_case.starts();
-    let any_starts: [bool; 256] = std::array::from_fn(|b| starts[b] || lower_starts[b]);
-    let is_case = |core: &Core| matches!(core.kind, CoreKind::Case { .. });
+    let any_case_starts = any_case.starts();
+    let any_starts: [bool; 256] = std::array::from_fn(|b| starts[b] || any_case_starts[b]);
     let mut i = 0;
     while i < bytes.len() {
-        // The next byte that can start a pattern at the start of a token.
+        // The next byte that can start a pattern at the start of a token
+        // (one matched in any case only after a number).
         let Some(next) = bytes[i..].iter().enumerate().position(|(k, &b)| {
-            any_starts[b as usize] && (i + k == 0 || !INSIDE_WORD[bytes[i + k - 1] as usize])
+            let at = i + k;
+            any_starts[b as usize]
+                && (at == 0 || !INSIDE_WORD[bytes[at - 1] as usize])
+                && (starts[b as usize] || after_a_number(&bytes[..at]))
         }) else {
             break;
         };
@@ -104,10 +108,10 @@ pub(crate) fn find(
             None
         };
         let found = match found {
-            None if lower_starts[b] && after_a_number(&bytes[..i]) => {
-                lower_case.walk(bytes, i, &mut hits);
-                best_for_hits(text, i, &hits, lower_case, vocabulary, &mut work)
-                    .filter(|core| is_case(core) && page_ends(text, core.span.end))
+            None if any_case_starts[b] && after_a_number(&bytes[..i]) => {
+                any_case.walk(bytes, i, &mut hits);
+                best_for_hits(text, i, &hits, any_case, vocabulary, &mut work)
+                    .filter(|core| clearly_a_citation(text, core))
             }
             found => found,
         };
@@ -120,6 +124,21 @@ pub(crate) fn find(
         }
     }
     drop_overlaps(cores)
+}
+
+/// Whether a core read in another case than its spelling's is clearly a
+/// citation: a case whose page ends there, or a code whose section is
+/// marked ("42 u.s.c. § 1983", "sec. 1983"; "42 u.s.c. 1983" may be prose
+/// about a count).
+fn clearly_a_citation(text: &str, core: &Core) -> bool {
+    match core.kind {
+        CoreKind::Case { .. } => page_ends(text, core.span.end),
+        CoreKind::Law { .. } => core.group("section").is_some_and(|section| {
+            let marker = text[core.reporter_span.end..section.start].to_ascii_lowercase();
+            marker.contains('§') || marker.contains("sec")
+        }),
+        _ => false,
+    }
 }
 
 /// Whether a page ends the number there, rather than run on into a price,
