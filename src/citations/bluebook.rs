@@ -175,10 +175,15 @@ fn law(c: &Citation) -> Option<String> {
     let key = c.law.as_ref()?;
     let section = key.section.as_deref();
     let subsection = key.subsection.as_deref().unwrap_or("");
+    let supplement = c
+        .supplement
+        .as_deref()
+        .map(|supplement| format!(" & {supplement}"))
+        .unwrap_or_default();
     let year = match (&c.publisher, c.year) {
-        (Some(publisher), Some(year)) => format!(" ({publisher} {year})"),
+        (Some(publisher), Some(year)) => format!(" ({publisher} {year}{supplement})"),
         (Some(publisher), None) => format!(" ({publisher})"),
-        (None, Some(year)) => format!(" ({year})"),
+        (None, Some(year)) => format!(" ({year}{supplement})"),
         (None, None) => String::new(),
     };
     let code = key.code.as_str();
@@ -301,6 +306,15 @@ mod tests {
         assert_eq!(
             first("Fla. Stat. § 120.68 (West 2009)").as_deref(),
             Some("Fla. Stat. § 120.68 (West 2009)")
+        );
+        // A main volume with its supplement.
+        assert_eq!(
+            first("42 U.S.C. § 1983 (2018 & Supp. V 2023)").as_deref(),
+            Some("42 U.S.C. § 1983 (2018 & Supp. V 2023)")
+        );
+        assert_eq!(
+            first("Fla. Stat. § 120.68 (West 2007 & Supp. 2015)").as_deref(),
+            Some("Fla. Stat. § 120.68 (West 2007 & Supp. 2015)")
         );
     }
 }

@@ -266,3 +266,31 @@ fn codes_in_lower_case_need_a_section_sign_or_word() {
         assert!(laws.is_empty(), "{text:?}: {laws:?}");
     }
 }
+
+#[test]
+fn a_main_volume_with_its_supplement_keeps_both() {
+    let text = "42 U.S.C. § 1983 (2018 & Supp. V 2023)";
+    let citations = extract(text);
+    let c = find(&citations, text, "42 U.S.C. § 1983");
+    assert_eq!(
+        (c.year, c.publisher.as_deref(), c.supplement.as_deref()),
+        (Some(2018), None, Some("Supp. V 2023"))
+    );
+    assert_eq!(c.parenthetical, None);
+    assert_eq!(&text[c.full_span.clone()], text);
+    assert_eq!(
+        bluebook(c).as_deref(),
+        Some("42 U.S.C. § 1983 (2018 & Supp. V 2023)")
+    );
+    let text = "Fla. Stat. § 120.68 (West 2007 & Supp. 2015)";
+    let c = &extract(text)[0];
+    assert_eq!(
+        (c.year, c.publisher.as_deref(), c.supplement.as_deref()),
+        (Some(2007), Some("West"), Some("Supp. 2015"))
+    );
+    // Another "&" is no date.
+    let text = "42 U.S.C. § 1983 (Smith & Jones 2015)";
+    let c = &extract(text)[0];
+    assert_eq!((c.year, c.supplement.as_deref()), (None, None));
+    assert_eq!(bluebook(c).as_deref(), Some("42 U.S.C. § 1983"));
+}
