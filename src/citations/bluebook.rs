@@ -171,6 +171,25 @@ fn section_sign(section: &str) -> &'static str {
     }
 }
 
+/// The annotated edition of the U.S. Code a citation names, West's
+/// "U.S.C.A." or LexisNexis's "U.S.C.S." (written with or without periods,
+/// in any case): the Bluebook form names the edition cited, not the
+/// official code, though the section checked is the U.S. Code's.
+fn annotated_code(c: &Citation) -> Option<&'static str> {
+    let written: String = c
+        .reporter_found
+        .as_deref()?
+        .chars()
+        .filter(char::is_ascii_alphabetic)
+        .map(|letter| letter.to_ascii_uppercase())
+        .collect();
+    match written.as_str() {
+        "USCA" => Some("U.S.C.A."),
+        "USCS" => Some("U.S.C.S."),
+        _ => None,
+    }
+}
+
 fn law(c: &Citation) -> Option<String> {
     let key = c.law.as_ref()?;
     let section = key.section.as_deref();
@@ -192,6 +211,7 @@ fn law(c: &Citation) -> Option<String> {
     }
     let text = match (code, &key.title, &key.chapter, section) {
         ("U.S.C." | "C.F.R.", Some(title), _, Some(section)) => {
+            let code = annotated_code(c).unwrap_or(code);
             let app = if key.appendix { " app." } else { "" };
             let sign = section_sign(section);
             format!("{title} {code}{app} {sign} {section}{subsection}{year}")
@@ -316,5 +336,17 @@ mod tests {
             first("Fla. Stat. § 120.68 (West 2007 & Supp. 2015)").as_deref(),
             Some("Fla. Stat. § 120.68 (West 2007 & Supp. 2015)")
         );
+        // West's and LexisNexis's annotated codes keep their names.
+        for (written, form) in [
+            (
+                "42 U.S.C.A. § 1983 (West 2012)",
+                "42 U.S.C.A. § 1983 (West 2012)",
+            ),
+            ("42 u.s.c.a. § 1983", "42 U.S.C.A. § 1983"),
+            ("18 U.S.C.S. § 924(c)", "18 U.S.C.S. § 924(c)"),
+            ("42 U.S.C. § 1983", "42 U.S.C. § 1983"),
+        ] {
+            assert_eq!(first(written).as_deref(), Some(form), "{written}");
+        }
     }
 }

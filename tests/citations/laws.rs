@@ -294,3 +294,23 @@ fn a_main_volume_with_its_supplement_keeps_both() {
     assert_eq!((c.year, c.supplement.as_deref()), (None, None));
     assert_eq!(bluebook(c).as_deref(), Some("42 U.S.C. § 1983"));
 }
+
+#[test]
+fn annotated_codes_keep_their_names_in_bluebook_form() {
+    let text = "42 U.S.C.A. § 1983 (West 2012); 18 U.S.C.S. § 924(c); 42 U.S.C. § 1983";
+    let citations = extract(text);
+    let codes: Vec<_> = citations
+        .iter()
+        .map(|c| c.law.as_ref().unwrap().code.as_str())
+        .collect();
+    assert_eq!(codes, ["U.S.C.", "U.S.C.", "U.S.C."]);
+    let forms: Vec<_> = citations.iter().map(bluebook).collect();
+    assert_eq!(
+        forms,
+        [
+            Some("42 U.S.C.A. § 1983 (West 2012)".to_string()),
+            Some("18 U.S.C.S. § 924(c)".to_string()),
+            Some("42 U.S.C. § 1983".to_string()),
+        ]
+    );
+}
