@@ -268,6 +268,22 @@ fn codes_in_lower_case_need_a_section_sign_or_word() {
 }
 
 #[test]
+fn regulation_part_lists_begin_with_their_first_part() {
+    for (text, written) in [
+        ("29 C.F.R. Parts 1630 and 1635", "29 C.F.R. Parts 1630"),
+        ("29 C.F.R. pts. 1630, 1635", "29 C.F.R. pts. 1630"),
+        ("29 CFR PTS. 1630 & 1635", "29 CFR PTS. 1630"),
+    ] {
+        let k = key(text, written);
+        assert_eq!(
+            (k.title.as_deref(), k.part.as_deref(), k.section.as_deref()),
+            (Some("29"), Some("1630"), None),
+            "{text}"
+        );
+    }
+}
+
+#[test]
 fn a_main_volume_with_its_supplement_keeps_both() {
     let text = "42 U.S.C. § 1983 (2018 & Supp. V 2023)";
     let citations = extract(text);
