@@ -171,14 +171,38 @@ fn section_sign(section: &str) -> &'static str {
     }
 }
 
+/// The annotated edition of the U.S. Code a citation names, West's
+/// "U.S.C.A." or LexisNexis's "U.S.C.S." (written with or without periods,
+/// in any case): the Bluebook form names the edition cited, not the
+/// official code, though the section checked is the U.S. Code's.
+fn annotated_code(c: &Citation) -> Option<&'static str> {
+    let written: String = c
+        .reporter_found
+        .as_deref()?
+        .chars()
+        .filter(char::is_ascii_alphabetic)
+        .map(|letter| letter.to_ascii_uppercase())
+        .collect();
+    match written.as_str() {
+        "USCA" => Some("U.S.C.A."),
+        "USCS" => Some("U.S.C.S."),
+        _ => None,
+    }
+}
+
 fn law(c: &Citation) -> Option<String> {
     let key = c.law.as_ref()?;
     let section = key.section.as_deref();
     let subsection = key.subsection.as_deref().unwrap_or("");
+    let supplement = c
+        .supplement
+        .as_deref()
+        .map(|supplement| format!(" & {supplement}"))
+        .unwrap_or_default();
     let year = match (&c.publisher, c.year) {
-        (Some(publisher), Some(year)) => format!(" ({publisher} {year})"),
+        (Some(publisher), Some(year)) => format!(" ({publisher} {year}{supplement})"),
         (Some(publisher), None) => format!(" ({publisher})"),
-        (None, Some(year)) => format!(" ({year})"),
+        (None, Some(year)) => format!(" ({year}{supplement})"),
         (None, None) => String::new(),
     };
     let code = key.code.as_str();
@@ -187,6 +211,7 @@ fn law(c: &Citation) -> Option<String> {
     }
     let text = match (code, &key.title, &key.chapter, section) {
         ("U.S.C." | "C.F.R.", Some(title), _, Some(section)) => {
+            let code = annotated_code(c).unwrap_or(code);
             let app = if key.appendix { " app." } else { "" };
             let sign = section_sign(section);
             format!("{title} {code}{app} {sign} {section}{subsection}{year}")
@@ -302,5 +327,26 @@ mod tests {
             first("Fla. Stat. § 120.68 (West 2009)").as_deref(),
             Some("Fla. Stat. § 120.68 (West 2009)")
         );
+        // A main volume with its supplement.
+        assert_eq!(
+            first("42 U.S.C. § 1983 (2018 & Supp. V 2023)").as_deref(),
+            Some("42 U.S.C. § 1983 (2018 & Supp. V 2023)")
+        );
+        assert_eq!(
+            first("Fla. Stat. § 120.68 (West 2007 & Supp. 2015)").as_deref(),
+            Some("Fla. Stat. § 120.68 (West 2007 & Supp. 2015)")
+        );
+        // West's and LexisNexis's annotated codes keep their names.
+        for (written, form) in [
+            (
+                "42 U.S.C.A. § 1983 (West 2012)",
+                "42 U.S.C.A. § 1983 (West 2012)",
+            ),
+            ("42 u.s.c.a. § 1983", "42 U.S.C.A. § 1983"),
+            ("18 U.S.C.S. § 924(c)", "18 U.S.C.S. § 924(c)"),
+            ("42 U.S.C. § 1983", "42 U.S.C. § 1983"),
+        ] {
+            assert_eq!(first(written).as_deref(), Some(form), "{written}");
+        }
     }
 }

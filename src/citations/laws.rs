@@ -67,8 +67,10 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
                 // subsections: 26 C.F.R. § 1.401(k)-1.
                 r"(?:(?:\([a-zA-Z0-9]{1,4}\))+-\d+)?)"
             ),
-            // A part cited whole: "29 C.F.R. pt. 1630", "29 C.F.R. Part 1630".
-            r"(?P<title>\d{1,2}),?\s+$reporter,?\s*(?:[Pp]t\.?|PT\.?|[Pp]art|PART)\s*(?P<part>\d+)",
+            // A part cited whole: "29 C.F.R. pt. 1630", "29 C.F.R. Part 1630";
+            // the first of a list: "29 C.F.R. pts. 1630, 1635", "Parts 1630
+            // and 1635" (verify checks the others).
+            r"(?P<title>\d{1,2}),?\s+$reporter,?\s*(?:[Pp]ts?\.?|PTS?\.?|[Pp]arts?|PARTS?)\s*(?P<part>\d+)",
         ],
     },
     ExtraForm {

@@ -65,6 +65,9 @@ pub struct Citation {
     /// A law's publisher or supplement, as its date parenthetical gives it
     /// ("West", "Supp. V", "Lexis Supp.").
     pub publisher: Option<String>,
+    /// The supplement a law's main volume is cited with, as written
+    /// ("Supp. V 2023" in "(2018 & Supp. V 2023)").
+    pub supplement: Option<String>,
     /// courts-db id ("ca9", "scotus"), from the parenthetical or the
     /// reporter.
     pub court: Option<&'static str>,
@@ -111,6 +114,7 @@ impl Citation {
             pin_cite: None,
             year: None,
             publisher: None,
+            supplement: None,
             court: None,
             court_found: None,
             parenthetical: None,

@@ -4,7 +4,9 @@
 //! Spacing inside abbreviations varies ("F.3d", "F. 3d", "N. Y. S. 2d"), so
 //! both the patterns and the text are folded the same way while walking:
 //! whitespace after a period is ignored, any other whitespace run counts as
-//! one space, and a typographic apostrophe counts as `'`.
+//! one space, and a typographic apostrophe counts as `'`. A scanner built
+//! with [`Scanner::build_ignoring_case`] also folds ASCII letters to lower
+//! case.
 
 /// What a pattern found by the scanner stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +51,7 @@ pub(crate) struct Scanner {
     edge_targets: Vec<u32>,
     terminal: Vec<u32>,
     targets: Vec<Vec<Target>>,
+    ignore_case: bool,
 }
 
 /// A pattern ending at `end` (exclusive), and what it stands for.
@@ -62,6 +65,21 @@ impl Scanner {
     /// Builds the trie. Patterns are folded and sorted first, so each one
     /// shares its prefix with the one before and nodes are made in one pass.
     pub fn build<'a>(patterns: impl IntoIterator<Item = (&'a str, Target)>) -> Scanner {
+        Scanner::build_folded(patterns, false)
+    }
+
+    /// Builds a trie that matches its patterns in any case ("S.ct.",
+    /// "F.3D" for "S.Ct.", "F.3d").
+    pub fn build_ignoring_case<'a>(
+        patterns: impl IntoIterator<Item = (&'a str, Target)>,
+    ) -> Scanner {
+        Scanner::build_folded(patterns, true)
+    }
+
+    fn build_folded<'a>(
+        patterns: impl IntoIterator<Item = (&'a str, Target)>,
+        ignore_case: bool,
+    ) -> Scanner {
         // All folded patterns in one buffer, to sort without an allocation
         // per pattern.
         let mut buffer = String::new();
@@ -69,6 +87,9 @@ impl Scanner {
         for (pattern, target) in patterns {
             let start = buffer.len();
             fold_into(pattern, &mut buffer);
+            if ignore_case {
+                buffer[start..].make_ascii_lowercase();
+            }
             if buffer.len() > start {
                 entries.push((start..buffer.len(), target));
             }
@@ -132,6 +153,11 @@ impl Scanner {
                 root[b as usize] = child;
             }
         }
+        if ignore_case {
+            for lower in b'a'..=b'z' {
+                root[lower.to_ascii_uppercase() as usize] = root[lower as usize];
+            }
+        }
         Scanner {
             root,
             edge_start,
@@ -139,6 +165,7 @@ impl Scanner {
             edge_targets,
             terminal,
             targets,
+            ignore_case,
         }
     }
 
@@ -182,7 +209,11 @@ impl Scanner {
         let mut i = start;
         let mut previous = 0u8;
         while i < text.len() {
-            let b = text[i];
+            let b = if self.ignore_case {
+                text[i].to_ascii_lowercase()
+            } else {
+                text[i]
+            };
             let (folded, width) = match b {
                 b' ' | b'\t' | b'\n' | b'\r' => (b' ', whitespace_run(text, i)),
                 0xC2 if text.get(i + 1) == Some(&0xA0) => (b' ', whitespace_run(text, i)),
@@ -285,6 +316,17 @@ mod tests {
         assert_eq!(ends(&s, "F  Supp\n2d 5"), vec![10]);
         assert_eq!(ends(&s, "F. App'x"), vec![8]);
         assert_eq!(ends(&s, "F. App’x"), vec![10]);
+    }
+
+    #[test]
+    fn a_scanner_ignoring_case_matches_any_case() {
+        let s = Scanner::build_ignoring_case([("S. Ct.", Target::Id), ("f.3d", Target::Supra)]);
+        assert_eq!(ends(&s, "S.ct. 686"), vec![5]);
+        assert_eq!(ends(&s, "s. CT. 686"), vec![6]);
+        assert_eq!(ends(&s, "F.3D 10"), vec![4]);
+        assert_eq!(s.exact("S.CT."), &[Target::Id]);
+        assert!(s.starts()[b'S' as usize] && s.starts()[b's' as usize]);
+        assert!(ends(&scanner(), "u.s. 1").is_empty());
     }
 
     #[test]

@@ -126,6 +126,8 @@ struct Output<'a> {
     year: Option<i32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     publisher: &'a Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    supplement: &'a Option<String>,
     court: Option<&'static str>,
     court_found: &'a Option<String>,
     parenthetical: &'a Option<String>,
@@ -185,6 +187,7 @@ fn outputs<'a>(text: &'a str, citations: &'a [Citation], offsets: Offsets) -> Ve
                 pin_cite: &c.pin_cite,
                 year: c.year,
                 publisher: &c.publisher,
+                supplement: &c.supplement,
                 court: c.court,
                 court_found: &c.court_found,
                 parenthetical: &c.parenthetical,

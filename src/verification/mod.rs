@@ -15,6 +15,7 @@ pub mod lookup;
 mod urls;
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use redb::ReadTransaction;
 
@@ -223,6 +224,10 @@ impl Verifier<'_> {
             Mention::Written(index) => {
                 checks::check(self.library, txn, self.public_url, found, index, text)
             }
+            Mention::ListedPart { citation, part } => {
+                let parts = checks::listed_parts(&found[citation], text);
+                checks::check_listed_part(txn, &found[citation], &parts[part], text)
+            }
             Mention::PinOf { full, short } => {
                 let pin = found[short].pin_cite.as_deref();
                 let mut checked = checks::check_at_pin(
@@ -335,6 +340,10 @@ enum Mention {
     /// A short form, "Id." or "supra" standing for the full case citation
     /// `full`, checked at its own pin page.
     PinOf { full: usize, short: usize },
+    /// The `part`th of the further regulation parts the law citation
+    /// `citation` lists ("1635" of "29 C.F.R. Parts 1630 and 1635"),
+    /// checked as if cited alone.
+    ListedPart { citation: usize, part: usize },
 }
 
 /// Whether a citation is checked on its own: a full citation, or a short
@@ -397,6 +406,13 @@ fn claims(found: &[Citation], text: &str) -> Vec<Vec<Mention>> {
         }
         claim_of.insert(i, claim);
         add_pin(&mut claims[claim], found, Mention::Written(i));
+        for (part, number) in checks::listed_parts(citation, text).iter().enumerate() {
+            let address = identity(&checks::with_part(citation, number), text);
+            if let Entry::Vacant(unclaimed) = first_at_address.entry(address) {
+                unclaimed.insert(claims.len());
+                claims.push(vec![Mention::ListedPart { citation: i, part }]);
+            }
+        }
     }
     claims
 }
@@ -404,7 +420,9 @@ fn claims(found: &[Citation], text: &str) -> Vec<Vec<Mention>> {
 /// Adds a mention to a claim unless one at the same pin is there already.
 fn add_pin(claim: &mut Vec<Mention>, found: &[Citation], mention: Mention) {
     let pin_of = |mention: &Mention| match *mention {
-        Mention::Written(i) | Mention::PinOf { short: i, .. } => pin_key(&found[i]),
+        Mention::Written(i)
+        | Mention::PinOf { short: i, .. }
+        | Mention::ListedPart { citation: i, .. } => pin_key(&found[i]),
     };
     let pin = pin_of(&mention);
     if !claim.iter().any(|m| pin_of(m) == pin) {

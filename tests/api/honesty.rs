@@ -467,3 +467,58 @@ async fn a_part_with_one_section_held_is_named_with_it() {
         "{answer}"
     );
 }
+
+/// Spellings the extractor used to pass over, so that a brief citing them
+/// looked clean: a series spelt out or in capitals, a page run into the
+/// series, a reporter in mixed case, a code in lower case, the parts of a
+/// CFR part list (each checked as if cited alone) and West's annotated
+/// code.
+#[tokio::test]
+async fn series_case_and_part_list_spellings_are_checked_not_skipped() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let answers = checked(
+        &app,
+        &key,
+        "Brown v. Board of Education, 74 S.ct. 686 (1954). Smith v. Jones, 347 U.s. 483 (1954). \
+         Doe v. Roe, 100 P.3rd 200 (Utah 2004). Roe v. Wade, 93 S.CT. 705 (1973). Foo v. Bar, \
+         5 F.3d10 (2d Cir. 1993). See 42 u.s.c. § 1983; 99 c.f.r. § 1630.2. 29 C.F.R. Parts 1630 \
+         and 1635. 29 C.F.R. pts. 1636, 99999.",
+    )
+    .await;
+    let statuses = statuses(&answers);
+    assert_eq!(
+        statuses,
+        [
+            ("74 S.ct. 686", "verified"),
+            ("347 U.s. 483", "unverified"),
+            ("100 P.3rd 200", "unavailable"),
+            ("93 S.CT. 705", "verified"),
+            ("5 F.3d10", "unavailable"),
+            ("42 u.s.c. § 1983", "verified"),
+            ("99 c.f.r. § 1630.2", "unverified"),
+            ("29 C.F.R. Parts 1630", "verified"),
+            ("29 C.F.R. pt. 1635", "verified"),
+            ("29 C.F.R. pts. 1636", "verified"),
+            ("29 C.F.R. pt. 99999", "unavailable"),
+        ],
+        "{answers:?}"
+    );
+    assert!(answers[2].2.contains("100 P.3d"), "{answers:?}");
+    assert!(answers[8].2.contains("part 1635"), "{answers:?}");
+    assert!(answers[10].2.contains("part 99999"), "{answers:?}");
+    for (text, form) in [
+        (
+            "42 U.S.C.A. § 2000e-2 (West 2012).",
+            "42 U.S.C.A. § 2000e-2 (West 2012)",
+        ),
+        (
+            "42 U.S.C. § 1983 (2018 & Supp. V 2023).",
+            "42 U.S.C. § 1983 (2018 & Supp. V 2023)",
+        ),
+    ] {
+        let answer = only(&app, &key, text).await;
+        assert_eq!(answer["status"], "verified", "{text}: {answer}");
+        assert_eq!(answer["bluebookCitation"], form, "{answer}");
+    }
+}

@@ -242,6 +242,128 @@ fn reporter_series_are_read_in_any_ordinal_form_and_even_when_they_do_not_exist(
     }
 }
 
+/// (volume, reporter, page) of each citation of `text`.
+fn addresses(text: &str) -> Vec<(String, Option<&'static str>, String)> {
+    extract(text)
+        .iter()
+        .map(|c| {
+            let number = |n: &Option<String>| n.clone().unwrap_or_default();
+            (number(&c.volume), c.reporter, number(&c.page))
+        })
+        .collect()
+}
+
+fn assert_addresses(text: &str, expected: &[(&str, &str, &str)]) {
+    let found = addresses(text);
+    let expected: Vec<_> = expected
+        .iter()
+        .map(|&(v, r, p)| (v.to_string(), Some(r), p.to_string()))
+        .collect();
+    assert_eq!(found, expected, "{text}");
+}
+
+#[test]
+fn series_spelt_out_or_in_capitals_are_read_for_any_reporter() {
+    assert_addresses(
+        "100 P.3rd 200; 101 P.2nd 201; 102 P. 2nd 202; 103 So.2nd 203; 104 N.W.2nd 204",
+        &[
+            ("100", "P.3d", "200"),
+            ("101", "P.2d", "201"),
+            ("102", "P.2d", "202"),
+            ("103", "So. 2d", "203"),
+            ("104", "N.W.2d", "204"),
+        ],
+    );
+    assert_addresses(
+        "103 F.3RD 203; 104 F.2ND 204; 105 P.3RD 205; 106 N.W.2ND 206; 107 F.4TH 207",
+        &[
+            ("103", "F.3d", "203"),
+            ("104", "F.2d", "204"),
+            ("105", "P.3d", "205"),
+            ("106", "N.W.2d", "206"),
+            ("107", "F.4th", "207"),
+        ],
+    );
+    let text = "Doe v. Roe, 105 P.3RD 205, 207 (Utah 2005).";
+    let c = find(&extract(text), text, "105 P.3RD 205").clone();
+    assert_eq!(
+        (c.pin_cite.as_deref(), c.year, c.plaintiff.as_deref()),
+        (Some("207"), Some(2005), Some("Doe"))
+    );
+    // Capitals only in a reporter written in capitals; no page, no citation.
+    for text in [
+        "103 So.3RD 203",
+        "the 5 P. 2ND Street rule",
+        "Unit 5 P.3rd floor",
+        "Exhibit 12 P. 3rd 14b",
+    ] {
+        assert!(extract(text).is_empty(), "{text:?}: {:?}", extract(text));
+    }
+}
+
+#[test]
+fn a_page_run_into_a_reporters_series_is_read() {
+    assert_addresses(
+        "5 F.3d10; 6 F.4th12; 7 So.2d14; 8 f.3d16",
+        &[
+            ("5", "F.3d", "10"),
+            ("6", "F.4th", "12"),
+            ("7", "So. 2d", "14"),
+            ("8", "F.3d", "16"),
+        ],
+    );
+    let text = "Foo v. Bar, 5 F.3d10, 12 (2d Cir. 1993)";
+    let c = find(&extract(text), text, "5 F.3d10").clone();
+    assert_eq!((c.pin_cite.as_deref(), c.court), (Some("12"), Some("ca2")));
+    // Only digits, ending the number: a model, a measure, a price or a
+    // share is no page; nor is a reporter without a volume.
+    for text in [
+        "Model 5 F.3d10x",
+        "a 5 F.3d10.5 mm bolt",
+        "form 5 F.3d10-k",
+        "rose 5 F.3d10% today",
+        "grid F.3d10 here",
+        "bay 5 F.3d1O",
+    ] {
+        assert!(extract(text).is_empty(), "{text:?}: {:?}", extract(text));
+    }
+}
+
+#[test]
+fn reporters_in_mixed_case_are_read_when_clearly_citations() {
+    assert_addresses(
+        "5 F.3D 10; 74 S.ct. 686; 74 S.Ct 686; 98 L.ed. 873; 347 U.s. 483; 9 N.w.2D 11",
+        &[
+            ("5", "F.3d", "10"),
+            ("74", "S. Ct.", "686"),
+            ("74", "S. Ct.", "686"),
+            ("98", "L. Ed.", "873"),
+            ("347", "U.S.", "483"),
+            ("9", "N.W.2d", "11"),
+        ],
+    );
+    let text = "Brown v. Board of Education, 74 S.ct. 686 (1954)";
+    let c = find(&extract(text), text, "74 S.ct. 686").clone();
+    assert_eq!(
+        (c.court, c.year, c.reporter_found.as_deref()),
+        (Some("scotus"), Some(1954), Some("S.ct."))
+    );
+    // The prose that lower case reads, in other cases.
+    for text in [
+        "Suite 1200 N.w. 17 Avenue",
+        "In 70 A.d. 3 legions marched",
+        "we rented 3 B.r. 2 bath",
+        "Exhibit 12 p.3 14",
+        "Price 400 U.s. 12.50",
+        "There are 500 U.s. 10-K filings",
+        "rose 5 F.3D 4% today",
+        "Scored 5 s Ct 4",
+        "Route 5 S.ct. ahead",
+    ] {
+        assert!(extract(text).is_empty(), "{text:?}: {:?}", extract(text));
+    }
+}
+
 #[test]
 fn edition_dates_choose_among_same_spellings() {
     // "Johnson" is both New York (1806–1823) and New Mexico reports.

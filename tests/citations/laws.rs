@@ -199,3 +199,134 @@ fn bluebook_forms_of_laws() {
         ]
     );
 }
+
+#[test]
+fn codes_in_lower_case_need_a_section_sign_or_word() {
+    for (text, written, code, title, section) in [
+        (
+            "42 u.s.c. § 1983",
+            "42 u.s.c. § 1983",
+            "U.S.C.",
+            "42",
+            "1983",
+        ),
+        (
+            "29 c.f.r. § 1630.2",
+            "29 c.f.r. § 1630.2",
+            "C.F.R.",
+            "29",
+            "1630.2",
+        ),
+        (
+            "under 42 u.s.c. sec. 1983",
+            "42 u.s.c. sec. 1983",
+            "U.S.C.",
+            "42",
+            "1983",
+        ),
+        (
+            "42 U.s.c. Section 1983",
+            "42 U.s.c. Section 1983",
+            "U.S.C.",
+            "42",
+            "1983",
+        ),
+        (
+            "42 u.s.c.a. §1983",
+            "42 u.s.c.a. §1983",
+            "U.S.C.",
+            "42",
+            "1983",
+        ),
+    ] {
+        let k = key(text, written);
+        assert_eq!(
+            (k.code.as_str(), k.title.as_deref(), k.section.as_deref()),
+            (code, Some(title), Some(section)),
+            "{text}"
+        );
+    }
+    let text = "42 u.s.c. § 1983(a)";
+    assert_eq!(
+        bluebook(find(&extract(text), text, "42 u.s.c. § 1983")).as_deref(),
+        Some("42 U.S.C. § 1983(a)")
+    );
+    // Without the sign or the word, a number after the code is prose.
+    for text in [
+        "we filed 42 u.s.c. 1983 forms",
+        "the 42 u.s.c. provisions",
+        "about 29 c.f.r. 1630",
+        "at 29 c.f.r. s. 1630",
+        "see 29 c.f.r. pt. 1630",
+    ] {
+        let laws: Vec<_> = extract(text)
+            .into_iter()
+            .filter(|c| c.kind == CitationKind::Law)
+            .collect();
+        assert!(laws.is_empty(), "{text:?}: {laws:?}");
+    }
+}
+
+#[test]
+fn regulation_part_lists_begin_with_their_first_part() {
+    for (text, written) in [
+        ("29 C.F.R. Parts 1630 and 1635", "29 C.F.R. Parts 1630"),
+        ("29 C.F.R. pts. 1630, 1635", "29 C.F.R. pts. 1630"),
+        ("29 CFR PTS. 1630 & 1635", "29 CFR PTS. 1630"),
+    ] {
+        let k = key(text, written);
+        assert_eq!(
+            (k.title.as_deref(), k.part.as_deref(), k.section.as_deref()),
+            (Some("29"), Some("1630"), None),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_main_volume_with_its_supplement_keeps_both() {
+    let text = "42 U.S.C. § 1983 (2018 & Supp. V 2023)";
+    let citations = extract(text);
+    let c = find(&citations, text, "42 U.S.C. § 1983");
+    assert_eq!(
+        (c.year, c.publisher.as_deref(), c.supplement.as_deref()),
+        (Some(2018), None, Some("Supp. V 2023"))
+    );
+    assert_eq!(c.parenthetical, None);
+    assert_eq!(&text[c.full_span.clone()], text);
+    assert_eq!(
+        bluebook(c).as_deref(),
+        Some("42 U.S.C. § 1983 (2018 & Supp. V 2023)")
+    );
+    let text = "Fla. Stat. § 120.68 (West 2007 & Supp. 2015)";
+    let c = &extract(text)[0];
+    assert_eq!(
+        (c.year, c.publisher.as_deref(), c.supplement.as_deref()),
+        (Some(2007), Some("West"), Some("Supp. 2015"))
+    );
+    // Another "&" is no date.
+    let text = "42 U.S.C. § 1983 (Smith & Jones 2015)";
+    let c = &extract(text)[0];
+    assert_eq!((c.year, c.supplement.as_deref()), (None, None));
+    assert_eq!(bluebook(c).as_deref(), Some("42 U.S.C. § 1983"));
+}
+
+#[test]
+fn annotated_codes_keep_their_names_in_bluebook_form() {
+    let text = "42 U.S.C.A. § 1983 (West 2012); 18 U.S.C.S. § 924(c); 42 U.S.C. § 1983";
+    let citations = extract(text);
+    let codes: Vec<_> = citations
+        .iter()
+        .map(|c| c.law.as_ref().unwrap().code.as_str())
+        .collect();
+    assert_eq!(codes, ["U.S.C.", "U.S.C.", "U.S.C."]);
+    let forms: Vec<_> = citations.iter().map(bluebook).collect();
+    assert_eq!(
+        forms,
+        [
+            Some("42 U.S.C.A. § 1983 (West 2012)".to_string()),
+            Some("18 U.S.C.S. § 924(c)".to_string()),
+            Some("42 U.S.C. § 1983".to_string()),
+        ]
+    );
+}

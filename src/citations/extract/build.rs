@@ -480,6 +480,7 @@ impl<'t> Builder<'t> {
         if let Some(dated) = dated {
             citation.year = dated.year;
             citation.publisher = dated.publisher;
+            citation.supplement = dated.supplement;
         }
         self.set_reporter(&mut citation, core, None);
         let (unit, section) = ["section", "rule", "reg", "law", "number", "docket_number"]
@@ -678,16 +679,32 @@ fn part_goes_on(after: &str) -> bool {
 }
 
 /// A law's date parenthetical: its publisher or supplement as written
-/// ("West", "Lexis Supp.", "Supp. V"), and its year.
+/// ("West", "Lexis Supp.", "Supp. V"), its year, and the supplement a
+/// main volume is cited with ("Supp. V 2023" of "2018 & Supp. V 2023").
 #[derive(Debug, PartialEq)]
 struct DateParenthetical {
     publisher: Option<String>,
     year: Option<i32>,
+    supplement: Option<String>,
 }
 
 /// Reads a law's date parenthetical ("West 2009", "Supp. V 2023", "2007",
-/// "West"); `None` when it is some other parenthetical.
+/// "West", "2018 & Supp. V 2023", "West 2007 & Supp. 2015"); `None` when
+/// it is some other parenthetical.
 fn date_parenthetical(inner: &str) -> Option<DateParenthetical> {
+    let Some((main, supplement)) = inner.split_once('&') else {
+        return main_volume_date(inner);
+    };
+    let supplement = supplement.split_whitespace().collect::<Vec<_>>().join(" ");
+    let is_supplement = supplement.split(' ').any(|w| w == "Supp.")
+        && matches!(publisher_year(&supplement), Some(Some(_)));
+    let mut dated = main_volume_date(main).filter(|d| d.year.is_some() && is_supplement)?;
+    dated.supplement = Some(supplement);
+    Some(dated)
+}
+
+/// The date of a code's volume: a publisher or supplement, a year or both.
+fn main_volume_date(inner: &str) -> Option<DateParenthetical> {
     let year = publisher_year(inner)?;
     let words: Vec<&str> = inner.split_whitespace().collect();
     let publisher_words = if year.is_some() {
@@ -702,6 +719,7 @@ fn date_parenthetical(inner: &str) -> Option<DateParenthetical> {
     Some(DateParenthetical {
         publisher: (!publisher.is_empty() && !is_court).then(|| publisher.to_string()),
         year,
+        supplement: None,
     })
 }
 
@@ -783,6 +801,7 @@ mod tests {
             Some(DateParenthetical {
                 publisher: publisher.map(str::to_string),
                 year,
+                supplement: None,
             })
         };
         assert_eq!(
@@ -793,5 +812,23 @@ mod tests {
         assert_eq!(date_parenthetical("2018"), dated(None, Some(2018)));
         assert_eq!(date_parenthetical("repealed"), None);
         assert_eq!(date_parenthetical("S.D.N.Y. 2009"), dated(None, Some(2009)));
+        let supplemented = |publisher: Option<&str>, year, supplement: &str| {
+            Some(DateParenthetical {
+                supplement: Some(supplement.to_string()),
+                ..dated(publisher, Some(year))?
+            })
+        };
+        assert_eq!(
+            date_parenthetical("2018 & Supp. V 2023"),
+            supplemented(None, 2018, "Supp. V 2023")
+        );
+        assert_eq!(
+            date_parenthetical("West 2007 &\nSupp. 2015"),
+            supplemented(Some("West"), 2007, "Supp. 2015")
+        );
+        // Not a date: no supplement after the "&", or no year before it.
+        assert_eq!(date_parenthetical("2018 & 2019"), None);
+        assert_eq!(date_parenthetical("West & Supp. 2015"), None);
+        assert_eq!(date_parenthetical("Smith & Jones 2015"), None);
     }
 }

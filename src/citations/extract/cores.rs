@@ -71,12 +71,13 @@ struct Candidate {
 }
 
 /// Scans `text` and returns the cores in text order (overlaps resolved).
-/// The `lower_case` reporter spellings are looked for only after a number
-/// and a space, where a volume would be.
+/// The `any_case` reporter and code spellings are looked for only after a
+/// number and a space, where a volume or title would be, and only where
+/// `scanner` found nothing.
 pub(crate) fn find(
     text: &str,
     scanner: &Scanner,
-    lower_case: &Scanner,
+    any_case: &Scanner,
     vocabulary: &'static Vocabulary,
 ) -> Vec<Core> {
     let bytes = text.as_bytes();
@@ -84,14 +85,17 @@ pub(crate) fn find(
     let mut cores: Vec<Core> = Vec::new();
     let mut work = Work::default();
     let starts = scanner.starts();
-    let lower_starts = lower_case.starts();
-    let any_starts: [bool; 256] = std::array::from_fn(|b| starts[b] || lower_starts[b]);
-    let is_case = |core: &Core| matches!(core.kind, CoreKind::Case { .. });
+    let any_case_starts = any_case.starts();
+    let any_starts: [bool; 256] = std::array::from_fn(|b| starts[b] || any_case_starts[b]);
     let mut i = 0;
     while i < bytes.len() {
-        // The next byte that can start a pattern at the start of a token.
+        // The next byte that can start a pattern at the start of a token
+        // (one matched in any case only after a number).
         let Some(next) = bytes[i..].iter().enumerate().position(|(k, &b)| {
-            any_starts[b as usize] && (i + k == 0 || !INSIDE_WORD[bytes[i + k - 1] as usize])
+            let at = i + k;
+            any_starts[b as usize]
+                && (at == 0 || !INSIDE_WORD[bytes[at - 1] as usize])
+                && (starts[b as usize] || after_a_number(&bytes[..at]))
         }) else {
             break;
         };
@@ -104,10 +108,10 @@ pub(crate) fn find(
             None
         };
         let found = match found {
-            None if lower_starts[b] && after_a_number(&bytes[..i]) => {
-                lower_case.walk(bytes, i, &mut hits);
-                best_for_hits(text, i, &hits, lower_case, vocabulary, &mut work)
-                    .filter(|core| is_case(core) && page_ends(text, core.span.end))
+            None if any_case_starts[b] && after_a_number(&bytes[..i]) => {
+                any_case.walk(bytes, i, &mut hits);
+                best_for_hits(text, i, &hits, any_case, vocabulary, &mut work)
+                    .filter(|core| clearly_a_citation(text, core))
             }
             found => found,
         };
@@ -120,6 +124,21 @@ pub(crate) fn find(
         }
     }
     drop_overlaps(cores)
+}
+
+/// Whether a core read in another case than its spelling's is clearly a
+/// citation: a case whose page ends there, or a code whose section is
+/// marked ("42 u.s.c. § 1983", "sec. 1983"; "42 u.s.c. 1983" may be prose
+/// about a count).
+fn clearly_a_citation(text: &str, core: &Core) -> bool {
+    match core.kind {
+        CoreKind::Case { .. } => page_ends(text, core.span.end),
+        CoreKind::Law { .. } => core.group("section").is_some_and(|section| {
+            let marker = text[core.reporter_span.end..section.start].to_ascii_lowercase();
+            marker.contains('§') || marker.contains("sec")
+        }),
+        _ => false,
+    }
 }
 
 /// Whether a page ends the number there, rather than run on into a price,
@@ -183,51 +202,62 @@ fn best_for_hits(
     {
         return chosen;
     }
-    in_a_series(text, start, hits, scanner).or(chosen)
+    in_a_series(text, start, hits, scanner)
+        .or_else(|| page_run_into_series(text, start, hits, scanner))
+        .or(chosen)
 }
 
 /// A volume, a reporter name, a series number and a page, when no template
 /// of the reporter read them: a series spelled in a way the data does not
-/// list ("123 F.2nd 456" is F.2d), or a series the reporter does not have
-/// ("16 L. Ed. 3d 694"), whose core has no edition. Either way it is a
-/// citation, and must not vanish unread.
+/// list ("123 F.2nd 456" is F.2d, "P.3RD" P.3d), or a series the reporter
+/// does not have ("16 L. Ed. 3d 694"), whose core has no edition. Either
+/// way it is a citation, and must not vanish unread. Every reporter name
+/// found is tried, longest first: "P.3rd" begins with "P.3", a spelling of
+/// P.3d, but its name is "P.".
 fn in_a_series(text: &str, start: usize, hits: &[Hit], scanner: &Scanner) -> Option<Core> {
     let is_edition = |t: &Target| matches!(t, Target::Edition { .. });
-    let hit = hits
-        .iter()
+    hits.iter()
         .rev()
-        .find(|hit| scanner.targets(hit.terminal).iter().any(is_edition))?;
-    let name = &text[start..hit.end];
-    let series_start = skip_space(text, hit.end);
-    if series_start == hit.end && !name.ends_with('.') {
+        .filter(|hit| scanner.targets(hit.terminal).iter().any(is_edition))
+        .find_map(|hit| series_after(text, start..hit.end, scanner))
+}
+
+/// Longest series number as written after a reporter's name ("12th").
+const MAX_SERIES_LEN: usize = 4;
+
+/// The citation when the reporter name at `name` is followed by a series
+/// number and a page.
+fn series_after(text: &str, name: Range<usize>, scanner: &Scanner) -> Option<Core> {
+    let written = &text[name.clone()];
+    let series_start = skip_space(text, name.end);
+    if series_start == name.end && !written.ends_with('.') {
         return None;
     }
-    let series_end =
-        series_start + text[series_start..].find(|c: char| !c.is_ascii_alphanumeric())?;
-    let series = reporters::series_name(&text[series_start..series_end])?;
+    // A series is a few letters ("2nd", "4th"); a longer word is not
+    // one, and is not scanned to its end again for each name tried.
+    let series_len = text[series_start..]
+        .bytes()
+        .take(MAX_SERIES_LEN + 1)
+        .take_while(u8::is_ascii_alphanumeric)
+        .count();
+    if series_len > MAX_SERIES_LEN {
+        return None;
+    }
+    let series_end = series_start + series_len;
+    let series = series_in_case_of(written, &text[series_start..series_end])?;
+    let series = reporters::series_name(&series)?;
     let page_start = skip_space(text, series_end);
-    let page_end = page_start
-        + text[page_start..]
-            .bytes()
-            .take_while(u8::is_ascii_digit)
-            .count();
+    let page_end = page_start + count_digits(&text[page_start..]);
     if page_start == series_end
         || page_end == page_start
         || char_after(text, page_end).is_some_and(char::is_alphanumeric)
+        || !page_ends(text, page_end)
     {
         return None;
     }
-    let before = text[..start].trim_end_matches([' ', '\t', '\n', '\r']);
-    let volume_start = before.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    if before.len() == start
-        || volume_start == before.len()
-        || before.len() - volume_start > 5
-        || char_before(text, volume_start).is_some_and(char::is_alphanumeric)
-    {
-        return None;
-    }
+    let volume = volume_before(text, name.start)?;
     let mut editions: Vec<u32> = Vec::new();
-    for target in scanner.exact(&format!("{name} {series}")) {
+    for target in scanner.exact(&format!("{written} {series}")) {
         if let Target::Edition { id, .. } = *target
             && !editions.contains(&id)
         {
@@ -239,13 +269,82 @@ fn in_a_series(text: &str, start: usize, hits: &[Hit], scanner: &Scanner) -> Opt
             editions,
             short: false,
         },
-        span: volume_start..page_end,
-        reporter_span: start..series_end,
-        groups: vec![
-            ("volume", volume_start..before.len()),
-            ("page", page_start..page_end),
-        ],
+        span: volume.start..page_end,
+        reporter_span: name.start..series_end,
+        groups: vec![("volume", volume), ("page", page_start..page_end)],
     })
+}
+
+/// A series as written after a reporter's name, in lower case: "3rd", or
+/// "3RD" after a name in capitals ("F.3RD", not "So.3RD").
+fn series_in_case_of(name: &str, series: &str) -> Option<String> {
+    if !series.bytes().any(|b| b.is_ascii_uppercase()) {
+        return Some(series.to_string());
+    }
+    let capitals = |s: &str| !s.bytes().any(|b| b.is_ascii_lowercase());
+    (capitals(name) && capitals(series)).then(|| series.to_ascii_lowercase())
+}
+
+/// A page run into a reporter that ends in its series ("5 F.3d10",
+/// "5 F.4th10"), when no template read it: a known reporter, then digits
+/// alone up to the end of the number. "F.3d10x" or "F.3d10.5" is not one.
+fn page_run_into_series(text: &str, start: usize, hits: &[Hit], scanner: &Scanner) -> Option<Core> {
+    let hit = hits.last()?;
+    let written = &text[start..hit.end];
+    let series = written.rsplit(['.', ' ']).next()?;
+    reporters::series_name(series)?;
+    // The editions spelled so exactly, else those it is a variation of.
+    let targets = scanner.targets(hit.terminal);
+    let spelled_exactly = targets
+        .iter()
+        .any(|t| matches!(t, Target::Edition { exact: true, .. }));
+    let mut editions: Vec<u32> = Vec::new();
+    for target in targets {
+        if let Target::Edition { id, exact } = *target
+            && exact == spelled_exactly
+            && !editions.contains(&id)
+        {
+            editions.push(id);
+        }
+    }
+    let page_end = hit.end + count_digits(&text[hit.end..]);
+    if editions.is_empty()
+        || page_end == hit.end
+        || char_after(text, page_end).is_some_and(char::is_alphanumeric)
+        || !page_ends(text, page_end)
+    {
+        return None;
+    }
+    let volume = volume_before(text, start)?;
+    Some(Core {
+        kind: CoreKind::Case {
+            editions,
+            short: false,
+        },
+        span: volume.start..page_end,
+        reporter_span: start..hit.end,
+        groups: vec![("volume", volume), ("page", hit.end..page_end)],
+    })
+}
+
+/// The volume before a reporter name at `start`: up to five digits, a
+/// space apart, not ending a word.
+fn volume_before(text: &str, start: usize) -> Option<Range<usize>> {
+    let before = text[..start].trim_end_matches([' ', '\t', '\n', '\r']);
+    let volume_start = before.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    if before.len() == start
+        || volume_start == before.len()
+        || before.len() - volume_start > 5
+        || char_before(text, volume_start).is_some_and(char::is_alphanumeric)
+    {
+        return None;
+    }
+    Some(volume_start..before.len())
+}
+
+/// How many ASCII digits `text` starts with.
+fn count_digits(text: &str) -> usize {
+    text.bytes().take_while(u8::is_ascii_digit).count()
 }
 
 /// The first byte after the spaces at `at`.

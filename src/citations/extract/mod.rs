@@ -51,10 +51,12 @@ const RECORD_CITES: [&str; 24] = [
 /// immutable and can be used from many threads at once.
 pub struct Extractor {
     scanner: Scanner,
-    /// Reporters spelled in lower case, looked for only after a volume
-    /// number: most words start in lower case, and walking a trie that
-    /// holds these at each of them would slow every document down.
-    lower_case: Scanner,
+    /// Reporters and codes matched in any case ("347 u.s. 483", "74 S.ct.
+    /// 686", "5 F.3D 10", "42 u.s.c. § 1983"), looked for only after a
+    /// volume number where the main scanner found nothing: most words start
+    /// in lower case, and walking a trie that holds these at each of them
+    /// would slow every document down.
+    any_case: Scanner,
     vocabulary: &'static Vocabulary,
 }
 
@@ -68,7 +70,7 @@ impl Extractor {
 
     fn build(vocabulary: &'static Vocabulary) -> Extractor {
         let mut patterns: Vec<(Cow<'static, str>, Target)> = Vec::new();
-        let mut lower_case: Vec<(Cow<'static, str>, Target)> = Vec::new();
+        let mut any_case: Vec<(&'static str, Target)> = Vec::new();
         for (id, edition) in vocabulary.editions.iter().enumerate() {
             let id = id as u32;
             patterns.push((
@@ -78,10 +80,10 @@ impl Extractor {
             for variation in &edition.variations {
                 patterns.push((variation.clone(), Target::Edition { id, exact: false }));
             }
-            if typed_in_lower_case(vocabulary, edition) {
+            if read_in_any_case(vocabulary, edition) {
                 let spellings = std::iter::once(&edition.abbreviation).chain(&edition.variations);
-                for lower in spellings.filter_map(|s| lower_case_form(s)) {
-                    lower_case.push((Cow::Owned(lower), Target::Edition { id, exact: false }));
+                for spelling in spellings.filter(|s| abbreviated_in_parts(s)) {
+                    any_case.push((spelling.as_ref(), Target::Edition { id, exact: false }));
                 }
             }
         }
@@ -89,6 +91,9 @@ impl Extractor {
             let id = id as u32;
             patterns.push((law.key.clone(), Target::Law { id, exact: true }));
             for spelling in std::iter::once(&law.key).chain(&law.variations) {
+                if abbreviated_in_parts(spelling) {
+                    any_case.push((spelling.as_ref(), Target::Law { id, exact: false }));
+                }
                 // Small capitals come out of PDFs and web pages as capitals
                 // ("WIS. STAT. § 66.0217").
                 patterns.push((spelling.clone(), Target::Law { id, exact: false }));
@@ -136,7 +141,7 @@ impl Extractor {
         }
         Extractor {
             scanner: Scanner::build(patterns.iter().map(|(s, t)| (s.as_ref(), *t))),
-            lower_case: Scanner::build(lower_case.iter().map(|(s, t)| (s.as_ref(), *t))),
+            any_case: Scanner::build_ignoring_case(any_case),
             vocabulary,
         }
     }
@@ -144,7 +149,7 @@ impl Extractor {
     /// What a reporter, law or journal spelling stands for.
     pub(crate) fn targets_of(&self, spelling: &str) -> &[Target] {
         match self.scanner.exact(spelling) {
-            [] => self.lower_case.exact(spelling),
+            [] => self.any_case.exact(spelling),
             targets => targets,
         }
     }
@@ -163,7 +168,7 @@ impl Extractor {
     /// its address, so none of it is read.
     pub fn case_addresses(&self, text: &str) -> Vec<CaseAddress> {
         if Visible::of(text).is_none() {
-            let cores = cores::find(text, &self.scanner, &self.lower_case, self.vocabulary);
+            let cores = cores::find(text, &self.scanner, &self.any_case, self.vocabulary);
             if let Some(addresses) = self.addresses_of_cores(text, &cores) {
                 return addresses;
             }
@@ -218,7 +223,7 @@ impl Extractor {
     /// forms, "Id.", "supra" and references, and their resolution).
     pub fn extract_full_cases(&self, text: &str) -> Vec<Citation> {
         on_visible_text(text, |visible| {
-            let cores = cores::find(visible, &self.scanner, &self.lower_case, self.vocabulary);
+            let cores = cores::find(visible, &self.scanner, &self.any_case, self.vocabulary);
             let (citations, _) = build::build(visible, &cores, self.vocabulary);
             citations
                 .into_iter()
@@ -236,7 +241,7 @@ impl Extractor {
     }
 
     fn extract_visible(&self, text: &str) -> Vec<Citation> {
-        let cores = cores::find(text, &self.scanner, &self.lower_case, self.vocabulary);
+        let cores = cores::find(text, &self.scanner, &self.any_case, self.vocabulary);
         let (mut citations, mut contexts) = build::build(text, &cores, self.vocabulary);
         references::add(text, &mut citations, &mut contexts);
         resolve::resolve(&mut citations, &contexts);
@@ -244,26 +249,26 @@ impl Extractor {
     }
 }
 
-/// A reporter spelling in lower case ("u.s.", "s. ct.", "f.3d"), as
-/// typed in e-mails and read from some scans: only for spellings of two
-/// parts or more, since one word in lower case ("cal.", "so.", "p.") is
-/// far more often an ordinary word or abbreviation than a reporter.
-fn lower_case_form(spelling: &str) -> Option<String> {
+/// Whether a reporter or code spelling is read in any case ("u.s.", "s.
+/// ct.", "F.3D", "u.s.c.", as typed in e-mails and read from some scans):
+/// only spellings of two parts or more, since one word in lower case
+/// ("cal.", "so.", "p.") is far more often an ordinary word or
+/// abbreviation than a reporter.
+fn abbreviated_in_parts(spelling: &str) -> bool {
     let parts = spelling
         .split(|c: char| !c.is_alphanumeric())
         .filter(|part| !part.is_empty())
         .count();
     // "l ed", "s ct" or "p.3" in lower case are prose far more often.
     let abbreviated = spelling.contains('.') && !spelling.ends_with(|c: char| c.is_ascii_digit());
-    let lower = spelling.to_lowercase();
-    (parts >= 2 && abbreviated && lower != spelling).then_some(lower)
+    parts >= 2 && abbreviated
 }
 
-/// Whether a reporter edition is read in lower case: the federal reporters
+/// Whether a reporter edition is read in any case: the federal reporters
 /// ("u.s.", "f. supp.") and the editions with a series number ("n.w.2d",
 /// "a.d.3d"). A first series in lower case is mostly something else: "n.w."
 /// and "s.e." are directions, "a.d." a year, "b.r." a bedroom.
-fn typed_in_lower_case(vocabulary: &Vocabulary, edition: &Edition) -> bool {
+fn read_in_any_case(vocabulary: &Vocabulary, edition: &Edition) -> bool {
     let federal = vocabulary.reporters[edition.reporter].cite_type.as_ref() == "federal";
     let series = edition
         .abbreviation

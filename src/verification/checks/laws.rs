@@ -199,6 +199,50 @@ fn after_law<'t>(citation: &Citation, text: &'t str) -> &'t str {
     text.get(citation.full_span.end..).unwrap_or("")
 }
 
+/// The further parts a regulation citation lists after the one read
+/// ("29 C.F.R. pts. 1630, 1635", "Parts 1630 and 1635"): each is a claim
+/// of its own, checked as if cited alone.
+pub(in crate::verification) fn listed_parts(citation: &Citation, text: &str) -> Vec<String> {
+    let whole_part = citation
+        .law
+        .as_deref()
+        .is_some_and(|law| law.part.is_some() && law.section.is_none());
+    let written = citation.text(text).to_ascii_lowercase();
+    if whole_part && (written.contains("parts") || written.contains("pts")) {
+        listed_sections(after_law(citation, text))
+    } else {
+        Vec::new()
+    }
+}
+
+/// A citation of one part a regulation citation lists after the one read
+/// ([`listed_parts`]), as if cited alone.
+pub(in crate::verification) fn with_part(citation: &Citation, part: &str) -> Citation {
+    let mut alone = citation.clone();
+    if let Some(law) = alone.law.as_deref_mut() {
+        law.part = Some(part.to_string());
+    }
+    alone
+}
+
+/// Checks a part a regulation citation lists after the one read
+/// ("1635" of "29 C.F.R. Parts 1630 and 1635") as "29 C.F.R. pt. 1635".
+pub(in crate::verification) fn check_listed_part(
+    txn: &ReadTransaction,
+    citation: &Citation,
+    part: &str,
+    text: &str,
+) -> Result<CheckedCitation, StoreError> {
+    let alone = with_part(citation, part);
+    let title = alone.law.as_deref().and_then(|law| law.title.as_deref());
+    let written = format!(
+        "{} {} pt. {part}",
+        title.unwrap_or_default(),
+        alone.reporter.unwrap_or_default()
+    );
+    check_law(txn, &alone, written, text)
+}
+
 /// The further sections a "§§" citation lists after the one read (none
 /// for a range or a single section).
 pub(in crate::verification) fn listed_after(citation: &Citation, text: &str) -> Vec<String> {
@@ -298,6 +342,7 @@ mod tests {
     #[test]
     fn lists_after_a_law_citation() {
         assert_eq!(listed_sections(", 999. Next"), ["999"]);
+        assert_eq!(listed_sections(" and 1635 of"), ["1635"]);
         assert_eq!(listed_sections(", 101, and 102a; x"), ["101", "102a"]);
         assert_eq!(listed_sections(" (2018)"), Vec::<String>::new());
     }

@@ -17,7 +17,7 @@ use crate::library::{Library, store};
 use crate::store::StoreError;
 use cases::{check_case, check_short_form};
 use laws::check_law;
-pub(super) use laws::listed_after;
+pub(super) use laws::{check_listed_part, listed_after, listed_parts, with_part};
 
 /// Checks `citations[index]` (a full citation) of `text`.
 pub fn check(
