@@ -522,3 +522,32 @@ async fn series_case_and_part_list_spellings_are_checked_not_skipped() {
         assert_eq!(answer["bluebookCitation"], form, "{answer}");
     }
 }
+
+/// A code's year is its edition's: one before the code's first edition, or
+/// still to come, names an edition that never was.
+#[tokio::test]
+async fn a_code_cited_in_an_edition_that_never_was_is_unverified() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let answers = checked(
+        &app,
+        &key,
+        "See 42 U.S.C. § 1983 (1920); 42 U.S.C. § 1981 (2018); 29 C.F.R. § 1630.2 (1930); \
+         42 U.S.C. § 1985 (2090).",
+    )
+    .await;
+    assert_eq!(
+        statuses(&answers),
+        [
+            ("42 U.S.C. § 1983", "unverified"),
+            ("42 U.S.C. § 1981", "verified"),
+            ("29 C.F.R. § 1630.2", "unverified"),
+            ("42 U.S.C. § 1985", "unverified"),
+        ],
+        "{answers:?}"
+    );
+    assert!(
+        answers[0].2.contains("first edition is of 1926"),
+        "{answers:?}"
+    );
+}

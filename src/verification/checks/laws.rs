@@ -63,6 +63,18 @@ pub(super) fn check_law(
             "the U.S. Code appendix is not in the library",
         ));
     }
+    let this_year = chrono::Datelike::year(&chrono::Utc::now());
+    if let Some(reason) = citation
+        .year
+        .and_then(|year| edition_that_never_was(code, &law.code, year, this_year))
+    {
+        return Ok(CheckedCitation::unverified(
+            written,
+            content_type,
+            None,
+            reason,
+        ));
+    }
     let title = law.title.clone().unwrap_or_default();
     if let (None, Some(part)) = (&law.section, &law.part) {
         return check_part(txn, code, &title, part, citation, written);
@@ -139,6 +151,23 @@ pub(super) fn check_law(
         urls::authority_page(&authority),
         reason,
     ))
+}
+
+/// Why the year of a code citation, the year of the code's edition, names
+/// none: a year before the code's first edition (the U.S. Code's of 1926,
+/// the C.F.R.'s of 1938) or one still to come.
+fn edition_that_never_was(code: &str, written: &str, year: i32, this_year: i32) -> Option<String> {
+    let first = match code {
+        codes::USC => Some(1926),
+        codes::CFR => Some(1938),
+        _ => None,
+    };
+    if let Some(first) = first.filter(|&first| year < first) {
+        return Some(format!(
+            "no edition of {written} is of {year}: its first edition is of {first}"
+        ));
+    }
+    (year > this_year).then(|| format!("the year {year} is still to come"))
 }
 
 /// A regulation part cited whole ("29 C.F.R. pt. 1630"): it exists when
@@ -337,7 +366,7 @@ fn range_endpoints(section: &str, several: bool) -> (&str, Option<&str>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{listed_sections, range_endpoints};
+    use super::{codes, edition_that_never_was, listed_sections, range_endpoints};
 
     #[test]
     fn lists_after_a_law_citation() {
@@ -345,6 +374,22 @@ mod tests {
         assert_eq!(listed_sections(" and 1635 of"), ["1635"]);
         assert_eq!(listed_sections(", 101, and 102a; x"), ["101", "102a"]);
         assert_eq!(listed_sections(" (2018)"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_year_before_a_codes_first_edition_or_to_come_names_no_edition() {
+        let never = |code, written, year| edition_that_never_was(code, written, year, 2026);
+        assert!(never(codes::USC, "U.S.C.", 1925).unwrap().contains("1926"));
+        assert!(never(codes::CFR, "C.F.R.", 1937).unwrap().contains("1938"));
+        assert!(
+            never(codes::USC, "U.S.C.", 2027)
+                .unwrap()
+                .contains("to come")
+        );
+        assert!(never("frcp", "Fed. R. Civ. P.", 2030).is_some());
+        for (code, year) in [(codes::USC, 1926), (codes::CFR, 2026), ("frcp", 1901)] {
+            assert_eq!(never(code, "x", year), None, "{code} {year}");
+        }
     }
 
     #[test]
