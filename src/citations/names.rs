@@ -242,12 +242,6 @@ pub fn t6_abbreviation(word: &str) -> Option<&'static str> {
         .map(String::as_str)
 }
 
-/// A written word of a case name as the tokens names compare by: "Bd."
-/// and "Board" alike, "Mfrs." and "Manufacturers" alike.
-pub fn word_tokens(word: &str) -> Vec<String> {
-    tokens(word)
-}
-
 /// The spellings of a word in case names, lower case and without periods:
 /// itself, and the words it abbreviates or its abbreviations ("Bd." →
 /// `bd`, `board`; "Board" → `board`, `bd`; "Educ." → `educ`, `education`,
@@ -320,7 +314,7 @@ fn parties(name: &str) -> Vec<Vec<String>> {
             continue;
         }
         let party = parts.last_mut().expect("parts is never empty");
-        for token in tokens(bare) {
+        for token in word_tokens(bare) {
             party.push(token);
         }
         i += 1;
@@ -334,9 +328,10 @@ fn parties(name: &str) -> Vec<Vec<String>> {
     parts
 }
 
-/// One written word as canonical tokens: T6 forms unified, hyphenated
-/// words split, punctuation dropped.
-fn tokens(word: &str) -> Vec<String> {
+/// One written word of a case name as the canonical tokens names compare
+/// by: T6 forms unified ("Bd." and "Board", "Mfrs." and "Manufacturers"),
+/// hyphenated words split, punctuation dropped.
+pub fn word_tokens(word: &str) -> Vec<String> {
     let whole = squash_word(word);
     if whole.is_empty() {
         return Vec::new();

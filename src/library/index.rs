@@ -505,13 +505,13 @@ impl NameQuery {
         let words = sanitize(query);
         let words: Vec<&str> = words
             .split_whitespace()
-            .filter(|w| !NAME_CONNECTIVES.contains(&w.to_lowercase().as_str()))
+            .filter(|w| !is_connective(w))
             .collect();
         let capitalized = words
             .iter()
             .all(|w| w.chars().next().is_some_and(char::is_uppercase));
         (!words.is_empty() && words.len() <= MAX_PARTY_WORDS && capitalized)
-            .then(|| NameQuery::OneParty(words.iter().flat_map(|w| name_tokens(w)).collect()))
+            .then(|| NameQuery::OneParty(party_tokens(&words)))
     }
 
     /// Whether a case with these parties is the one the query names.
@@ -536,19 +536,20 @@ struct Parties {
 impl Parties {
     /// `None` when the name has no "v." or no party word at all.
     fn of(name: &str) -> Option<Parties> {
-        let words: Vec<String> = sanitize(name)
-            .split_whitespace()
-            .map(|w| w.replace('"', "").to_lowercase())
-            .collect();
-        let at = words
-            .iter()
-            .position(|w| matches!(w.as_str(), "v" | "vs" | "versus"))?;
-        let side = |words: &[String]| -> Vec<String> {
-            words
+        let words = sanitize(name);
+        let words: Vec<&str> = words.split_whitespace().collect();
+        let at = words.iter().position(|w| {
+            ["v", "vs", "versus"]
                 .iter()
-                .filter(|w| !w.is_empty() && !NAME_CONNECTIVES.contains(&String::as_str(w)))
-                .flat_map(|w| name_tokens(w))
-                .collect()
+                .any(|versus| w.eq_ignore_ascii_case(versus))
+        })?;
+        let side = |words: &[&str]| {
+            let named: Vec<&str> = words
+                .iter()
+                .copied()
+                .filter(|w| !is_connective(w))
+                .collect();
+            party_tokens(&named)
         };
         let parties = Parties {
             first: side(&words[..at]),
@@ -564,33 +565,43 @@ impl Parties {
     }
 }
 
-/// A required word of a query, in any of the fields searched, or spelt
-/// otherwise in a case name: "Bd." finds "Board", and "Board" a name
-/// written "Bd.", but "Education" does not find every "L. Ed." citation.
+/// A required word of a query, as written in any of the fields searched,
+/// or spelt otherwise in a case name: "Bd." finds "Board", "Board" a name
+/// written "Bd." and "Peña" one written "Pena", but "Education" does not
+/// find every "L. Ed." citation.
 fn every_spelling(word: &str) -> String {
-    let mut spellings = names::spellings(word).into_iter();
-    let Some(itself) = spellings.next() else {
-        return format!("+{word}");
-    };
-    let others: Vec<String> = spellings.map(|other| format!("name:{other}")).collect();
+    let others: Vec<String> = names::spellings(word)
+        .into_iter()
+        .filter(|other| other != word)
+        .map(|other| format!("name:{other}"))
+        .collect();
     if others.is_empty() {
-        format!("+{itself}")
+        format!("+{word}")
     } else {
-        format!("+({itself} {})", others.join(" "))
+        format!("+({word} {})", others.join(" "))
     }
 }
 
-/// A word of a case name as names compare by it: "Bd." as "Board".
-fn name_tokens(word: &str) -> Vec<String> {
-    names::word_tokens(&word.replace('"', ""))
+/// Whether a word joins the parties of a case name ("v.", "of", "et al.").
+fn is_connective(word: &str) -> bool {
+    let bare = word.trim_matches('"');
+    NAME_CONNECTIVES
+        .iter()
+        .any(|connective| bare.eq_ignore_ascii_case(connective))
+}
+
+/// A party's words as names compare by them: "Bd." as "Board".
+fn party_tokens(words: &[&str]) -> Vec<String> {
+    words.iter().flat_map(|w| names::word_tokens(w)).collect()
 }
 
 /// The words of a case name worth searching: lowercase, no connectives.
 fn name_words(query: &str) -> Vec<String> {
     sanitize(query)
         .split_whitespace()
+        .filter(|w| !is_connective(w))
         .map(|w| w.replace('"', "").to_lowercase())
-        .filter(|w| !w.is_empty() && !NAME_CONNECTIVES.contains(&String::as_str(w)))
+        .filter(|w| !w.is_empty())
         .collect()
 }
 
@@ -709,6 +720,14 @@ mod tests {
         assert!(!named.include(&Parties::of("Brown v. Board").unwrap()));
         assert!(named.include(&Parties::of("Board v. Brown").unwrap()));
         assert!(named.include(&Parties::of("v. Brown").unwrap()));
+    }
+
+    #[test]
+    fn a_word_is_required_as_written_or_spelt_otherwise_in_names() {
+        assert_eq!(every_spelling("brown"), "+brown");
+        assert_eq!(every_spelling("bd"), "+(bd name:board)");
+        // The index keeps accents: a name written either way is found.
+        assert_eq!(every_spelling("peña"), "+(peña name:pena)");
     }
 
     #[test]

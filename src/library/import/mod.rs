@@ -116,10 +116,7 @@ impl ImportReport {
     /// (yet: a mended file of the same dump may bring it).
     pub fn skip_naming_missing(&mut self, file: &Path, error: impl std::fmt::Display) {
         self.naming_missing += 1;
-        self.skipped += 1;
-        if self.errors.len() < MAX_REPORTED_ERRORS {
-            self.errors.push(format!("{} {error}", file.display()));
-        }
+        self.skip(file, error);
     }
 
     /// A row stored with a value left out.
