@@ -307,7 +307,7 @@ fn print_reports(reports: &[ImportReport]) {
         }
         if report.skipped_earlier > 0 {
             out(format_args!(
-                "  skipped by the earlier import of these unchanged files: {} (mend them and import again)",
+                "  skipped by an earlier import of these files: {} (mend them and import again)",
                 report.skipped_earlier
             ));
         }

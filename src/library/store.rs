@@ -229,11 +229,28 @@ pub fn external_ids(
     Ok(())
 }
 
-/// How many source ids (of cases, and of CourtListener opinions) the
-/// library knows: it changes when an import brings a case or opinion that
-/// rows of other files may name.
-pub fn known_ids(txn: &ReadTransaction) -> Result<u64, StoreError> {
-    Ok(txn.open_table(EXTERNAL_IDS)?.len()? + txn.open_table(COURTLISTENER_OPINIONS)?.len()?)
+/// The ids rows of an import file name, which the library may lack (a
+/// citation names its cluster, a citation-map row its opinions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NamedIds {
+    /// The case ids of a source (CourtListener cluster ids).
+    Cases(&'static str),
+    CourtListenerOpinions,
+}
+
+/// How many ids of that kind the library holds: it grows when an import
+/// brings a case or opinion such rows name. A source's case ids are
+/// counted by a scan of them, so this is asked only of files that had
+/// rows naming missing ones.
+pub fn count_named_ids(txn: &ReadTransaction, named: NamedIds) -> Result<u64, StoreError> {
+    Ok(match named {
+        NamedIds::Cases(source) => {
+            let mut held = 0;
+            external_ids(txn, source, |_, _| held += 1)?;
+            held
+        }
+        NamedIds::CourtListenerOpinions => txn.open_table(COURTLISTENER_OPINIONS)?.len()?,
+    })
 }
 
 /// Every CourtListener opinion id held, with its case id.
@@ -459,11 +476,6 @@ impl<'txn> LibraryWriter<'txn> {
             Some(bytes) => Ok(Some(serde_json::from_slice(bytes.value())?)),
             None => Ok(None),
         }
-    }
-
-    /// [`known_ids`], as this transaction has them.
-    pub fn known_ids(&self) -> Result<u64, StoreError> {
-        Ok(self.external.len()? + self.courtlistener_opinions.len()?)
     }
 
     pub fn set_checkpoint<T: Serialize>(&mut self, key: &str, value: &T) -> Result<(), StoreError> {
@@ -1158,23 +1170,30 @@ pub fn migrate_to_v3(txn: &WriteTransaction) -> Result<(), StoreError> {
 /// held are held no more (schema 3 as first released kept them), and the
 /// checkpoints no import will read again go with the coverage they held
 /// back: those under the keys of builds before a file's modification time
-/// was part of its key, and pending coverage of files that are done.
+/// was part of its key, those that cannot be read, and pending coverage of
+/// files that are done.
 pub fn migrate_to_v4(txn: &WriteTransaction) -> Result<(), StoreError> {
     let mut writer = LibraryWriter::new(txn)?;
     writer
         .coverage
         .retain(|(reporter, _), _| reporters::has_pages(reporter))?;
-    writer
-        .progress
-        .retain(|key, _| super::import::is_current_checkpoint_key(key))?;
+    // A checkpoint that cannot be read cannot be resumed either: its file
+    // is read again from the start.
     let mut unfinished = std::collections::HashSet::new();
-    for row in writer.progress.iter()? {
-        let (key, checkpoint) = row?;
-        let checkpoint: super::import::Checkpoint = serde_json::from_slice(checkpoint.value())?;
-        if !checkpoint.done {
-            unfinished.insert(key.value().to_string());
+    writer.progress.retain(|key, checkpoint| {
+        if super::import::is_pre_modification_time_key(key) {
+            return false;
         }
-    }
+        match serde_json::from_slice::<super::import::Checkpoint>(checkpoint) {
+            Ok(checkpoint) => {
+                if !checkpoint.done {
+                    unfinished.insert(key.to_string());
+                }
+                true
+            }
+            Err(_) => false,
+        }
+    })?;
     writer.coverage_pending.retain(|(key, reporter, _), _| {
         unfinished.contains(key) && (reporter.is_empty() || reporters::has_pages(reporter))
     })?;
@@ -1876,6 +1895,8 @@ mod tests {
         let current = "courtlistener-citations:citations.csv:90:1700000000";
         let done = "cap:volume.jsonl:70:1700000000";
         let earlier_build = "courtlistener-clusters:clusters.csv:120";
+        let default_library = "default-v3:scdb";
+        let unreadable = "cap:broken.jsonl:10:1700000000";
         {
             let db = Database::create(dir.path().join(LIBRARY_FILE)).unwrap();
             let txn = db.begin_write().unwrap();
@@ -1888,7 +1909,12 @@ mod tests {
                 coverage.insert(("WL", 2010), "courtlistener").unwrap();
                 coverage.insert(("F.3d", 406), "courtlistener").unwrap();
                 let mut progress = txn.open_table(IMPORT_PROGRESS).unwrap();
-                for (key, finished) in [(current, false), (done, true), (earlier_build, false)] {
+                for (key, finished) in [
+                    (current, false),
+                    (done, true),
+                    (earlier_build, false),
+                    (default_library, false),
+                ] {
                     let checkpoint = crate::library::import::Checkpoint {
                         rows_committed: 5,
                         done: finished,
@@ -1898,8 +1924,11 @@ mod tests {
                         .insert(key, encode(&checkpoint).unwrap().as_slice())
                         .unwrap();
                 }
+                progress
+                    .insert(unreadable, b"{not json".as_slice())
+                    .unwrap();
                 let mut pending = txn.open_table(COVERAGE_PENDING).unwrap();
-                for key in [current, done, earlier_build] {
+                for key in [current, done, earlier_build, default_library, unreadable] {
                     pending.insert((key, "F.3d", 407), "courtlistener").unwrap();
                 }
                 pending.insert((current, "", 0), "incomplete").unwrap();
@@ -1935,9 +1964,13 @@ mod tests {
         assert_eq!(held, ["406 F.3d"]);
         assert_eq!(
             pending,
-            [format!("{current} 0 "), format!("{current} 407 F.3d")],
+            [
+                format!("{current} 0 "),
+                format!("{current} 407 F.3d"),
+                format!("{default_library} 407 F.3d")
+            ],
             "an unfinished import keeps what it held back"
         );
-        assert_eq!(checkpoints, [done, current]);
+        assert_eq!(checkpoints, [done, current, default_library]);
     }
 }

@@ -20,7 +20,7 @@ use crate::library::cite_snapshot::{CiteSnapshot, MAX_SNAPSHOT_KEYS};
 use crate::library::model::{
     BodyFormat, CaseCitation, CaseRecord, CiteKey, NewCase, NewOpinion, Provenance,
 };
-use crate::library::store::{DocketInfo, LibraryWriter, PreparedOpinion};
+use crate::library::store::{DocketInfo, LibraryWriter, NamedIds, PreparedOpinion};
 use crate::library::text::markup_to_text;
 use crate::store::Store;
 
@@ -67,6 +67,15 @@ impl Table {
         match self {
             Table::Opinions => super::BATCH_ROWS,
             _ => 10 * super::BATCH_ROWS,
+        }
+    }
+
+    /// The ids its rows name, which the library may lack.
+    fn names(self) -> Option<NamedIds> {
+        match self {
+            Table::Opinions | Table::Citations => Some(NamedIds::Cases(SOURCE)),
+            Table::CitationMap | Table::Parentheticals => Some(NamedIds::CourtListenerOpinions),
+            Table::Courts | Table::Dockets | Table::Clusters => None,
         }
     }
 
@@ -308,6 +317,7 @@ fn import_table(
         key: &key,
         file: path,
         rows_per_batch: options.batch_rows.unwrap_or(table.rows_per_batch()),
+        names: table.names(),
     };
     let mut report = ImportReport::new(format!("{SOURCE} {label}"));
     // A file an earlier run finished needs none of the set-up below (the

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use super::index::IndexError;
 use super::model::{CaseCitation, CiteKey};
-use super::store::LibraryWriter;
+use super::store::{LibraryWriter, NamedIds, count_named_ids};
 use crate::store::{Store, StoreError};
 
 /// Rows committed per write transaction.
@@ -75,8 +75,9 @@ pub struct ImportReport {
     /// Rows already imported by an earlier, interrupted run.
     pub resumed_past: u64,
     pub skipped: u64,
-    /// Rows skipped by the earlier run that finished a file this run did
-    /// not read again (the file is unchanged, so they would be again).
+    /// Rows an earlier run skipped: of a file it finished, which this run
+    /// did not read again (unchanged, it would skip them again), or of one
+    /// it was stopped in, which this run resumed.
     #[serde(default)]
     pub skipped_earlier: u64,
     /// Of the skipped rows, those naming a case or opinion the library
@@ -161,12 +162,11 @@ pub struct Checkpoint {
     /// Of them, rows naming a case or opinion the library lacked.
     #[serde(default)]
     pub rows_naming_missing: u64,
-    /// The ids the library knew when the file was done
-    /// ([`known_ids`](crate::library::store::known_ids)): when it knows
-    /// others later, rows naming missing ones may be placed, so the file is
-    /// read again.
+    /// When rows named ids the library lacked: how many ids of that kind
+    /// it held when the file was done ([`count_named_ids`]). Once it holds
+    /// others, those rows may be placed, so the file is read again.
     #[serde(default)]
-    pub known_ids_when_done: u64,
+    pub named_ids_when_done: Option<u64>,
 }
 
 /// Progress on a terminal: a bar with rows/s and ETA (by compressed bytes
@@ -505,6 +505,7 @@ where
         key,
         file,
         rows_per_batch: BATCH_ROWS,
+        names: None,
     };
     let Some(start) = batches.start(report)? else {
         return Ok(());
@@ -547,28 +548,27 @@ pub struct Batches<'a> {
     pub key: &'a str,
     pub file: &'a Path,
     pub rows_per_batch: usize,
+    /// The ids its rows name, when rows may name ones the library lacks
+    /// ([`ImportReport::skip_naming_missing`]).
+    pub names: Option<NamedIds>,
 }
 
 impl Batches<'_> {
     /// Where this run reads the input from: after the rows an earlier run
     /// committed, or from the start when an earlier run finished it but
-    /// some of its rows named cases or opinions the library lacked and it
-    /// knows others now. `None` when the input is done: an unchanged file
-    /// gives the same rows, so they are not read (nor skipped) again.
+    /// some of its rows named ids the library lacked and it holds others of
+    /// that kind now. `None` when the input is done: an unchanged file
+    /// gives the same rows, so they are not read (nor skipped) again. Rows
+    /// an earlier run skipped are counted in `skipped_earlier` either way.
     pub fn start(&self, report: &mut ImportReport) -> Result<Option<Checkpoint>, ImportError> {
-        let (earlier, known_ids) = self.store.read(|txn| -> Result<_, StoreError> {
+        let earlier = self.store.read(|txn| -> Result<Checkpoint, StoreError> {
             let table = txn.open_table(crate::store::tables::IMPORT_PROGRESS)?;
-            let earlier: Checkpoint = match table.get(self.key)? {
+            Ok(match table.get(self.key)? {
                 Some(bytes) => serde_json::from_slice(bytes.value())?,
                 None => Checkpoint::default(),
-            };
-            Ok((earlier, crate::library::store::known_ids(txn)?))
+            })
         })?;
-        if !earlier.done {
-            report.resumed_past += earlier.rows_committed;
-            return Ok(Some(earlier));
-        }
-        if earlier.rows_naming_missing > 0 && earlier.known_ids_when_done != known_ids {
+        if earlier.done && self.holds_more_of_what_was_missing(&earlier)? {
             report.note(format!(
                 "{}: read again: {} of its rows named cases or opinions the library lacked, \
                  and it has others now",
@@ -579,7 +579,23 @@ impl Batches<'_> {
         }
         report.resumed_past += earlier.rows_committed;
         report.skipped_earlier += earlier.rows_skipped;
-        Ok(None)
+        Ok((!earlier.done).then_some(earlier))
+    }
+
+    fn holds_more_of_what_was_missing(&self, done: &Checkpoint) -> Result<bool, ImportError> {
+        let (Some(names), Some(then)) = (self.names, done.named_ids_when_done) else {
+            return Ok(false);
+        };
+        let now = self.store.read(|txn| count_named_ids(txn, names))?;
+        Ok(now != then)
+    }
+
+    /// [`count_named_ids`] for a file whose rows named missing ids.
+    fn named_ids_now(&self, rows_naming_missing: u64) -> Result<Option<u64>, ImportError> {
+        match self.names.filter(|_| rows_naming_missing > 0) {
+            Some(names) => Ok(Some(self.store.read(|txn| count_named_ids(txn, names))?)),
+            None => Ok(None),
+        }
     }
 
     /// Reads `rows` on one thread, `prepare`s whole batches of them on a
@@ -675,7 +691,7 @@ impl Batches<'_> {
                             done: false,
                             rows_skipped: skipped,
                             rows_naming_missing: naming_missing,
-                            known_ids_when_done: 0,
+                            named_ids_when_done: None,
                         },
                     )?;
                     writer.finish()?;
@@ -695,6 +711,7 @@ impl Batches<'_> {
                 ),
             ));
         }
+        let named_ids_when_done = self.named_ids_now(naming_missing)?;
         self.store.write(|txn| -> Result<(), ImportError> {
             let mut writer = LibraryWriter::new(txn)?;
             let volumes_withheld = writer.settle_coverage(self.key)?;
@@ -714,7 +731,7 @@ impl Batches<'_> {
                     done: true,
                     rows_skipped: skipped,
                     rows_naming_missing: naming_missing,
-                    known_ids_when_done: writer.known_ids()?,
+                    named_ids_when_done,
                 },
             )?;
             writer.finish()?;
@@ -770,16 +787,12 @@ pub fn checkpoint_key(kind: &str, path: &Path, size: u64) -> String {
     format!("{kind}:{name}:{size}:{modified}")
 }
 
-/// Whether `key` is of [`checkpoint_key`]'s form: builds before it had no
-/// modification time ("kind:name:size").
-pub fn is_current_checkpoint_key(key: &str) -> bool {
-    let mut parts = key.rsplitn(4, ':');
-    let numbers = parts
-        .by_ref()
-        .take(2)
-        .filter(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
-        .count();
-    numbers == 2 && parts.count() == 2
+/// Whether `key` is of the form builds before [`checkpoint_key`] took a
+/// file's modification time wrote ("kind:name:size"), which no import
+/// reads any more. The default library's keys ("default-v3:scdb") are not.
+pub fn is_pre_modification_time_key(key: &str) -> bool {
+    let fields: Vec<&str> = key.split(':').collect();
+    matches!(fields.as_slice(), [_, _, size] if !size.is_empty() && size.bytes().all(|b| b.is_ascii_digit()))
 }
 
 #[cfg(test)]
@@ -810,19 +823,84 @@ mod tests {
         }
     }
 
+    fn batches_over<'a>(store: &'a Store, names: Option<NamedIds>) -> Batches<'a> {
+        Batches {
+            store,
+            key: "courtlistener-citation-map:map.csv:10:1",
+            file: Path::new("map.csv"),
+            rows_per_batch: 10,
+            names,
+        }
+    }
+
+    fn write(store: &Store, work: impl FnOnce(&mut LibraryWriter<'_>)) {
+        store
+            .write(|txn| -> Result<(), StoreError> {
+                let mut writer = LibraryWriter::new(txn)?;
+                work(&mut writer);
+                writer.finish()
+            })
+            .unwrap();
+    }
+
+    #[test]
+    fn a_resumed_file_counts_the_rows_skipped_before_it_stopped() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_library(dir.path()).unwrap();
+        let batches = batches_over(&store, None);
+        let stopped = Checkpoint {
+            rows_committed: 10,
+            rows_skipped: 3,
+            ..Checkpoint::default()
+        };
+        write(&store, |w| w.set_checkpoint(batches.key, &stopped).unwrap());
+        let mut report = ImportReport::default();
+        let start = batches.start(&mut report).unwrap().expect("resumed");
+        assert_eq!(start.rows_committed, 10);
+        assert_eq!((report.resumed_past, report.skipped_earlier), (10, 3));
+    }
+
+    #[test]
+    fn a_done_file_is_read_again_only_once_more_of_the_ids_it_missed_are_held() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_library(dir.path()).unwrap();
+        let done = Checkpoint {
+            rows_committed: 10,
+            done: true,
+            rows_skipped: 2,
+            rows_naming_missing: 1,
+            named_ids_when_done: Some(0),
+        };
+        let opinions = batches_over(&store, Some(NamedIds::CourtListenerOpinions));
+        let clusters = batches_over(&store, Some(NamedIds::Cases("courtlistener")));
+        write(&store, |w| w.set_checkpoint(opinions.key, &done).unwrap());
+        let start = |batches: &Batches<'_>| {
+            let mut report = ImportReport::default();
+            let start = batches.start(&mut report).unwrap();
+            (start.map(|s| s.rows_committed), report.skipped_earlier)
+        };
+        assert_eq!(start(&opinions), (None, 2), "nothing new: not read");
+        write(&store, |w| w.set_courtlistener_opinion(7, "cl-1").unwrap());
+        assert_eq!(
+            start(&opinions),
+            (Some(0), 0),
+            "an opinion more: read again"
+        );
+        assert_eq!(start(&clusters), (None, 2), "no cluster more: not read");
+    }
+
     #[test]
     fn checkpoint_keys_of_earlier_builds_are_told_apart() {
         let file = std::env::temp_dir().join("clusters.csv");
-        let key = checkpoint_key("courtlistener-clusters", &file, 120);
-        assert!(is_current_checkpoint_key(&key), "{key}");
-        assert!(is_current_checkpoint_key("cap:a:b.jsonl:120:99"));
-        for earlier in [
-            "courtlistener-clusters:clusters.csv:120",
-            "cap:347:88",
-            "120:99",
-            "",
+        for current in [
+            checkpoint_key("courtlistener-clusters", &file, 120),
+            "cap:a:b.jsonl:120:99".into(),
+            "default-v3:scdb".into(),
         ] {
-            assert!(!is_current_checkpoint_key(earlier), "{earlier}");
+            assert!(!is_pre_modification_time_key(&current), "{current}");
+        }
+        for earlier in ["courtlistener-clusters:clusters.csv:120", "cap:347:88"] {
+            assert!(is_pre_modification_time_key(earlier), "{earlier}");
         }
     }
 
