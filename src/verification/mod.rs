@@ -224,10 +224,15 @@ impl Verifier<'_> {
             Mention::Written(index) => {
                 checks::check(self.library, txn, self.public_url, found, index, text)
             }
-            Mention::ListedPart { citation, part } => {
-                let parts = checks::listed_parts(&found[citation], text);
-                checks::check_listed_part(txn, &found[citation], &parts[part], text)
-            }
+            Mention::ListedPart {
+                citation,
+                part: (start, end),
+            } => checks::check_listed_part(
+                txn,
+                &found[citation],
+                &text[start..end],
+                checks::list_text(found, citation, text),
+            ),
             Mention::PinOf { full, short } => {
                 let pin = found[short].pin_cite.as_deref();
                 let mut checked = checks::check_at_pin(
@@ -340,10 +345,13 @@ enum Mention {
     /// A short form, "Id." or "supra" standing for the full case citation
     /// `full`, checked at its own pin page.
     PinOf { full: usize, short: usize },
-    /// The `part`th of the further regulation parts the law citation
-    /// `citation` lists ("1635" of "29 C.F.R. Parts 1630 and 1635"),
+    /// A further regulation part the law citation `citation` lists, at
+    /// `part` in the text ("1635" of "29 C.F.R. Parts 1630 and 1635"),
     /// checked as if cited alone.
-    ListedPart { citation: usize, part: usize },
+    ListedPart {
+        citation: usize,
+        part: (usize, usize),
+    },
 }
 
 /// Whether a citation is checked on its own: a full citation, or a short
@@ -378,7 +386,8 @@ fn claims(found: &[Citation], text: &str) -> Vec<Vec<Mention>> {
             }
             continue;
         }
-        let address = identity(citation, text);
+        let list_text = checks::list_text(found, i, text);
+        let address = identity(citation, list_text);
         let named = if citation.kind == CitationKind::ShortCase {
             // Short forms of one volume under one name cite one case, at
             // several pins.
@@ -406,11 +415,14 @@ fn claims(found: &[Citation], text: &str) -> Vec<Vec<Mention>> {
         }
         claim_of.insert(i, claim);
         add_pin(&mut claims[claim], found, Mention::Written(i));
-        for (part, number) in checks::listed_parts(citation, text).iter().enumerate() {
-            let address = identity(&checks::with_part(citation, number), text);
+        for part in checks::listed_parts(citation, list_text) {
+            let address = identity(&checks::with_part(citation, &text[part.clone()]), list_text);
             if let Entry::Vacant(unclaimed) = first_at_address.entry(address) {
                 unclaimed.insert(claims.len());
-                claims.push(vec![Mention::ListedPart { citation: i, part }]);
+                claims.push(vec![Mention::ListedPart {
+                    citation: i,
+                    part: (part.start, part.end),
+                }]);
             }
         }
     }

@@ -374,7 +374,7 @@ async fn subdivisions_lists_and_unread_parts_are_not_taken_at_face_value() {
         "29 C.F.R. pt. 1630.999.",
     ] {
         let answer = only(&app, &key, text).await;
-        assert_ne!(answer["status"], "verified", "{text}: {answer}");
+        assert_eq!(answer["status"], "unavailable", "{text}: {answer}");
     }
     // The Code and the CFR are held as section indexes: a subsection
     // verifies with its section, and the reason says it was not checked.
@@ -549,5 +549,41 @@ async fn a_code_cited_in_an_edition_that_never_was_is_unverified() {
     assert!(
         answers[0].2.contains("first edition is of 1926"),
         "{answers:?}"
+    );
+    assert!(
+        answers[2].2.contains("first edition is of 1938"),
+        "{answers:?}"
+    );
+    assert!(answers[3].2.contains("still to come"), "{answers:?}");
+}
+
+/// A "§§" or parts list ends where the next citation begins: the title of
+/// "50 U.S.C." is no section of the list before it, nor "42" a part.
+#[tokio::test]
+async fn a_list_ends_at_the_next_citation() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let answers = checked(
+        &app,
+        &key,
+        "See 35 U.S.C. §§ 101, 102, and 50 U.S.C. § 1801. \
+         See also 29 C.F.R. pts. 1630 and 1635, and 42 U.S.C. § 12101.",
+    )
+    .await;
+    let cited: Vec<&str> = statuses(&answers).iter().map(|(c, _)| *c).collect();
+    assert_eq!(
+        cited,
+        [
+            "35 U.S.C. §§ 101",
+            "50 U.S.C. § 1801",
+            "29 C.F.R. pts. 1630",
+            "29 C.F.R. pt. 1635",
+            "42 U.S.C. § 12101"
+        ],
+        "{answers:?}"
+    );
+    assert_eq!(
+        answers[0].1, "verified",
+        "35 U.S.C. § 50 cannot exist: {answers:?}"
     );
 }

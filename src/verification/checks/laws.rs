@@ -1,11 +1,13 @@
 //! Statutes, regulations and rules: the section the library holds, every
 //! section of a "§§" list or range, and a rule's subdivision in its text.
 
+use std::ops::Range;
+
 use redb::ReadTransaction;
 
 use super::constitution_citations::{check_constitution, unread_constitution_part};
 use super::subdivisions::{subdivision_path, text_shows_subdivision};
-use crate::citations::{Citation, bluebook};
+use crate::citations::{Citation, CitationKind, bluebook};
 use crate::library::law_code;
 use crate::library::lookup::{AuthorityLookup, PartLookup, find_authority, find_part};
 use crate::library::model::codes;
@@ -101,7 +103,7 @@ pub(super) fn check_law(
     } else {
         Vec::new()
     };
-    for other in last.into_iter().chain(listed.iter().map(String::as_str)) {
+    for other in last.into_iter().chain(listed) {
         match find_authority(txn, code, &title, other)? {
             AuthorityLookup::Found { .. } => {}
             AuthorityLookup::Absent { reason } => {
@@ -138,10 +140,12 @@ pub(super) fn check_law(
     if let Some(subsection) = law.subsection.as_deref() {
         if subdivision.is_some() && authority.text.is_some() {
             reason.push_str(&format!("; subdivision {subsection} is in its text"));
-        } else {
+        } else if authority.text.is_none() {
             reason.push_str(&format!(
                 "; subsection {subsection} is not checked (the library holds no text of the section)"
             ));
+        } else {
+            reason.push_str(&format!("; subsection {subsection} is not checked"));
         }
     }
     Ok(CheckedCitation::verified_law(
@@ -195,31 +199,32 @@ fn check_part(
         }
     };
     let live = sections.iter().filter(|s| s.status == "live").count();
-    let first = &sections[0];
+    let reason = match sections.as_slice() {
+        [only] => {
+            let force = if live == 1 {
+                "in force"
+            } else {
+                "not in force"
+            };
+            format!(
+                "the library holds one section of part {part} ({force}), § {}: {}",
+                only.section, only.heading
+            )
+        }
+        [first, ..] => format!(
+            "the library holds {} sections of part {part} ({live} in force), the first § {}: {}",
+            sections.len(),
+            first.section,
+            first.heading
+        ),
+        [] => return Ok(not_found(None, written, content_type)),
+    };
     Ok(CheckedCitation::verified_law(
         written,
         content_type,
         bluebook(citation),
         urls::regulation_part_page(title, part),
-        if sections.len() == 1 {
-            format!(
-                "the library holds one section of part {part} ({}), § {}: {}",
-                if live == 1 {
-                    "in force"
-                } else {
-                    "not in force"
-                },
-                first.section,
-                first.heading
-            )
-        } else {
-            format!(
-                "the library holds {} sections of part {part} ({live} in force), the first § {}: {}",
-                sections.len(),
-                first.section,
-                first.heading
-            )
-        },
+        reason,
     ))
 }
 
@@ -228,17 +233,38 @@ fn after_law<'t>(citation: &Citation, text: &'t str) -> &'t str {
     text.get(citation.full_span.end..).unwrap_or("")
 }
 
+/// The text a law citation may go on in: up to the next citation found
+/// (a section sign alone, as in "amend. XIV, §§ 6-7", is no other
+/// citation), so a list ends there ("§§ 1981, 1983, and 28 U.S.C. § 1331"
+/// lists 1983, not 28, the next citation's title).
+pub(in crate::verification) fn list_text<'t>(
+    found: &[Citation],
+    index: usize,
+    text: &'t str,
+) -> &'t str {
+    let end = found[index].span.end;
+    let next = found[index + 1..]
+        .iter()
+        .filter(|citation| citation.kind != CitationKind::Unknown)
+        .map(|citation| citation.span.start)
+        .find(|&start| start >= end);
+    next.and_then(|next| text.get(..next)).unwrap_or(text)
+}
+
 /// The further parts a regulation citation lists after the one read
-/// ("29 C.F.R. pts. 1630, 1635", "Parts 1630 and 1635"): each is a claim
-/// of its own, checked as if cited alone.
-pub(in crate::verification) fn listed_parts(citation: &Citation, text: &str) -> Vec<String> {
+/// ("29 C.F.R. pts. 1630, 1635", "Parts 1630 and 1635"), as places in
+/// `text`: each is a claim of its own, checked as if cited alone.
+pub(in crate::verification) fn listed_parts(citation: &Citation, text: &str) -> Vec<Range<usize>> {
     let whole_part = citation
         .law
         .as_deref()
         .is_some_and(|law| law.part.is_some() && law.section.is_none());
+    if !whole_part {
+        return Vec::new();
+    }
     let written = citation.text(text).to_ascii_lowercase();
-    if whole_part && (written.contains("parts") || written.contains("pts")) {
-        listed_sections(after_law(citation, text))
+    if written.contains("parts") || written.contains("pts") {
+        items_after(citation, text)
     } else {
         Vec::new()
     }
@@ -263,18 +289,16 @@ pub(in crate::verification) fn check_listed_part(
     text: &str,
 ) -> Result<CheckedCitation, StoreError> {
     let alone = with_part(citation, part);
-    let title = alone.law.as_deref().and_then(|law| law.title.as_deref());
-    let written = format!(
-        "{} {} pt. {part}",
-        title.unwrap_or_default(),
-        alone.reporter.unwrap_or_default()
-    );
+    let written = bluebook(&alone).unwrap_or_else(|| part.to_string());
     check_law(txn, &alone, written, text)
 }
 
 /// The further sections a "§§" citation lists after the one read (none
 /// for a range or a single section).
-pub(in crate::verification) fn listed_after(citation: &Citation, text: &str) -> Vec<String> {
+pub(in crate::verification) fn listed_after<'t>(
+    citation: &Citation,
+    text: &'t str,
+) -> Vec<&'t str> {
     let several = citation.text(text).contains("§§");
     let ranged = citation
         .law
@@ -282,28 +306,41 @@ pub(in crate::verification) fn listed_after(citation: &Citation, text: &str) -> 
         .and_then(|law| law.section.as_deref())
         .is_some_and(|section| range_endpoints(section, several).1.is_some());
     if several && !ranged {
-        listed_sections(after_law(citation, text))
+        items_after(citation, text)
+            .into_iter()
+            .map(|item| &text[item])
+            .collect()
     } else {
         Vec::new()
     }
 }
 
-/// The further sections of a "§§" list after the one read ("§§ 101, 999"
-/// leaves ", 999"; "§§ 101 and 999"): each item after a comma, "and" or
-/// "&" that starts with a digit.
-fn listed_sections(after: &str) -> Vec<String> {
+/// The items of a list after a law citation, as places in `text`.
+fn items_after(citation: &Citation, text: &str) -> Vec<Range<usize>> {
+    let after = after_law(citation, text);
+    let offset = text.len() - after.len();
+    listed_sections(after)
+        .into_iter()
+        .map(|item| item.start + offset..item.end + offset)
+        .collect()
+}
+
+/// The further items of a "§§" list after the one read ("§§ 101, 999"
+/// leaves ", 999"; "§§ 101 and 999"), as places in `after`: each item
+/// after a comma, "and" or "&" that starts with a digit.
+fn listed_sections(after: &str) -> Vec<Range<usize>> {
     let mut sections = Vec::new();
     let mut rest = after;
     while let Some(next) = after_separator(rest) {
-        let item: String = next
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '–' | '.'))
-            .collect();
-        let item = item.trim_end_matches('.');
+        let item_len = next
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '–' | '.')))
+            .unwrap_or(next.len());
+        let item = next[..item_len].trim_end_matches('.');
         if !item.starts_with(|c: char| c.is_ascii_digit()) {
             break;
         }
-        sections.push(item.to_string());
+        let start = after.len() - next.len();
+        sections.push(start..start + item.len());
         rest = &next[item.len()..];
     }
     sections
@@ -370,10 +407,16 @@ mod tests {
 
     #[test]
     fn lists_after_a_law_citation() {
-        assert_eq!(listed_sections(", 999. Next"), ["999"]);
-        assert_eq!(listed_sections(" and 1635 of"), ["1635"]);
-        assert_eq!(listed_sections(", 101, and 102a; x"), ["101", "102a"]);
-        assert_eq!(listed_sections(" (2018)"), Vec::<String>::new());
+        let listed = |after: &str| -> Vec<String> {
+            listed_sections(after)
+                .into_iter()
+                .map(|item| after[item].to_string())
+                .collect()
+        };
+        assert_eq!(listed(", 999. Next"), ["999"]);
+        assert_eq!(listed(" and 1635 of"), ["1635"]);
+        assert_eq!(listed(", 101, and 102a; x"), ["101", "102a"]);
+        assert!(listed(" (2018)").is_empty());
     }
 
     #[test]
@@ -386,8 +429,8 @@ mod tests {
                 .unwrap()
                 .contains("to come")
         );
-        assert!(never("frcp", "Fed. R. Civ. P.", 2030).is_some());
-        for (code, year) in [(codes::USC, 1926), (codes::CFR, 2026), ("frcp", 1901)] {
+        assert!(never(codes::FRCP, "Fed. R. Civ. P.", 2030).is_some());
+        for (code, year) in [(codes::USC, 1926), (codes::CFR, 2026), (codes::FRCP, 1901)] {
             assert_eq!(never(code, "x", year), None, "{code} {year}");
         }
     }

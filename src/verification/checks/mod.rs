@@ -17,7 +17,7 @@ use crate::library::{Library, store};
 use crate::store::StoreError;
 use cases::{check_case, check_short_form};
 use laws::check_law;
-pub(super) use laws::{check_listed_part, listed_after, listed_parts, with_part};
+pub(super) use laws::{check_listed_part, list_text, listed_after, listed_parts, with_part};
 
 /// Checks `citations[index]` (a full citation) of `text`.
 pub fn check(
@@ -41,7 +41,12 @@ pub fn check(
             text,
         ),
         CitationKind::ShortCase => check_short_form(library, txn, public_url, citation, written),
-        CitationKind::Law => check_law(txn, citation, written, text),
+        CitationKind::Law => check_law(
+            txn,
+            citation,
+            written,
+            laws::list_text(citations, index, text),
+        ),
         _ => Ok(CheckedCitation::unavailable(
             written,
             None,
