@@ -125,8 +125,11 @@ fn lexicon() -> &'static Lexicon {
         let mut bluebook: HashMap<String, Option<String>> = HashMap::new();
         let mut expansions: HashMap<String, Vec<String>> = HashMap::new();
         let mut expand = |from: String, to: String| {
-            let forms = expansions.entry(from.clone()).or_default();
-            if from != to && !to.is_empty() && !forms.contains(&to) {
+            if from == to || to.is_empty() {
+                return;
+            }
+            let forms = expansions.entry(from).or_default();
+            if !forms.contains(&to) {
                 forms.push(to);
             }
         };

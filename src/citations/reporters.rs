@@ -150,7 +150,12 @@ pub fn unlisted_series(spelling: &str) -> Option<UnlistedSeries> {
 /// A reporter abbreviation's name and series number: "L. Ed. 2d" is ("L.
 /// Ed.", Some(2)), "F.4th" ("F.", Some(4)), "L. Ed." ("L. Ed.", None).
 fn split_series(spelling: &str) -> Option<(&str, Option<u32>)> {
-    let split = spelling.rfind(|c: char| c.is_whitespace() || c == '.')? + 1;
+    // After the last space (a no-break space too) or period.
+    let split = spelling
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| c.is_whitespace() || c == '.')
+        .map(|(at, c)| at + c.len_utf8())?;
     Some(match series_number(&spelling[split..]) {
         Some(number) => (spelling[..split].trim_end(), Some(number)),
         None => (spelling, None),
@@ -309,6 +314,8 @@ mod tests {
             unlisted_series("L. Ed. 4th").map(|u| u.may_be_newer),
             Some(false)
         );
+        // A no-break space before the series.
+        assert!(unlisted_series("L. Ed.\u{a0}3d").is_some());
         // Another edition of a reporter of that name is no series of it.
         let washington = unlisted_series("Wash. 4th").unwrap().published;
         assert!(!washington.contains(&"Wash. Terr."), "{washington:?}");

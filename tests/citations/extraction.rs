@@ -240,6 +240,12 @@ fn reporter_series_are_read_in_any_ordinal_form_and_even_when_they_do_not_exist(
     for text in ["the 5 F. 2d Cir. rule", "lorem 111 S.W. 4th St. 12"] {
         assert!(extract(text).is_empty(), "{text:?}: {:?}", extract(text));
     }
+    // Word and PDF text put no-break spaces between the parts.
+    let spaced = "Doe v. Roe, 123 F.\u{a0}2nd\u{a0}456 (1990); 16 L. Ed.\u{a0}3d\u{a0}694 (1999).";
+    let citations = extract(spaced);
+    assert_eq!(citations.len(), 2, "{citations:?}");
+    assert_eq!(citations[0].reporter, Some("F.2d"));
+    assert_eq!(citations[1].page.as_deref(), Some("694"));
 }
 
 /// (volume, reporter, page) of each citation of `text`.

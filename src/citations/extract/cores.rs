@@ -9,6 +9,8 @@ use crate::citations::reporters;
 use crate::citations::scanner::{Hit, Scanner, Target};
 use crate::citations::templates::{Template, Trigger};
 use crate::citations::text::{char_after, char_before};
+
+use super::tail::{count_digits, skip_spaces, skip_spaces_back};
 use crate::citations::vocab::Vocabulary;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -216,20 +218,27 @@ fn best_for_hits(
 /// P.3d, but its name is "P.".
 fn in_a_series(text: &str, start: usize, hits: &[Hit], scanner: &Scanner) -> Option<Core> {
     let is_edition = |t: &Target| matches!(t, Target::Edition { .. });
+    // The cheapest test that prose fails, asked once for every name.
+    let volume = volume_before(text, start)?;
     hits.iter()
         .rev()
         .filter(|hit| scanner.targets(hit.terminal).iter().any(is_edition))
-        .find_map(|hit| series_after(text, start..hit.end, scanner))
+        .find_map(|hit| series_after(text, start..hit.end, volume.clone(), scanner))
 }
 
 /// Longest series number as written after a reporter's name ("12th").
 const MAX_SERIES_LEN: usize = 4;
 
-/// The citation when the reporter name at `name` is followed by a series
-/// number and a page.
-fn series_after(text: &str, name: Range<usize>, scanner: &Scanner) -> Option<Core> {
+/// The citation when the reporter name at `name`, after `volume`, is
+/// followed by a series number and a page.
+fn series_after(
+    text: &str,
+    name: Range<usize>,
+    volume: Range<usize>,
+    scanner: &Scanner,
+) -> Option<Core> {
     let written = &text[name.clone()];
-    let series_start = skip_space(text, name.end);
+    let series_start = skip_spaces(text, name.end);
     if series_start == name.end && !written.ends_with('.') {
         return None;
     }
@@ -246,8 +255,8 @@ fn series_after(text: &str, name: Range<usize>, scanner: &Scanner) -> Option<Cor
     let series_end = series_start + series_len;
     let series = series_in_case_of(written, &text[series_start..series_end])?;
     let series = reporters::series_name(&series)?;
-    let page_start = skip_space(text, series_end);
-    let page_end = page_start + count_digits(&text[page_start..]);
+    let page_start = skip_spaces(text, series_end);
+    let page_end = page_start + count_digits(text, page_start);
     if page_start == series_end
         || page_end == page_start
         || char_after(text, page_end).is_some_and(char::is_alphanumeric)
@@ -255,7 +264,6 @@ fn series_after(text: &str, name: Range<usize>, scanner: &Scanner) -> Option<Cor
     {
         return None;
     }
-    let volume = volume_before(text, name.start)?;
     let mut editions: Vec<u32> = Vec::new();
     for target in scanner.exact(&format!("{written} {series}")) {
         if let Target::Edition { id, .. } = *target
@@ -307,7 +315,7 @@ fn page_run_into_series(text: &str, start: usize, hits: &[Hit], scanner: &Scanne
             editions.push(id);
         }
     }
-    let page_end = hit.end + count_digits(&text[hit.end..]);
+    let page_end = hit.end + count_digits(text, hit.end);
     if editions.is_empty()
         || page_end == hit.end
         || char_after(text, page_end).is_some_and(char::is_alphanumeric)
@@ -330,27 +338,24 @@ fn page_run_into_series(text: &str, start: usize, hits: &[Hit], scanner: &Scanne
 /// The volume before a reporter name at `start`: up to five digits, a
 /// space apart, not ending a word.
 fn volume_before(text: &str, start: usize) -> Option<Range<usize>> {
-    let before = text[..start].trim_end_matches([' ', '\t', '\n', '\r']);
-    let volume_start = before.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    if before.len() == start
-        || volume_start == before.len()
-        || before.len() - volume_start > 5
+    let end = skip_spaces_back(text, start);
+    // Six digits back at most: a longer number is no volume, and is not
+    // walked back over again for each reporter name tried after it.
+    let digits = text[..end]
+        .bytes()
+        .rev()
+        .take(6)
+        .take_while(u8::is_ascii_digit)
+        .count();
+    let volume_start = end - digits;
+    if end == start
+        || digits == 0
+        || digits > 5
         || char_before(text, volume_start).is_some_and(char::is_alphanumeric)
     {
         return None;
     }
-    Some(volume_start..before.len())
-}
-
-/// How many ASCII digits `text` starts with.
-fn count_digits(text: &str) -> usize {
-    text.bytes().take_while(u8::is_ascii_digit).count()
-}
-
-/// The first byte after the spaces at `at`.
-fn skip_space(text: &str, at: usize) -> usize {
-    let rest = &text[at..];
-    at + (rest.len() - rest.trim_start_matches([' ', '\t', '\n', '\r']).len())
+    Some(volume_start..end)
 }
 
 fn candidates_for_hit(

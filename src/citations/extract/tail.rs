@@ -30,7 +30,7 @@ pub(crate) fn skip_spaces(text: &str, mut pos: usize) -> usize {
     pos
 }
 
-fn skip_spaces_back(text: &str, mut pos: usize) -> usize {
+pub(crate) fn skip_spaces_back(text: &str, mut pos: usize) -> usize {
     while let Some(c) = char_before(text, pos) {
         if !c.is_whitespace() {
             break;
@@ -187,7 +187,7 @@ fn pin_item(text: &str, pos: usize) -> Option<usize> {
     Some(at)
 }
 
-fn count_digits(text: &str, pos: usize) -> usize {
+pub(crate) fn count_digits(text: &str, pos: usize) -> usize {
     text.as_bytes()
         .get(pos..)
         .map_or(0, |b| b.iter().take_while(|b| b.is_ascii_digit()).count())
