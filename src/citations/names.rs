@@ -285,6 +285,24 @@ pub fn normalize_case_name(name: &str) -> String {
 
 /// Parties of a name, each as canonical tokens.
 fn parties(name: &str) -> Vec<Vec<String>> {
+    let mut parts = sides(name);
+    parts.retain(|p| !p.is_empty());
+    parts
+}
+
+/// The two sides of a case name's "v.", each as canonical tokens ("U.S."
+/// and "United States" alike), the first empty when the name begins with
+/// "v."; later "v."s are of the second side. `None` without a "v.".
+pub fn case_sides(name: &str) -> Option<(Vec<String>, Vec<String>)> {
+    let mut sides = sides(name).into_iter();
+    let first = sides.next()?;
+    let later: Vec<Vec<String>> = sides.collect();
+    (!later.is_empty()).then(|| (first, later.into_iter().flatten().collect()))
+}
+
+/// Each side of a case name's "v."s as canonical tokens, an empty side
+/// kept in its place.
+fn sides(name: &str) -> Vec<Vec<String>> {
     let lowered: String = name
         .chars()
         .map(|c| match c {
@@ -322,12 +340,10 @@ fn parties(name: &str) -> Vec<Vec<String>> {
         }
         i += 1;
     }
-    parts.retain(|p| !p.is_empty());
     for party in &mut parts {
         strip_caption_prefix(party);
         merge_united_states(party);
     }
-    parts.retain(|p| !p.is_empty());
     parts
 }
 

@@ -536,24 +536,13 @@ struct Parties {
 impl Parties {
     /// `None` when the name has no "v." or no party word at all.
     fn of(name: &str) -> Option<Parties> {
-        let words = sanitize(name);
-        let words: Vec<&str> = words.split_whitespace().collect();
-        let at = words.iter().position(|w| {
-            ["v", "vs", "versus"]
-                .iter()
-                .any(|versus| w.eq_ignore_ascii_case(versus))
-        })?;
-        let side = |words: &[&str]| {
-            let named: Vec<&str> = words
-                .iter()
-                .copied()
-                .filter(|w| !is_connective(w))
-                .collect();
-            party_tokens(&named)
+        let (first, second) = names::case_sides(name)?;
+        let named = |tokens: Vec<String>| -> Vec<String> {
+            tokens.into_iter().filter(|t| !is_connective(t)).collect()
         };
         let parties = Parties {
-            first: side(&words[..at]),
-            second: side(&words[at + 1..]),
+            first: named(first),
+            second: named(second),
         };
         (!parties.first.is_empty() || !parties.second.is_empty()).then_some(parties)
     }
@@ -709,6 +698,10 @@ mod tests {
         assert_eq!(
             Parties::of("Brown v. Bd. of Educ."),
             Parties::of("Brown v. Board of Education")
+        );
+        assert_eq!(
+            Parties::of("U.S. v. Nixon"),
+            Parties::of("United States v. Nixon")
         );
         assert_eq!(
             Parties::of("BROWN et al. vs. BOARD"),
