@@ -824,6 +824,7 @@ fn a_page_after_a_cases_last_page_is_not_that_case() {
     .unwrap();
     let fresh = data_with_library();
     let output = import(fresh.path(), &["cap", with_unpaged.to_str().unwrap()]);
+    assert_eq!(rows_read(&output), 3, "the report's rows are read");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         stdout.contains("line 3: the case has no official citation with a volume and page"),
