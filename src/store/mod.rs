@@ -219,6 +219,7 @@ impl Store {
     pub fn compact_file(data_dir: &Path, layout: Layout) -> Result<(), StoreError> {
         let mut db = Database::builder()
             .set_concurrency_mode(ConcurrencyMode::SingleWriter)
+            .set_cache_size(layout.cache_bytes())
             .open(data_dir.join(layout.file_name()))?;
         while db
             .compact()

@@ -280,6 +280,47 @@ fn re_running_an_import_changes_nothing() {
     assert_eq!(counts(dir.path()), before);
 }
 
+/// A new build's default library replaces the old one in a library that
+/// holds imported cases too, keeps them, and leaves the file as it is: a
+/// compaction would read and rewrite the whole file (33 s at a million
+/// cases), and later writes reuse the pages the rebuild freed.
+#[test]
+fn an_upgraded_default_library_keeps_imported_cases_in_place() {
+    let dir = data_with_library();
+    let fixtures = fixtures("courtlistener");
+    import(dir.path(), &["courtlistener", fixtures.to_str().unwrap()]);
+    let before = counts(dir.path());
+    {
+        let store = Store::open_library(dir.path()).unwrap();
+        store
+            .write(|txn| -> Result<(), lexstack::store::StoreError> {
+                let mut writer = lexstack::library::store::LibraryWriter::new(txn)?;
+                writer.set_meta(
+                    "default_library_version",
+                    &(lexstack::library::import::default::DEFAULT_LIBRARY_VERSION - 1),
+                )?;
+                writer.finish()
+            })
+            .unwrap();
+    }
+    let file = dir.path().join(Layout::Library.file_name());
+    let size_before = std::fs::metadata(&file).unwrap().len();
+
+    let (library, rebuilt) = Library::open_with_default(dir.path()).unwrap();
+    assert!(rebuilt.is_some(), "an older default library is rebuilt");
+    drop(library);
+    assert_eq!(
+        lexstack::library::default_version(&Store::open_library(dir.path()).unwrap()).unwrap(),
+        Some(lexstack::library::import::default::DEFAULT_LIBRARY_VERSION)
+    );
+    assert_eq!(
+        counts(dir.path()),
+        before,
+        "imported and default cases alike"
+    );
+    assert!(std::fs::metadata(&file).unwrap().len() >= size_before);
+}
+
 #[test]
 fn partial_imports_do_not_claim_whole_volumes() {
     let dir = data_with_library();
