@@ -366,11 +366,15 @@ fn checked_as_written(citation: &Citation) -> bool {
 /// full again, or by a short form, "Id." or "supra"). A repeat counts once;
 /// another name at an address already cited is another claim ("Smith v.
 /// Jones, 347 U.S. 483" after Brown's), the same name again, or none, is
-/// not. A short form with no full citation before it is a claim of its own.
+/// not, and neither is the same year again or none; another year is ("347
+/// U.S. 483 (1955)" after "(1954)": one of them is wrong). A short form with
+/// no full citation before it is a claim of its own.
 fn claims(found: &[Citation], text: &str) -> Vec<Vec<Mention>> {
     let mut claims: Vec<Vec<Mention>> = Vec::new();
-    let mut first_at_address: HashMap<String, usize> = HashMap::new();
-    let mut by_name: HashMap<String, usize> = HashMap::new();
+    // The year of each claim's first citation.
+    let mut years: Vec<Option<i32>> = Vec::new();
+    let mut at_address: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
     // The claim of each full citation, for the short forms that follow it.
     let mut claim_of: HashMap<usize, usize> = HashMap::new();
     for (i, citation) in found.iter().enumerate() {
@@ -401,28 +405,36 @@ fn claims(found: &[Citation], text: &str) -> Vec<Vec<Mention>> {
         } else {
             parties_key(citation).map(|parties| format!("{address}|{parties}"))
         };
-        let known = match &named {
+        let candidates = match &named {
             Some(named) => by_name.get(named),
-            None => first_at_address.get(&address),
+            None => at_address.get(&address),
         };
-        let claim = known.copied().unwrap_or_else(|| {
+        let same_year = |&&claim: &&usize| match (years[claim], citation.year) {
+            (Some(first), Some(this)) => first == this,
+            _ => true,
+        };
+        let known = candidates.and_then(|claims| claims.iter().find(same_year).copied());
+        let claim = known.unwrap_or_else(|| {
             claims.push(Vec::new());
-            claims.len() - 1
+            years.push(citation.year);
+            let claim = claims.len() - 1;
+            at_address.entry(address).or_default().push(claim);
+            if let Some(named) = named {
+                by_name.entry(named).or_default().push(claim);
+            }
+            claim
         });
-        first_at_address.entry(address).or_insert(claim);
-        if let Some(named) = named {
-            by_name.entry(named).or_insert(claim);
-        }
         claim_of.insert(i, claim);
         add_pin(&mut claims[claim], found, Mention::Written(i));
         for part in checks::listed_parts(citation, list_text) {
             let address = identity(&checks::with_part(citation, &text[part.clone()]), list_text);
-            if let Entry::Vacant(unclaimed) = first_at_address.entry(address) {
-                unclaimed.insert(claims.len());
+            if let Entry::Vacant(unclaimed) = at_address.entry(address) {
+                unclaimed.insert(vec![claims.len()]);
                 claims.push(vec![Mention::ListedPart {
                     citation: i,
                     part: (part.start, part.end),
                 }]);
+                years.push(citation.year);
             }
         }
     }

@@ -533,7 +533,7 @@ async fn a_code_cited_in_an_edition_that_never_was_is_unverified() {
         &app,
         &key,
         "See 42 U.S.C. § 1983 (1920); 42 U.S.C. § 1981 (2018); 29 C.F.R. § 1630.2 (1930); \
-         42 U.S.C. § 1985 (2090).",
+         42 U.S.C. § 1985 (2090); 42 U.S.C. § 1986 (2018 & Supp. V 2090).",
     )
     .await;
     assert_eq!(
@@ -543,7 +543,12 @@ async fn a_code_cited_in_an_edition_that_never_was_is_unverified() {
             ("42 U.S.C. § 1981", "verified"),
             ("29 C.F.R. § 1630.2", "unverified"),
             ("42 U.S.C. § 1985", "unverified"),
+            ("42 U.S.C. § 1986", "unverified"),
         ],
+        "{answers:?}"
+    );
+    assert!(
+        answers[4].2.contains("2090 is still to come"),
         "{answers:?}"
     );
     assert!(
@@ -555,6 +560,39 @@ async fn a_code_cited_in_an_edition_that_never_was_is_unverified() {
         "{answers:?}"
     );
     assert!(answers[3].2.contains("still to come"), "{answers:?}");
+}
+
+/// No decision is dated in a year still to come, whether or not the library
+/// holds the volume; a journal article may be ("forthcoming"). The same case
+/// cited under another year is another claim (one of them is wrong); under
+/// the same year, or none, it is not.
+#[tokio::test]
+async fn a_case_dated_in_a_year_to_come_is_unverified() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let answers = checked(
+        &app,
+        &key,
+        "See 5 F.4th 10 (2090); 6 F.4th 10 (2021); Brown v. Board of Education, 347 U.S. 483 \
+         (2090); Brown v. Board of Education, 347 U.S. 483 (1954); \
+         Note, 101 Harv. L. Rev. 1 (forthcoming 2090). See Brown v. Board of Education, \
+         347 U.S. 483 (1954), and Brown v. Board of Education, 347 U.S. 483.",
+    )
+    .await;
+    assert_eq!(
+        statuses(&answers),
+        [
+            ("5 F.4th 10", "unverified"),
+            ("6 F.4th 10", "unavailable"),
+            ("347 U.S. 483", "unverified"),
+            ("347 U.S. 483", "verified"),
+            ("101 Harv. L. Rev. 1", "unavailable"),
+        ],
+        "{answers:?}"
+    );
+    for answer in [&answers[0], &answers[2]] {
+        assert!(answer.2.contains("2090 is still to come"), "{answers:?}");
+    }
 }
 
 /// A "§§" or parts list ends where the next citation begins: the title of

@@ -7,6 +7,7 @@ use super::case_names::{
     cited_name, companion_named, name_mismatch, named_case, unread_case_name, vague_name,
 };
 use super::pins::pin_outside_case;
+use super::{this_year, year_to_come};
 use crate::citations::{Citation, bluebook, reporters};
 use crate::library::lookup::{CaseLookup, find_case, unlisted_series_reason};
 use crate::library::model::{CaseRecord, CiteKey};
@@ -93,6 +94,9 @@ pub fn check_case(
     let citation = &citations[index];
     let written = citation.text(text).to_string();
     let case = Some(ContentType::Case);
+    if let Some(reason) = year_to_come(citation, this_year()) {
+        return Ok(CheckedCitation::unverified(written, case, None, reason));
+    }
     if let Some(unlisted) = unlisted_series(citation) {
         let reporter = citation.reporter_found.as_deref().unwrap_or_default();
         let reason = unlisted_series_reason(reporter, &unlisted.published, unlisted.may_be_newer);

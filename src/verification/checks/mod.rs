@@ -55,6 +55,26 @@ pub fn check(
     }
 }
 
+/// This year, by the server's clock (UTC).
+fn this_year() -> i32 {
+    chrono::Datelike::year(&chrono::Utc::now())
+}
+
+/// Why a decision's or a code edition's date cannot be right: it gives a
+/// year still to come, as the year or in a supplement ("(2018 & Supp. V
+/// 2090)"). Journals are not asked: an article may be "forthcoming 2027".
+fn year_to_come(citation: &Citation, this_year: i32) -> Option<String> {
+    let supplement_year = citation
+        .supplement
+        .as_deref()
+        .and_then(|supplement| supplement.split_whitespace().last()?.parse().ok());
+    [citation.year, supplement_year]
+        .into_iter()
+        .flatten()
+        .find(|&year| year > this_year)
+        .map(|year| format!("the year {year} is still to come"))
+}
+
 /// Checks the full case citation `citations[index]` of `text` as if its
 /// pin were `pin`: a short form, "Id." or "supra" that stands for it.
 pub use cases::check_case as check_at_pin;
