@@ -111,6 +111,9 @@ struct Lexicon {
     /// Squashed abbreviation → the squashed words it abbreviates, and
     /// squashed word → its abbreviations.
     expansions: HashMap<String, Vec<String>>,
+    /// Squashed abbreviation → how it is written with its apostrophe, lower
+    /// case, without a period ("assn" → "ass'n").
+    apostrophes: HashMap<String, String>,
 }
 
 fn lexicon() -> &'static Lexicon {
@@ -172,9 +175,15 @@ fn lexicon() -> &'static Lexicon {
                 .or_insert_with(|| token.clone());
             canonical.entry(token.clone()).or_insert(token);
         }
+        let apostrophes = abbreviations
+            .iter()
+            .filter(|abbr| abbr.contains('\''))
+            .map(|abbr| (squash_word(abbr), abbr.trim_end_matches('.').to_lowercase()))
+            .collect();
         Lexicon {
             canonical,
             expansions,
+            apostrophes,
             abbreviations,
             bluebook: bluebook
                 .into_iter()
@@ -269,6 +278,17 @@ pub fn spellings(word: &str) -> Vec<String> {
         }
     }
     forms
+}
+
+/// The spellings of [`spellings`] that T6 writes with an apostrophe, as
+/// written ("nat'l" for "National" or "Nat'l"): an index that splits words
+/// at apostrophes holds each as two words.
+pub fn apostrophe_spellings(word: &str) -> Vec<&'static str> {
+    let apostrophes = &lexicon().apostrophes;
+    spellings(word)
+        .iter()
+        .filter_map(|form| apostrophes.get(form).map(String::as_str))
+        .collect()
 }
 
 /// A case name reduced to comparable tokens, parties separated by `v`:

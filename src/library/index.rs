@@ -557,12 +557,18 @@ impl Parties {
 /// A required word of a query, as written in any of the fields searched,
 /// or spelt otherwise in a case name: "Bd." finds "Board", "Board" a name
 /// written "Bd." and "Peña" one written "Pena", but "Education" does not
-/// find every "L. Ed." citation.
+/// find every "L. Ed." citation. A spelling with an apostrophe is looked
+/// for as the index holds it, two words ("Nat'l" as `nat` `l`).
 fn every_spelling(word: &str) -> String {
     let others: Vec<String> = names::spellings(word)
         .into_iter()
         .filter(|other| other != word)
         .map(|other| format!("name:{other}"))
+        .chain(
+            names::apostrophe_spellings(word)
+                .into_iter()
+                .map(|written| format!("name:\"{written}\"")),
+        )
         .collect();
     if others.is_empty() {
         format!("+{word}")
@@ -721,6 +727,11 @@ mod tests {
         assert_eq!(every_spelling("bd"), "+(bd name:board)");
         // The index keeps accents: a name written either way is found.
         assert_eq!(every_spelling("peña"), "+(peña name:pena)");
+        // The index splits "Ass'n" in two: it is looked for as a phrase.
+        assert_eq!(
+            every_spelling("association"),
+            "+(association name:assn name:\"ass'n\")"
+        );
     }
 
     #[test]

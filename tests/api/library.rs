@@ -360,6 +360,23 @@ fn search_finds_cases_and_rules_by_name_and_text() {
         .search_names("Nat'l Fed'n of Indep. Bus. v. Sebelius", 3)
         .unwrap();
     assert_eq!(nfib[0].id, "scdb-2011-077", "{nfib:?}");
+    // Names the index holds with apostrophes (as two words, "ass" "n"),
+    // found spelt out and abbreviated.
+    for query in [
+        "National Association of Manufacturers v. Department of Treasury",
+        "Nat'l Ass'n of Mfrs. v. Dep't of Treasury",
+    ] {
+        let names = library.search_names(query, 3).unwrap();
+        assert_eq!(
+            names.first().map(|h| h.name.as_str()),
+            Some("Nat'l Ass'n of Mfrs. v. U.S. Dep't of Treasury"),
+            "{query}: {names:?}"
+        );
+    }
+    let names = library
+        .search_names("Direct Marketing Association v. Brohl", 3)
+        .unwrap();
+    assert_eq!(names[0].id, "scdb-2014-029", "{names:?}");
     let reversed = library.search("Board v. Brown", Some("case"), 3).unwrap();
     let name = reversed[0].name.to_uppercase();
     let (first, second) = name.split_once(" V. ").unwrap();
