@@ -6,9 +6,8 @@
 //! A snapshot is only right while nothing writes the citation index, so an
 //! importer takes one for a table whose rows never add citations.
 
-use std::collections::HashMap;
-
 use redb::{ReadTransaction, ReadableTable, ReadableTableMetadata};
+use rustc_hash::FxHashMap;
 
 use super::model::CiteKey;
 use super::store::split_ids;
@@ -20,10 +19,10 @@ use crate::store::tables::CITE_INDEX;
 pub const MAX_SNAPSHOT_KEYS: u64 = 8_000_000;
 
 pub struct CiteSnapshot {
-    reporters: HashMap<String, u16>,
+    reporters: FxHashMap<String, u16>,
     /// (reporter, volume, page) → a span of `ids`: the case ids at that
     /// address as the index stores them (newline-separated).
-    slots: HashMap<(u16, u32, u32), (u32, u32)>,
+    slots: FxHashMap<(u16, u32, u32), (u32, u32)>,
     ids: String,
 }
 
@@ -38,8 +37,11 @@ impl CiteSnapshot {
             return Ok(None);
         }
         let mut snapshot = Self {
-            reporters: HashMap::new(),
-            slots: HashMap::with_capacity(usize::try_from(len).unwrap_or(0)),
+            reporters: FxHashMap::default(),
+            slots: FxHashMap::with_capacity_and_hasher(
+                usize::try_from(len).unwrap_or(0),
+                Default::default(),
+            ),
             ids: String::new(),
         };
         for row in table.iter()? {

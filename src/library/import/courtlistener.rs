@@ -8,8 +8,10 @@
 //! compressed and read for citations) on every core, then applied to the
 //! store in file order by the one writer.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::csv::{CsvReader, Dialect, Row, RowError};
 use super::{
@@ -247,7 +249,7 @@ impl Joins {
 /// A map from CourtListener ids to case ids, compact for the common
 /// `cl-<cluster>` ids.
 #[derive(Default)]
-struct CaseIds(HashMap<u64, CaseRef>);
+struct CaseIds(FxHashMap<u64, CaseRef>);
 
 enum CaseRef {
     Cluster(u64),
@@ -368,7 +370,7 @@ fn import_table(
             let c = ClusterColumns::new(&columns);
             // A second row with an id already read would be merged into
             // that case: it is reported and skipped instead.
-            let mut seen = HashSet::new();
+            let mut seen = FxHashSet::default();
             batches.run(
                 start,
                 csv,
@@ -378,10 +380,10 @@ fn import_table(
                 each_row(
                     path,
                     stored(path, |writer, cluster: ClusterRow| {
-                        if !seen.insert(cluster.record.id.clone()) {
+                        if !seen.insert(cluster.cluster) {
                             return Ok(Err(Skip::Malformed(format!(
                                 "cluster {} appears again in this file (the first row is kept)",
-                                cluster.record.id.trim_start_matches("cl-")
+                                cluster.cluster
                             ))));
                         }
                         store_cluster(writer, cluster)
@@ -428,10 +430,10 @@ fn import_table(
             batches.run(
                 start,
                 csv,
-                |row| parse(&row, |row| citation_map(&c, row)),
+                |row| parse(&row, |row| citation_map(&c, row, opinions)),
                 progress,
                 report_ref,
-                |writer, batch, report| store_citation_map(writer, path, batch, report, opinions),
+                |writer, batch, report| store_citation_map(writer, path, batch, report),
             )?;
         }
         Table::Parentheticals => {
@@ -563,10 +565,7 @@ struct Col {
 impl Col {
     /// The value, when present and not empty.
     fn get(self, row: &Row) -> Option<&str> {
-        row.fields
-            .get(self.index?)?
-            .as_deref()
-            .filter(|v| !v.is_empty())
+        row.field(self.index?).filter(|v| !v.is_empty())
     }
 
     fn text(self, row: &Row) -> Option<String> {
@@ -688,6 +687,7 @@ impl ClusterColumns {
 
 /// A cluster as a case, before its docket gives it a court.
 struct ClusterRow {
+    cluster: u64,
     record: CaseRecord,
     docket_id: Option<u64>,
     /// What was left out of it (an impossible date, an id that is not
@@ -745,6 +745,7 @@ fn cluster(c: &ClusterColumns, row: &Row) -> Result<ClusterRow, String> {
         ..CaseRecord::default()
     };
     Ok(ClusterRow {
+        cluster: id,
         record,
         docket_id: c.docket_id.get(row).and_then(|d| d.parse().ok()),
         left_out: (!left_out.is_empty()).then(|| left_out.join("; ")),
@@ -753,6 +754,7 @@ fn cluster(c: &ClusterColumns, row: &Row) -> Result<ClusterRow, String> {
 
 fn store_cluster(writer: &mut LibraryWriter<'_>, cluster: ClusterRow) -> RowOutcome {
     let ClusterRow {
+        cluster: _,
         mut record,
         docket_id,
         left_out,
@@ -1052,22 +1054,32 @@ impl CitationMapColumns {
     }
 }
 
-/// A citation-map row: the citing opinion cites the cited one `depth` times.
+/// A citation-map row: the citing opinion cites the cited one `depth` times,
+/// with the cases of the two opinions when the library holds them (looked
+/// up while the row is prepared, off the writer: the opinions' cases do not
+/// change while the map is read).
 struct OpinionLink {
     citing: u64,
     cited: u64,
     depth: u32,
+    cases: Option<(String, String)>,
 }
 
-fn citation_map(c: &CitationMapColumns, row: &Row) -> Result<OpinionLink, String> {
+fn citation_map(
+    c: &CitationMapColumns,
+    row: &Row,
+    opinions: &CaseIds,
+) -> Result<OpinionLink, String> {
+    let (citing, cited) = (c.citing.id(row)?, c.cited.id(row)?);
     Ok(OpinionLink {
-        citing: c.citing.id(row)?,
-        cited: c.cited.id(row)?,
+        citing,
+        cited,
         depth: c
             .depth
             .get(row)
             .and_then(|d| d.parse::<u32>().ok())
             .unwrap_or(1),
+        cases: opinions.case_id(citing).zip(opinions.case_id(cited)),
     })
 }
 
@@ -1078,16 +1090,15 @@ fn store_citation_map(
     path: &Path,
     batch: Vec<Result<Parsed<OpinionLink>, RowError>>,
     report: &mut ImportReport,
-    opinions: &CaseIds,
 ) -> Result<(), ImportError> {
     let mut edges = Vec::with_capacity(batch.len());
     for (line, link) in parsed_rows(path, batch, report) {
-        match (opinions.case_id(link.citing), opinions.case_id(link.cited)) {
-            (Some(from), Some(to)) => {
+        match link.cases {
+            Some((from, to)) => {
                 report.stored += 1;
                 edges.push((from, to, link.depth));
             }
-            _ => report.skip_naming_missing(
+            None => report.skip_naming_missing(
                 path,
                 format!(
                     "line {line}: opinion {} or {} is not in the library",
@@ -1148,10 +1159,7 @@ mod tests {
         let columns = Columns {
             names: names.into_iter().map(str::to_string).collect(),
         };
-        let row = Row {
-            line: 2,
-            fields: fields.into_iter().map(|f| Some(f.to_string())).collect(),
-        };
+        let row = Row::of(2, fields.into_iter().map(Some));
         let (_, citation) = citation(&CitationColumns::new(&columns), &row).unwrap();
         citation.key.unwrap().to_string()
     }

@@ -6,6 +6,7 @@
 //! reader goes on with the next row.
 
 use std::io::BufRead;
+use std::ops::Range;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dialect {
@@ -15,12 +16,47 @@ pub enum Dialect {
     Rfc4180,
 }
 
-/// One row: `None` is SQL NULL (an unquoted empty field).
+/// One row: its fields' text in one string (one allocation a row, not one
+/// a field: the reader is the import's one serial stage).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
     /// Line (1-based) where the row starts.
     pub line: u64,
-    pub fields: Vec<Option<String>>,
+    text: String,
+    /// Each field's place in `text`; `None` is SQL NULL (an unquoted empty
+    /// field).
+    spans: Vec<Option<Range<usize>>>,
+}
+
+impl Row {
+    /// A row of these fields.
+    pub fn of<'a>(line: u64, fields: impl IntoIterator<Item = Option<&'a str>>) -> Self {
+        let mut text = String::new();
+        let spans = fields
+            .into_iter()
+            .map(|field| {
+                field.map(|value| {
+                    text.push_str(value);
+                    text.len() - value.len()..text.len()
+                })
+            })
+            .collect();
+        Self { line, text, spans }
+    }
+
+    /// Field `index`: `None` when it is NULL or the row has no such field.
+    pub fn field(&self, index: usize) -> Option<&str> {
+        let span = self.spans.get(index)?.clone()?;
+        self.text.get(span)
+    }
+
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -38,12 +74,66 @@ pub struct CsvReader<R> {
     column: u64,
     header: Vec<String>,
     done: bool,
+    /// The size of the last row, to size the next one's buffer.
+    row_bytes_hint: usize,
 }
 
+/// Rows are sized after the last one up to this; a longer one grows.
+const MAX_ROW_BYTES_HINT: usize = 1 << 16;
+
 enum Step {
-    Row(Vec<Option<String>>),
+    Row(RawRow),
     Malformed(RowError),
     End,
+}
+
+/// A row's bytes as read, with its fields' places in them.
+#[derive(Default)]
+struct RawRow {
+    bytes: Vec<u8>,
+    spans: Vec<Option<Range<usize>>>,
+}
+
+impl RawRow {
+    /// Ends the field that began at `start`; an unquoted empty field is
+    /// NULL.
+    fn end_field(&mut self, start: usize, quoted: bool) {
+        let span = start..self.bytes.len();
+        self.spans
+            .push((quoted || !span.is_empty()).then_some(span));
+    }
+
+    /// The row as text: UTF-8, or else each field that is not UTF-8 read as
+    /// Windows-1252 ([`text`]).
+    fn into_row(self, line: u64) -> Row {
+        // Fields are read apart: a character whose bytes two fields share
+        // (a field ending in half of one) makes neither field UTF-8.
+        let whole_characters = |text: &str| {
+            self.spans
+                .iter()
+                .flatten()
+                .all(|span| text.is_char_boundary(span.start) && text.is_char_boundary(span.end))
+        };
+        match String::from_utf8(self.bytes) {
+            Ok(text) if whole_characters(&text) => Row {
+                line,
+                text,
+                spans: self.spans,
+            },
+            read => {
+                let bytes = match read {
+                    Ok(text) => text.into_bytes(),
+                    Err(err) => err.into_bytes(),
+                };
+                let fields: Vec<Option<String>> = self
+                    .spans
+                    .iter()
+                    .map(|span| span.clone().map(|span| text(&bytes[span])))
+                    .collect();
+                Row::of(line, fields.iter().map(Option::as_deref))
+            }
+        }
+    }
 }
 
 impl<R: BufRead> CsvReader<R> {
@@ -57,13 +147,12 @@ impl<R: BufRead> CsvReader<R> {
             column: 0,
             header: Vec::new(),
             done: false,
+            row_bytes_hint: 0,
         };
         match reader.next() {
             Some(Ok(row)) => {
-                reader.header = row
-                    .fields
-                    .into_iter()
-                    .map(Option::unwrap_or_default)
+                reader.header = (0..row.len())
+                    .map(|i| row.field(i).unwrap_or_default().to_string())
                     .collect();
                 Ok(reader)
             }
@@ -155,32 +244,34 @@ impl<R: BufRead> CsvReader<R> {
     }
 
     fn read_row(&mut self) -> Step {
-        let mut fields = Vec::new();
-        let mut field: Vec<u8> = Vec::new();
         if self.peek().is_none() {
             return Step::End;
         }
+        let mut row = RawRow {
+            bytes: Vec::with_capacity(self.row_bytes_hint),
+            spans: Vec::with_capacity(self.header.len()),
+        };
         loop {
+            let start = row.bytes.len();
             if self.peek() == Some(b'"') {
                 // Where the quote opens: the end of the file says nothing
                 // about which field was left open.
                 let (line, column) = (self.line, self.column);
                 self.byte();
-                if !self.read_quoted(&mut field) {
+                if !self.read_quoted(&mut row.bytes) {
                     return Step::Malformed(RowError {
                         line,
                         column,
                         message: "end of file inside the quoted field that starts here".into(),
                     });
                 }
-                fields.push(Some(text(&field)));
-                field.clear();
+                row.end_field(start, true);
                 match self.byte() {
                     Some(b',') => continue,
-                    Some(b'\n') | None => return Step::Row(fields),
+                    Some(b'\n') | None => return Step::Row(row),
                     Some(b'\r') if self.peek() == Some(b'\n') => {
                         self.byte();
-                        return Step::Row(fields);
+                        return Step::Row(row);
                     }
                     Some(other) => {
                         return self.malformed(format!(
@@ -195,26 +286,19 @@ impl<R: BufRead> CsvReader<R> {
                 Dialect::Postgres => b",\n\"",
                 Dialect::Rfc4180 => b",\n",
             };
-            match self.take_until(&mut field, stops) {
-                Some(b',') => {
-                    self.byte();
-                    if field.last() == Some(&b'\r') {
-                        field.pop();
-                    }
-                    fields.push(unquoted(&field));
-                    field.clear();
-                }
-                Some(b'"') => return self.malformed("quote inside an unquoted field"),
-                stop => {
-                    if stop.is_some() {
-                        self.byte();
-                    }
-                    if field.last() == Some(&b'\r') {
-                        field.pop();
-                    }
-                    fields.push(unquoted(&field));
-                    return Step::Row(fields);
-                }
+            let stop = self.take_until(&mut row.bytes, stops);
+            if stop == Some(b'"') {
+                return self.malformed("quote inside an unquoted field");
+            }
+            if stop.is_some() {
+                self.byte();
+            }
+            if row.bytes.len() > start && row.bytes.last() == Some(&b'\r') {
+                row.bytes.pop();
+            }
+            row.end_field(start, false);
+            if stop != Some(b',') {
+                return Step::Row(row);
             }
         }
     }
@@ -264,14 +348,6 @@ fn position_step(bytes: &[u8]) -> (u64, Option<u64>) {
     }
 }
 
-fn unquoted(bytes: &[u8]) -> Option<String> {
-    if bytes.is_empty() {
-        None
-    } else {
-        Some(text(bytes))
-    }
-}
-
 /// A field's text: UTF-8, or else Windows-1252, which older SCDB releases
 /// are written in, rather than U+FFFD for every accented letter.
 fn text(bytes: &[u8]) -> String {
@@ -309,19 +385,20 @@ impl<R: BufRead> Iterator for CsvReader<R> {
                 self.done = true;
                 None
             }
-            Step::Row(fields) => {
-                if !self.header.is_empty() && fields.len() != self.header.len() {
+            Step::Row(row) => {
+                let fields = row.spans.len();
+                if !self.header.is_empty() && fields != self.header.len() {
                     return Some(Err(RowError {
                         line,
                         column: 0,
                         message: format!(
-                            "{} fields where the header has {}",
-                            fields.len(),
+                            "{fields} fields where the header has {}",
                             self.header.len()
                         ),
                     }));
                 }
-                Some(Ok(Row { line, fields }))
+                self.row_bytes_hint = row.bytes.len().min(MAX_ROW_BYTES_HINT);
+                Some(Ok(row.into_row(line)))
             }
             Step::Malformed(error) => {
                 if self.peek().is_none() {
@@ -336,6 +413,60 @@ impl<R: BufRead> Iterator for CsvReader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Writes rows as the dialect's writer does: every value quoted, NULL an
+    /// unquoted empty field.
+    fn write(rows: &[Vec<Option<String>>], dialect: Dialect, crlf: bool) -> String {
+        let mut out = String::new();
+        for row in rows {
+            let fields: Vec<String> = row
+                .iter()
+                .map(|field| match field {
+                    None => String::new(),
+                    Some(value) => {
+                        let escaped = match dialect {
+                            Dialect::Postgres => value.replace('\\', "\\\\").replace('"', "\\\""),
+                            Dialect::Rfc4180 => value.replace('"', "\"\""),
+                        };
+                        format!("\"{escaped}\"")
+                    }
+                })
+                .collect();
+            out.push_str(&fields.join(","));
+            out.push_str(if crlf { "\r\n" } else { "\n" });
+        }
+        out
+    }
+
+    /// Values with everything the formats escape or carry: quotes,
+    /// backslashes, commas, line breaks, and letters beyond ASCII.
+    fn value() -> impl Strategy<Value = Option<String>> {
+        prop::option::of("[a-z\"\\\\,\n\r é’]{0,12}")
+    }
+
+    proptest! {
+        #[test]
+        fn rows_read_back_as_written(
+            rows in prop::collection::vec(prop::collection::vec(value(), 3), 1..8),
+            rfc in any::<bool>(),
+            crlf in any::<bool>(),
+        ) {
+            let dialect = if rfc { Dialect::Rfc4180 } else { Dialect::Postgres };
+            let header = vec![Some("a".to_string()), Some("b".into()), Some("c".into())];
+            let mut all = vec![header];
+            all.extend(rows.iter().cloned());
+            let text = write(&all, dialect, crlf);
+            let reader = CsvReader::new(text.as_bytes(), dialect).unwrap();
+            let read: Vec<Vec<Option<String>>> = reader
+                .map(|row| {
+                    let row = row.unwrap();
+                    (0..row.len()).map(|i| row.field(i).map(str::to_string)).collect()
+                })
+                .collect();
+            prop_assert_eq!(read, rows);
+        }
+    }
 
     fn rows(text: &str, dialect: Dialect) -> (Vec<String>, Vec<Result<Row, RowError>>) {
         let reader = CsvReader::new(text.as_bytes(), dialect).unwrap();
@@ -349,9 +480,19 @@ mod tests {
             b"\"id\",\"name\"\n\"1\",\"P\xe9rez v. Ni\xf1o\"\n\"2\",\"\xc3\xa9\"\n\"3\",\"O\x92BRIEN \x96 \x93X\x94\"\n";
         let reader = CsvReader::new(&bytes[..], Dialect::Rfc4180).unwrap();
         let names: Vec<String> = reader
-            .map(|row| row.unwrap().fields[1].clone().unwrap())
+            .map(|row| row.unwrap().field(1).unwrap().to_string())
             .collect();
         assert_eq!(names, ["Pérez v. Niño", "é", "O’BRIEN – “X”"]);
+    }
+
+    #[test]
+    fn a_character_split_between_two_fields_is_neither_fields_utf8() {
+        // "\xc3" ends one field and "\xa9" begins the next: together the
+        // bytes of "é", apart two Windows-1252 characters.
+        let bytes = b"\"a\",\"b\"\n\"x\xc3\",\"\xa9y\"\n";
+        let mut reader = CsvReader::new(&bytes[..], Dialect::Postgres).unwrap();
+        let row = reader.next().unwrap().unwrap();
+        assert_eq!((row.field(0), row.field(1)), (Some("xÃ"), Some("©y")));
     }
 
     #[test]
@@ -368,16 +509,12 @@ mod tests {
         assert_eq!(header, ["id", "text", "n"]);
         let first = rows[0].as_ref().unwrap();
         assert_eq!(first.line, 2);
-        assert_eq!(first.fields[1].as_deref(), Some("say \"hi\"\nnext line"));
-        assert_eq!(first.fields[2], None, "unquoted empty is NULL");
+        assert_eq!(first.field(1), Some("say \"hi\"\nnext line"));
+        assert_eq!(first.field(2), None, "unquoted empty is NULL");
         let second = rows[1].as_ref().unwrap();
         assert_eq!(second.line, 4);
-        assert_eq!(second.fields[1].as_deref(), Some("back\\slash"));
-        assert_eq!(
-            second.fields[2].as_deref(),
-            Some(""),
-            "quoted empty is an empty string"
-        );
+        assert_eq!(second.field(1), Some("back\\slash"));
+        assert_eq!(second.field(2), Some(""), "quoted empty is an empty string");
     }
 
     #[test]
@@ -390,7 +527,7 @@ mod tests {
         assert!(err.message.contains("after a closing quote"));
         let err = rows[1].as_ref().unwrap_err();
         assert!(err.message.contains("1 fields"), "{err}");
-        assert_eq!(rows[2].as_ref().unwrap().fields[1].as_deref(), Some("5"));
+        assert_eq!(rows[2].as_ref().unwrap().field(1), Some("5"));
     }
 
     #[test]
@@ -410,10 +547,11 @@ mod tests {
     fn rfc4180_doubled_quotes_and_crlf() {
         let text = "a,b\r\n\"x \"\"y\"\"\",2\r\n,\r\n";
         let (_, rows) = rows(text, Dialect::Rfc4180);
+        assert_eq!(rows[0].as_ref().unwrap().field(0), Some("x \"y\""));
+        let empty = rows[1].as_ref().unwrap();
         assert_eq!(
-            rows[0].as_ref().unwrap().fields[0].as_deref(),
-            Some("x \"y\"")
+            (empty.len(), empty.field(0), empty.field(1)),
+            (2, None, None)
         );
-        assert_eq!(rows[1].as_ref().unwrap().fields, vec![None, None]);
     }
 }

@@ -135,11 +135,7 @@ pub fn build(store: &Store) -> Result<Vec<ImportReport>, ImportError> {
 }
 
 fn field(row: &Row, index: Option<usize>) -> Option<&str> {
-    row.fields
-        .get(index?)?
-        .as_deref()
-        .map(str::trim)
-        .filter(|v| !v.is_empty())
+    row.field(index?).map(str::trim).filter(|v| !v.is_empty())
 }
 
 /// The dates index rows not in SCDB: a U.S. cite and a date, no name. A

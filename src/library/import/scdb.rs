@@ -50,11 +50,9 @@ pub fn held_volumes(name: &Path, reader: impl BufRead) -> Result<BTreeSet<u32>, 
     let mut unpaginated_terms = BTreeSet::new();
     let mut volume_terms: BTreeMap<u32, BTreeSet<String>> = BTreeMap::new();
     for row in csv.flatten() {
-        let term_value = row.fields.get(term).cloned().flatten().unwrap_or_default();
+        let term_value = row.field(term).unwrap_or_default().to_string();
         let volume = row
-            .fields
-            .get(us)
-            .and_then(|v| v.as_deref())
+            .field(us)
             .and_then(|cite| parse_simple_cite(cite).key)
             .filter(|key| key.reporter == "U.S.")
             .map(|key| key.volume);
@@ -179,13 +177,7 @@ impl Columns {
     }
 
     fn case(&self, row: &Row) -> Option<ScdbCase> {
-        let field = |i: usize| {
-            row.fields
-                .get(i)
-                .and_then(|v| v.as_deref())
-                .map(str::trim)
-                .filter(|v| !v.is_empty())
-        };
+        let field = |i: usize| row.field(i).map(str::trim).filter(|v| !v.is_empty());
         let case_id = field(self.case_id)?;
         let docket_id = self.docket_id.and_then(field);
         let companion = docket_id.is_some_and(|id| {
