@@ -1378,11 +1378,29 @@ pub(super) fn split_ids(joined: &str) -> Vec<String> {
         .collect()
 }
 
-/// FNV-1a: a stable hash (std's is seeded per process).
+/// A stable hash of an opinion's text, to tell a text imported again from
+/// a new one (std's is seeded per process). Eight bytes a step: FNV-1a's
+/// byte a step was 3–4 CPU-seconds of a million-opinion import.
 fn text_hash(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-    })
+    const MULTIPLIER: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mix = |hash: u64, word: u64| (hash.rotate_left(23) ^ word).wrapping_mul(MULTIPLIER);
+    let mut words = text.as_bytes().chunks_exact(8);
+    let mut hash = words.by_ref().fold(0xcbf2_9ce4_8422_2325, |hash, word| {
+        mix(
+            hash,
+            u64::from_le_bytes(word.try_into().unwrap_or_default()),
+        )
+    });
+    let mut tail = [0u8; 8];
+    tail[..words.remainder().len()].copy_from_slice(words.remainder());
+    hash = mix(hash, u64::from_le_bytes(tail));
+    hash = mix(hash, text.len() as u64);
+    // Murmur3's finalizer: every input bit reaches every output bit.
+    hash ^= hash >> 33;
+    hash = hash.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    hash ^= hash >> 33;
+    hash = hash.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    hash ^ (hash >> 33)
 }
 
 fn compress(text: &str) -> Vec<u8> {
@@ -1529,6 +1547,28 @@ mod tests {
     use crate::library::model::Provenance;
     use crate::store::tables::META;
     use crate::store::{LIBRARY_FILE, Store};
+
+    #[test]
+    fn a_text_hash_stays_what_stored_opinions_hold_and_tells_texts_apart() {
+        // Stored with every opinion: a change would make every text
+        // imported again look new.
+        assert_eq!(
+            text_hash("Brown v. Board of Education"),
+            0x8b9e_925c_975d_4ae5
+        );
+        let texts = [
+            "",
+            "a",
+            "a\0",
+            "\0",
+            "abcdefgh",
+            "abcdefgh\0",
+            "abcdefgi",
+            "bacdefgh",
+        ];
+        let hashes: std::collections::BTreeSet<u64> = texts.iter().map(|t| text_hash(t)).collect();
+        assert_eq!(hashes.len(), texts.len());
+    }
 
     /// A library written by schema 1: JSON edges in `cites_out` and
     /// `cites_in`, the citing sentence copied into each.
