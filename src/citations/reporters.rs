@@ -62,6 +62,12 @@ pub fn law(key: &str) -> Option<&'static Law> {
     Vocabulary::get().laws.iter().find(|l| l.key == key)
 }
 
+/// Whether `reporter` is a reporter's abbreviation or spelling the
+/// citation engine knows.
+pub fn is_known(reporter: &str) -> bool {
+    !editions_for(reporter).is_empty()
+}
+
 /// Whether a reporter's volumes are paged books, so that a page between
 /// two cases belongs to the first and a whole volume can be held. Westlaw
 /// and LEXIS number documents, and neutral citations ("2013-Ohio-55")

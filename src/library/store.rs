@@ -786,14 +786,20 @@ impl<'txn> LibraryWriter<'txn> {
     /// `source` brought the whole volume (held once the file being imported
     /// is all in). A series without pages (Westlaw, LEXIS, neutral
     /// citations) is never held: a bulk dump carries some of its documents.
+    /// False when the volume cannot be held: volume 0, or a reporter the
+    /// citation engine does not know (a citation to it is never read, and
+    /// a source's typo or junk must not show as a held reporter).
     pub fn mark_volume_held(
         &mut self,
         reporter: &str,
         volume: u32,
         source: &str,
-    ) -> Result<(), StoreError> {
+    ) -> Result<bool, StoreError> {
+        if volume == 0 || !reporters::is_known(reporter) {
+            return Ok(false);
+        }
         if !reporters::has_pages(reporter) {
-            return Ok(());
+            return Ok(true);
         }
         match &self.import_key {
             Some(key) => {
@@ -808,7 +814,7 @@ impl<'txn> LibraryWriter<'txn> {
                 }
             }
         }
-        Ok(())
+        Ok(true)
     }
 
     /// Forgets the volumes `source` said it held (of reporter `only`, when
@@ -1547,6 +1553,31 @@ mod tests {
     use crate::library::model::Provenance;
     use crate::store::tables::META;
     use crate::store::{LIBRARY_FILE, Store};
+
+    #[test]
+    fn only_volumes_of_reporters_the_engine_knows_are_held() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_library(dir.path()).unwrap();
+        store
+            .write(|txn| -> Result<(), StoreError> {
+                let mut writer = LibraryWriter::new(txn)?;
+                assert!(writer.mark_volume_held("F.3d", 245, "test")?);
+                for (reporter, volume) in [("Zz. Qq. 9th", 245), ("U.S.\0", 359), ("F.3d", 0)] {
+                    assert!(
+                        !writer.mark_volume_held(reporter, volume, "test")?,
+                        "{reporter}"
+                    );
+                }
+                writer.finish()
+            })
+            .unwrap();
+        store
+            .read(|txn| -> Result<(), StoreError> {
+                assert_eq!(txn.open_table(COVERAGE)?.len()?, 1);
+                Ok(())
+            })
+            .unwrap();
+    }
 
     #[test]
     fn a_text_hash_stays_what_stored_opinions_hold_and_tells_texts_apart() {

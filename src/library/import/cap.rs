@@ -11,8 +11,8 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::{
-    DecisionDate, ImportError, ImportReport, Progress, checkpoint_key, decision_date, open_input,
-    parse_simple_cite, real_date, run_batches,
+    DecisionDate, ImportError, ImportReport, Lines, MAX_RECORD_BYTES, Progress, checkpoint_key,
+    decision_date, open_input, parse_simple_cite, real_date, run_batches,
 };
 use crate::library::model::{BodyFormat, CaseRecord, NewCase, NewOpinion, Provenance};
 use crate::library::store::LibraryWriter;
@@ -137,20 +137,20 @@ pub fn import_jsonl(
     let mut report = ImportReport::new(SOURCE);
     let key = checkpoint_key(options.checkpoint_kind(), name, size);
     // A blank line (one at the end of the file, say) holds no case.
-    let lines = reader
-        .lines()
-        .enumerate()
-        .filter(|(_, line)| !line.as_ref().is_ok_and(|line| line.trim().is_empty()))
-        .map(|(n, line)| {
-            let line_number = n + 1;
-            let line = line.map_err(|e| format!("line {line_number}: {e}"))?;
-            serde_json::from_str::<CapCase>(&line)
-                .map(|case| (line_number, case))
-                .map_err(|e| format!("line {line_number} column {}: {e}", e.column()))
-        });
+    let lines = Lines::new(reader).map(|(line_number, line)| {
+        serde_json::from_str::<CapCase>(&line?)
+            .map(|case| (line_number, case))
+            .map_err(|e| {
+                format!(
+                    "line {line_number} column {}: {}",
+                    e.column(),
+                    json_error(&e)
+                )
+            })
+    });
     // Case id → the line it was first read on: a second line with that id
     // would be merged into the first case, so it is reported and skipped.
-    let mut first_lines: HashMap<String, usize> = HashMap::new();
+    let mut first_lines: HashMap<String, u64> = HashMap::new();
     run_batches(
         store,
         &key,
@@ -227,12 +227,10 @@ fn import_static_volume(
     let mut report = ImportReport::new(SOURCE);
     // A volume whose list of cases cannot be read is skipped, named; the
     // tree's other volumes are imported.
-    let read = std::fs::read_to_string(&metadata_path)
-        .map_err(|e| e.to_string())
-        .and_then(|text| {
-            let cases: Vec<Value> = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-            Ok((text, cases))
-        });
+    let read = read_capped(&metadata_path).and_then(|text| {
+        let cases: Vec<Value> = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+        Ok((text, cases))
+    });
     let (text, cases) = match read {
         Ok(read) => read,
         Err(why) => {
@@ -252,12 +250,15 @@ fn import_static_volume(
         let case: CapCase =
             serde_json::from_value(value).map_err(|e| format!("entry {entry}: {e}"))?;
         let body = match case.file_name.as_deref() {
-            Some(file) => read_static_body(&cases_dir.join(format!("{file}.json")))
+            Some(file) => read_static_body(&cases_dir, file, &case.id)
                 .map_err(|why| format!("entry {entry}: {why}"))?,
             None => None,
         };
-        Ok::<_, String>((case, body))
+        Ok::<_, String>((entry, case, body))
     });
+    // Case id → the entry it was first listed as: a second entry with that
+    // id would be merged into the first case, so it is reported and skipped.
+    let mut first_entries: HashMap<String, usize> = HashMap::new();
     run_batches(
         store,
         &key,
@@ -265,11 +266,22 @@ fn import_static_volume(
         rows,
         &mut progress,
         &mut report,
-        |writer, (case, body), report| {
+        |writer, (entry, case, body), report| {
             let Some(id) = id_text(&case.id) else {
-                report.skip(&metadata_path, not_a_case_id(&case.id));
+                report.skip(
+                    &metadata_path,
+                    format!("entry {entry}: {}", not_a_case_id(&case.id)),
+                );
                 return Ok(());
             };
+            if let Some(first) = first_entries.get(&id) {
+                report.skip(
+                    &metadata_path,
+                    format!("entry {entry}: case id {id} appears again (first as entry {first})"),
+                );
+                return Ok(());
+            }
+            first_entries.insert(id.clone(), entry);
             for why in store_case(writer, case, body, options)? {
                 report.warn(&metadata_path, format!("case {id}: {why}"));
             }
@@ -280,22 +292,77 @@ fn import_static_volume(
     Ok(report)
 }
 
-/// The case body of a `cases/NNNN.json` file; a file that is missing or
-/// malformed makes its case a skipped row, so the volume is not held.
-fn read_static_body(path: &Path) -> Result<Option<Value>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+/// A file of an export read whole (a volume's metadata, a case's file),
+/// if it is no longer than [`MAX_RECORD_BYTES`].
+fn read_capped(path: &Path) -> Result<String, String> {
+    let size = std::fs::metadata(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .len();
+    if size > MAX_RECORD_BYTES as u64 {
+        return Err(format!(
+            "{}: {size} bytes, more than the {} MiB a volume's metadata or a case's file holds",
+            path.display(),
+            MAX_RECORD_BYTES >> 20
+        ));
+    }
+    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The case body of the case file `file_name` lists (`cases/NNNN.json`); a
+/// file that is missing, malformed or another case's makes its case a
+/// skipped row, so the volume is not held. The name must be a file's name
+/// in `cases/`: a metadata file must not send the import to read files
+/// elsewhere ("../../etc/passwd").
+fn read_static_body(
+    cases_dir: &Path,
+    file_name: &str,
+    id: &Value,
+) -> Result<Option<Value>, String> {
+    let mut parts = Path::new(file_name).components();
+    let (Some(std::path::Component::Normal(name)), None) = (parts.next(), parts.next()) else {
+        return Err(format!(
+            "file_name {file_name:?} is not the name of a file in cases/"
+        ));
+    };
+    let mut file = name.to_os_string();
+    file.push(".json");
+    let path = cases_dir.join(file);
+    let text = read_capped(&path)?;
     let value: Value = serde_json::from_str(&text).map_err(|e| {
         format!(
-            "{} line {} column {}: {e}",
+            "{} line {} column {}: {}",
             path.display(),
             e.line(),
-            e.column()
+            e.column(),
+            json_error(&e)
         )
     })?;
+    let listed = id_text(id);
+    if let Some(held) = value.get("id").and_then(id_text)
+        && listed.as_ref() != Some(&held)
+    {
+        return Err(format!(
+            "{} is case {held}, not case {}",
+            path.display(),
+            listed.unwrap_or_else(|| id.to_string())
+        ));
+    }
     Ok(value.get("casebody").cloned())
 }
 
+/// A JSON error's message without the position serde_json appends: the
+/// caller names the place in the file, which a line's own position is not.
+fn json_error(err: &serde_json::Error) -> String {
+    let message = err.to_string();
+    let position = format!(" at line {} column {}", err.line(), err.column());
+    match message.strip_suffix(&position) {
+        Some(bare) => bare.to_string(),
+        None => message,
+    }
+}
+
 #[derive(Debug, Deserialize)]
+#[serde(expecting = "a CAP case (a JSON object)")]
 struct CapCase {
     id: Value,
     #[serde(default)]
@@ -325,6 +392,7 @@ struct CapCase {
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(expecting = "a citation (an object with a cite)")]
 struct CapCitation {
     cite: String,
     #[serde(default, rename = "type")]
@@ -332,12 +400,14 @@ struct CapCitation {
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(expecting = "a court (an object)")]
 struct CapCourt {
     #[serde(default)]
     name_abbreviation: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(expecting = "a cited case (an object with a cite)")]
 struct CapCitesTo {
     cite: String,
     #[serde(default)]
@@ -444,7 +514,13 @@ fn store_case(
         opinions: opinions.opinions,
     })?;
     match held_volume {
-        Some(key) => writer.mark_volume_held(&key.reporter, key.volume, SOURCE)?,
+        Some(key) if !writer.mark_volume_held(&key.reporter, key.volume, SOURCE)? => {
+            warnings.push(format!(
+                "the reporter of its official citation ({key}) is not one the citation engine \
+                 knows, so that volume is not counted as held"
+            ));
+        }
+        Some(_) => {}
         None if options.mark_coverage => {
             // It is a case of one of the file's volumes, at a page unknown.
             writer.mark_import_incomplete()?;
@@ -551,4 +627,54 @@ fn case_opinions(casebody: Option<&Value>, cap_id: &str) -> CaseBody {
         _ => {}
     }
     body
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_case_file_is_read_only_from_cases_and_only_as_the_case_listed() {
+        let dir = tempfile::tempdir().unwrap();
+        let cases = dir.path().join("cases");
+        std::fs::create_dir(&cases).unwrap();
+        std::fs::write(
+            dir.path().join("outside.json"),
+            r#"{"id": 1, "casebody": {}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            cases.join("0001.json"),
+            r#"{"id": 1, "casebody": {"x": 1}}"#,
+        )
+        .unwrap();
+        let id = Value::from(1);
+        for elsewhere in ["../outside", "/etc/hostname", "sub/0001", "..", ""] {
+            let why = read_static_body(&cases, elsewhere, &id).unwrap_err();
+            assert!(
+                why.contains("is not the name of a file in cases/"),
+                "{elsewhere}: {why}"
+            );
+        }
+        assert_eq!(
+            read_static_body(&cases, "0001", &id).unwrap(),
+            Some(serde_json::json!({"x": 1}))
+        );
+        let why = read_static_body(&cases, "0001", &Value::from(2)).unwrap_err();
+        assert!(why.ends_with("0001.json is case 1, not case 2"), "{why}");
+    }
+
+    #[test]
+    fn json_errors_name_the_place_once_and_no_type_of_ours() {
+        let error = serde_json::from_str::<CapCase>("[]").unwrap_err();
+        assert_eq!(
+            json_error(&error),
+            "invalid length 0, expected a CAP case (a JSON object)"
+        );
+        let error = serde_json::from_str::<CapCase>(r#"{"id": 1, "citations": 5}"#).unwrap_err();
+        assert_eq!(
+            json_error(&error),
+            "invalid type: integer `5`, expected a sequence"
+        );
+    }
 }

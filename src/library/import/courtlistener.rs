@@ -8,7 +8,7 @@
 //! compressed and read for citations) on every core, then applied to the
 //! store in file order by the one writer.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -16,7 +16,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::csv::{CsvReader, Dialect, Row, RowError};
 use super::{
     Batches, DecisionDate, ImportError, ImportReport, Progress, checkpoint_key, decision_date,
-    each_row, open_input, real_date,
+    each_row, open_input, real_date, volume_or_page_number,
 };
 use crate::library::cite_snapshot::{CiteSnapshot, MAX_SNAPSHOT_KEYS};
 use crate::library::model::{
@@ -394,6 +394,7 @@ fn import_table(
         Table::Citations => {
             let c = CitationColumns::new(&columns);
             let clusters = joins.clusters_mut(store)?;
+            let mut unknown_reporters = BTreeSet::new();
             batches.run(
                 start,
                 csv,
@@ -401,9 +402,34 @@ fn import_table(
                 progress,
                 report_ref,
                 |writer, batch, report| {
-                    store_citations(writer, path, batch, report, clusters, options)
+                    store_citations(
+                        writer,
+                        path,
+                        batch,
+                        report,
+                        clusters,
+                        options,
+                        &mut unknown_reporters,
+                    )
                 },
             )?;
+            if !unknown_reporters.is_empty() {
+                let some: Vec<&str> = unknown_reporters
+                    .iter()
+                    .take(10)
+                    .map(String::as_str)
+                    .collect();
+                let count = match unknown_reporters.len() {
+                    1 => "1 reporter is not one".to_string(),
+                    n => format!("{n} reporters are not ones"),
+                };
+                report_ref.note(format!(
+                    "{}: {count} the citation engine knows, so no volume of theirs is counted \
+                     as held (their cases and citations are stored): {}",
+                    path.display(),
+                    some.join(", ")
+                ));
+            }
         }
         Table::Opinions => {
             let c = OpinionColumns::new(&columns);
@@ -926,14 +952,18 @@ fn citation(c: &CitationColumns, row: &Row) -> Result<(u64, CaseCitation), Strin
         .kind
         .get(row)
         .is_some_and(|kind| kind.trim() != SCOTUS_EARLY_TYPE);
-    let key = match (volume.trim().parse::<u32>(), page.trim().parse::<u32>()) {
-        (Ok(volume), Ok(page)) if other_series => Some(CiteKey {
-            volume,
+    // The dump's volume is a number (an integer column); a page may not be
+    // one yet ("___", a slip opinion), which the writer reports.
+    let volume_number = volume_or_page_number(volume)
+        .ok_or_else(|| format!("volume {volume:?} is not a volume number"))?;
+    let key = match volume_or_page_number(page) {
+        Some(page) if other_series => Some(CiteKey {
+            volume: volume_number,
             reporter: reporter.clone(),
             page,
         }),
-        (Ok(volume), Ok(page)) => Some(CiteKey::new(volume, &reporter, given, page)),
-        _ => None,
+        Some(page) => Some(CiteKey::new(volume_number, &reporter, given, page)),
+        None => None,
     };
     Ok((
         cluster,
@@ -961,10 +991,11 @@ fn store_citations(
     report: &mut ImportReport,
     clusters: &mut CaseIds,
     options: Options,
+    unknown_reporters: &mut BTreeSet<String>,
 ) -> Result<(), ImportError> {
     // Each case's clusters and citations.
     let mut by_case: BTreeMap<String, (Vec<u64>, Vec<CaseCitation>)> = BTreeMap::new();
-    let mut volumes = std::collections::BTreeSet::new();
+    let mut volumes = BTreeSet::new();
     for (line, (cluster, citation)) in parsed_rows(path, batch, report) {
         let Some(case_id) = clusters.case_id(cluster) else {
             report.skip_naming_missing(
@@ -998,7 +1029,9 @@ fn store_citations(
         citations.push(citation);
     }
     for (reporter, volume) in volumes {
-        writer.mark_volume_held(&reporter, volume, SOURCE)?;
+        if !writer.mark_volume_held(&reporter, volume, SOURCE)? {
+            unknown_reporters.insert(reporter);
+        }
     }
     for (case_id, (case_clusters, citations)) in by_case {
         // A cluster that joined a decision held at its citation is that case
@@ -1162,6 +1195,31 @@ mod tests {
         let row = Row::of(2, fields.into_iter().map(Some));
         let (_, citation) = citation(&CitationColumns::new(&columns), &row).unwrap();
         citation.key.unwrap().to_string()
+    }
+
+    /// A citations row of this volume and page, as read.
+    fn citation_row(volume: &str, page: &str) -> Result<(u64, CaseCitation), String> {
+        let columns = Columns {
+            names: ["volume", "reporter", "page", "cluster_id"]
+                .map(str::to_string)
+                .to_vec(),
+        };
+        let row = Row::of(2, [Some(volume), Some("F.3d"), Some(page), Some("9")]);
+        citation(&CitationColumns::new(&columns), &row)
+    }
+
+    #[test]
+    fn a_citation_whose_volume_is_no_volume_number_is_malformed() {
+        for volume in ["-1", "0", "245.5", "99999999999", "x"] {
+            let why = citation_row(volume, "10").unwrap_err();
+            assert!(why.contains("is not a volume number"), "{volume}: {why}");
+        }
+        let (_, unpaged) = citation_row("245", "0").unwrap();
+        assert_eq!(
+            (unpaged.cite.as_str(), unpaged.key),
+            ("245 F.3d 0", None),
+            "page 0 is no page: the writer withholds the volume"
+        );
     }
 
     #[test]

@@ -8,6 +8,8 @@
 use std::io::BufRead;
 use std::ops::Range;
 
+use super::MAX_RECORD_BYTES;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dialect {
     /// CourtListener's bulk files.
@@ -76,10 +78,16 @@ pub struct CsvReader<R> {
     done: bool,
     /// The size of the last row, to size the next one's buffer.
     row_bytes_hint: usize,
+    /// Whether the row being read outgrew [`MAX_RECORD_BYTES`]: the rest of
+    /// it is read but not kept.
+    row_overflow: bool,
 }
 
 /// Rows are sized after the last one up to this; a longer one grows.
 const MAX_ROW_BYTES_HINT: usize = 1 << 16;
+
+/// A header with more columns than this is not a bulk file's.
+const MAX_HEADER_FIELDS: usize = 10_000;
 
 enum Step {
     Row(RawRow),
@@ -87,20 +95,27 @@ enum Step {
     End,
 }
 
-/// A row's bytes as read, with its fields' places in them.
+/// A row's bytes as read, with its fields' places in them: the places of
+/// at most `max_fields` fields (a row of more is malformed, and a row of a
+/// million empty fields must not take a million places), all counted.
 #[derive(Default)]
 struct RawRow {
     bytes: Vec<u8>,
     spans: Vec<Option<Range<usize>>>,
+    fields: usize,
+    max_fields: usize,
 }
 
 impl RawRow {
     /// Ends the field that began at `start`; an unquoted empty field is
     /// NULL.
     fn end_field(&mut self, start: usize, quoted: bool) {
-        let span = start..self.bytes.len();
-        self.spans
-            .push((quoted || !span.is_empty()).then_some(span));
+        self.fields += 1;
+        if self.spans.len() < self.max_fields {
+            let span = start..self.bytes.len();
+            self.spans
+                .push((quoted || !span.is_empty()).then_some(span));
+        }
     }
 
     /// The row as text: UTF-8, or else each field that is not UTF-8 read as
@@ -148,6 +163,7 @@ impl<R: BufRead> CsvReader<R> {
             header: Vec::new(),
             done: false,
             row_bytes_hint: 0,
+            row_overflow: false,
         };
         match reader.next() {
             Some(Ok(row)) => {
@@ -201,7 +217,8 @@ impl<R: BufRead> CsvReader<R> {
 
     /// Appends bytes to `field` up to (not including) the first of `stops`,
     /// scanning the buffer a slice at a time; returns that stop byte, or
-    /// `None` at the end of the input.
+    /// `None` at the end of the input. Past [`MAX_RECORD_BYTES`] the bytes
+    /// are read but not kept.
     fn take_until(&mut self, field: &mut Vec<u8>, stops: &[u8]) -> Option<u8> {
         loop {
             let buffer = match self.input.fill_buf() {
@@ -218,7 +235,11 @@ impl<R: BufRead> CsvReader<R> {
                 Some(at) => (at, Some(buffer[at])),
                 None => (buffer.len(), None),
             };
-            field.extend_from_slice(&buffer[..taken]);
+            if field.len() + taken <= MAX_RECORD_BYTES {
+                field.extend_from_slice(&buffer[..taken]);
+            } else {
+                self.row_overflow = true;
+            }
             let (lines, column) = position_step(&buffer[..taken]);
             self.input.consume(taken);
             self.apply_position(lines, column, taken);
@@ -243,13 +264,46 @@ impl<R: BufRead> CsvReader<R> {
         Step::Malformed(error)
     }
 
+    /// Skips blank lines ("\n" or "\r\n"), which hold no row (a file's
+    /// last line break doubled, say), unless the file has one column, where
+    /// a blank line is a row with an empty field. Returns whether a row
+    /// follows.
+    fn skip_blank_lines(&mut self) -> bool {
+        loop {
+            let blank = match self.input.fill_buf() {
+                Ok([]) => return false,
+                Ok(buffer) if self.header.len() != 1 => {
+                    if buffer.starts_with(b"\n") {
+                        1
+                    } else if buffer.starts_with(b"\r\n") {
+                        2
+                    } else {
+                        return true;
+                    }
+                }
+                Ok(_) => return true,
+                Err(_) => return false,
+            };
+            for _ in 0..blank {
+                self.byte();
+            }
+        }
+    }
+
     fn read_row(&mut self) -> Step {
         if self.peek().is_none() {
             return Step::End;
         }
+        self.row_overflow = false;
+        let max_fields = match self.header.len() {
+            0 => MAX_HEADER_FIELDS,
+            columns => columns,
+        };
         let mut row = RawRow {
             bytes: Vec::with_capacity(self.row_bytes_hint),
-            spans: Vec::with_capacity(self.header.len()),
+            spans: Vec::with_capacity(max_fields.min(1024)),
+            fields: 0,
+            max_fields,
         };
         loop {
             let start = row.bytes.len();
@@ -303,6 +357,16 @@ impl<R: BufRead> CsvReader<R> {
         }
     }
 
+    /// Appends a byte read by itself (an escaped quote) to the row, within
+    /// [`MAX_RECORD_BYTES`].
+    fn keep(&mut self, field: &mut Vec<u8>, byte: u8) {
+        if field.len() < MAX_RECORD_BYTES {
+            field.push(byte);
+        } else {
+            self.row_overflow = true;
+        }
+    }
+
     /// Reads a quoted value after its opening quote, up to and including the
     /// closing quote; false when the input ends first.
     fn read_quoted(&mut self, field: &mut Vec<u8>) -> bool {
@@ -318,16 +382,16 @@ impl<R: BufRead> CsvReader<R> {
                     match self.peek() {
                         Some(next @ (b'"' | b'\\')) => {
                             self.byte();
-                            field.push(next);
+                            self.keep(field, next);
                         }
-                        _ => field.push(b'\\'),
+                        _ => self.keep(field, b'\\'),
                     }
                 }
                 Some(_) => {
                     self.byte();
                     if self.peek() == Some(b'"') {
                         self.byte();
-                        field.push(b'"');
+                        self.keep(field, b'"');
                     } else {
                         return true;
                     }
@@ -376,7 +440,8 @@ impl<R: BufRead> Iterator for CsvReader<R> {
     type Item = Result<Row, RowError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
+        if self.done || !self.skip_blank_lines() {
+            self.done = true;
             return None;
         }
         let line = self.line;
@@ -386,7 +451,24 @@ impl<R: BufRead> Iterator for CsvReader<R> {
                 None
             }
             Step::Row(row) => {
-                let fields = row.spans.len();
+                let fields = row.fields;
+                if self.row_overflow {
+                    return Some(Err(RowError {
+                        line,
+                        column: 0,
+                        message: format!(
+                            "the row is longer than {} MiB, more than any bulk file's",
+                            MAX_RECORD_BYTES >> 20
+                        ),
+                    }));
+                }
+                if self.header.is_empty() && fields > MAX_HEADER_FIELDS {
+                    return Some(Err(RowError {
+                        line,
+                        column: 0,
+                        message: format!("the header has more than {MAX_HEADER_FIELDS} columns"),
+                    }));
+                }
                 if !self.header.is_empty() && fields != self.header.len() {
                     return Some(Err(RowError {
                         line,
@@ -483,6 +565,52 @@ mod tests {
             .map(|row| row.unwrap().field(1).unwrap().to_string())
             .collect();
         assert_eq!(names, ["Pérez v. Niño", "é", "O’BRIEN – “X”"]);
+    }
+
+    #[test]
+    fn a_row_longer_than_the_limit_is_read_to_its_end_but_not_kept() {
+        use std::io::Read;
+        let long = std::io::repeat(b'x').take(MAX_RECORD_BYTES as u64 + 10);
+        let input = (&b"\"a\",\"b\"\n\"1\",\""[..])
+            .chain(long)
+            .chain(&b"\"\n\"2\",\"ok\"\n"[..]);
+        let mut reader = CsvReader::new(std::io::BufReader::new(input), Dialect::Postgres).unwrap();
+        let error = reader.next().unwrap().unwrap_err();
+        assert!(error.message.contains("longer than 64 MiB"), "{error}");
+        assert_eq!(error.line, 2);
+        let next = reader.next().unwrap().unwrap();
+        assert_eq!((next.line, next.field(1)), (3, Some("ok")));
+        assert!(reader.next().is_none());
+    }
+
+    #[test]
+    fn a_row_of_more_fields_than_the_header_is_counted_not_kept() {
+        let mut text = String::from("\"a\",\"b\"\n\"1\"");
+        text.push_str(&",".repeat(100_000));
+        text.push_str("\n\"2\",\"3\"\n");
+        let (_, rows) = rows(&text, Dialect::Postgres);
+        let error = rows[0].as_ref().unwrap_err();
+        assert!(
+            error
+                .message
+                .contains("100001 fields where the header has 2"),
+            "{error}"
+        );
+        assert_eq!(rows[1].as_ref().unwrap().field(1), Some("3"));
+    }
+
+    #[test]
+    fn blank_lines_hold_no_row_unless_the_file_has_one_column() {
+        let (_, rows_read) = rows("\"a\",\"b\"\n\n\"1\",\"2\"\n\r\n\n", Dialect::Postgres);
+        assert_eq!(rows_read.len(), 1);
+        let row = rows_read[0].as_ref().unwrap();
+        assert_eq!((row.line, row.field(0)), (3, Some("1")));
+        let (_, one_column) = rows("a\n1\n\n2\n", Dialect::Rfc4180);
+        let values: Vec<Option<String>> = one_column
+            .iter()
+            .map(|row| row.as_ref().unwrap().field(0).map(str::to_string))
+            .collect();
+        assert_eq!(values, [Some("1".into()), None, Some("2".into())]);
     }
 
     #[test]

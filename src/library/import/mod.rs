@@ -27,6 +27,11 @@ use crate::store::{Store, StoreError};
 
 /// Rows committed per write transaction.
 pub const BATCH_ROWS: usize = 5_000;
+/// The most one row or line of an input may hold (a CourtListener opinion
+/// with all its markup, a CAP case with its body): a longer one is read to
+/// its end without being kept and skipped as malformed, so a file without
+/// line breaks or closing quotes cannot take memory without bound.
+pub const MAX_RECORD_BYTES: usize = 64 << 20;
 /// At most this many row errors are kept in a report (all are counted).
 const MAX_REPORTED_ERRORS: usize = 50;
 
@@ -421,6 +426,83 @@ pub fn decision_date(text: Option<&str>, read: impl Fn(&str) -> Option<String>) 
     DecisionDate { date, left_out }
 }
 
+/// The lines of a text input, numbered from 1, each as text or as why it
+/// cannot be read: longer than [`MAX_RECORD_BYTES`] (read to its end but
+/// not kept) or not UTF-8. Blank lines are passed over.
+pub struct Lines<R> {
+    input: R,
+    number: u64,
+}
+
+impl<R: BufRead> Lines<R> {
+    pub fn new(input: R) -> Self {
+        Self { input, number: 0 }
+    }
+
+    /// Reads to the end of the line into `line`, keeping at most
+    /// [`MAX_RECORD_BYTES`]; false when the line was longer.
+    fn read_capped(&mut self, line: &mut Vec<u8>) -> bool {
+        let mut kept_all = true;
+        loop {
+            let buffer = match self.input.fill_buf() {
+                Ok(buffer) if !buffer.is_empty() => buffer,
+                _ => return kept_all,
+            };
+            let (taken, ends) = match memchr::memchr(b'\n', buffer) {
+                Some(at) => (at, true),
+                None => (buffer.len(), false),
+            };
+            if kept_all && line.len() + taken <= MAX_RECORD_BYTES {
+                line.extend_from_slice(&buffer[..taken]);
+            } else {
+                kept_all = false;
+                line.clear();
+            }
+            self.input.consume(taken + usize::from(ends));
+            if ends {
+                return kept_all;
+            }
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for Lines<R> {
+    type Item = (u64, Result<String, String>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if self
+                .input
+                .fill_buf()
+                .map_or(true, |buffer| buffer.is_empty())
+            {
+                return None;
+            }
+            self.number += 1;
+            let mut line = Vec::new();
+            if !self.read_capped(&mut line) {
+                let why = format!(
+                    "line {}: longer than {} MiB, more than any record's",
+                    self.number,
+                    MAX_RECORD_BYTES >> 20
+                );
+                return Some((self.number, Err(why)));
+            }
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let text = String::from_utf8(line).map_err(|err| {
+                let column = err.utf8_error().valid_up_to() + 1;
+                format!("line {} column {column}: not UTF-8", self.number)
+            });
+            return Some((self.number, text));
+        }
+    }
+}
+
 /// Skips a UTF-8 byte-order mark at the start of `input` (spreadsheet
 /// exports write one), so the header or first record reads as it should.
 pub fn skip_byte_order_mark(input: &mut impl BufRead) {
@@ -472,14 +554,20 @@ pub fn parse_simple_cite(text: &str) -> CaseCitation {
 fn simple_cite_key(cite: &str) -> Option<CiteKey> {
     let (volume, rest) = cite.split_once(' ')?;
     let (reporter, page) = rest.rsplit_once(' ')?;
-    let volume: u32 = volume.parse().ok()?;
-    let page: u32 = page.parse().ok()?;
+    let volume = volume_or_page_number(volume)?;
+    let page = volume_or_page_number(page)?;
     Some(CiteKey::new(
         volume,
         &super::canonical_reporter(reporter),
         reporter,
         page,
     ))
+}
+
+/// A volume or page number as a source writes it: a whole number from 1
+/// ("0", "-1", "245.5" and numbers past u32 name no volume or page).
+pub fn volume_or_page_number(text: &str) -> Option<u32> {
+    text.trim().parse().ok().filter(|&number| number > 0)
 }
 
 /// Feeds `rows` to `apply` in batches of [`BATCH_ROWS`], one transaction
@@ -887,6 +975,39 @@ mod tests {
             "an opinion more: read again"
         );
         assert_eq!(start(&clusters), (None, 2), "no cluster more: not read");
+    }
+
+    #[test]
+    fn lines_are_capped_checked_for_utf8_and_blank_ones_passed_over() {
+        use std::io::Read;
+        let long = std::io::repeat(b'x').take(MAX_RECORD_BYTES as u64 + 1);
+        let input = (&b"first\r\n\n  \n"[..])
+            .chain(long)
+            .chain(&b"\nab\xffc\nlast"[..]);
+        let lines: Vec<(u64, Result<String, String>)> =
+            Lines::new(std::io::BufReader::new(input)).collect();
+        assert_eq!(lines[0], (1, Ok("first".into())));
+        assert_eq!(lines[1].0, 4);
+        assert!(
+            lines[1]
+                .1
+                .as_ref()
+                .unwrap_err()
+                .contains("longer than 64 MiB")
+        );
+        assert_eq!(lines[2], (5, Err("line 5 column 3: not UTF-8".into())));
+        assert_eq!(lines[3], (6, Ok("last".into())));
+        assert_eq!(lines.len(), 4);
+    }
+
+    #[test]
+    fn volume_and_page_numbers_are_whole_numbers_from_one() {
+        assert_eq!(volume_or_page_number(" 347 "), Some(347));
+        for not_one in ["0", "-1", "245.5", "99999999999", "", "xiv", "___"] {
+            assert_eq!(volume_or_page_number(not_one), None, "{not_one}");
+        }
+        assert_eq!(parse_simple_cite("0 Ill. App. 3d 5").key, None);
+        assert_eq!(parse_simple_cite("5 Ill. App. 3d 0").key, None);
     }
 
     #[test]

@@ -11,8 +11,8 @@ use std::path::Path;
 
 use super::csv::{CsvReader, Dialect, Row};
 use super::{
-    DecisionDate, ImportError, ImportReport, Progress, checkpoint_key, date_numbers, decision_date,
-    iso_date, open_input, parse_simple_cite, run_batches,
+    ImportError, ImportReport, Progress, checkpoint_key, date_numbers, decision_date, iso_date,
+    open_input, parse_simple_cite, run_batches,
 };
 use crate::library::model::{CaseCitation, CaseRecord, NewCase, Provenance};
 use crate::library::store::LibraryWriter;
@@ -41,12 +41,8 @@ pub fn import_file(store: &Store, path: &Path) -> Result<ImportReport, ImportErr
 pub fn held_volumes(name: &Path, reader: impl BufRead) -> Result<BTreeSet<u32>, ImportError> {
     let csv = CsvReader::new(reader, Dialect::Rfc4180)
         .map_err(|e| ImportError::format(name, e.to_string()))?;
-    let (Some(us), Some(term)) = (csv.column("usCite"), csv.column("term")) else {
-        return Err(ImportError::format(
-            name,
-            "not an SCDB case-centred file (usCite, term missing)",
-        ));
-    };
+    let [us, term] =
+        required_columns(&csv, ["usCite", "term"]).map_err(|missing| not_scdb(name, &missing))?;
     let mut unpaginated_terms = BTreeSet::new();
     let mut volume_terms: BTreeMap<u32, BTreeSet<String>> = BTreeMap::new();
     for row in csv.flatten() {
@@ -75,6 +71,35 @@ pub fn held_volumes(name: &Path, reader: impl BufRead) -> Result<BTreeSet<u32>, 
         .collect())
 }
 
+/// The places of the `names` columns, or the names the header lacks.
+fn required_columns<R: BufRead, const N: usize>(
+    csv: &CsvReader<R>,
+    names: [&'static str; N],
+) -> Result<[usize; N], Vec<&'static str>> {
+    let found = names.map(|name| csv.column(name));
+    let missing: Vec<&'static str> = names
+        .iter()
+        .zip(&found)
+        .filter(|(_, column)| column.is_none())
+        .map(|(name, _)| *name)
+        .collect();
+    if missing.is_empty() {
+        Ok(found.map(Option::unwrap_or_default))
+    } else {
+        Err(missing)
+    }
+}
+
+fn not_scdb(name: &Path, missing: &[&str]) -> ImportError {
+    ImportError::format(
+        name,
+        format!(
+            "not an SCDB case-centred file: the header has no {} column",
+            missing.join(", ")
+        ),
+    )
+}
+
 /// Imports SCDB rows from any reader (the embedded copy or a file),
 /// counting the `held` volumes as held completely.
 pub fn import_reader(
@@ -88,12 +113,7 @@ pub fn import_reader(
     let mut report = ImportReport::new(SOURCE);
     let csv = CsvReader::new(reader, Dialect::Rfc4180)
         .map_err(|e| ImportError::format(name, e.to_string()))?;
-    let columns = Columns::find(&csv).ok_or_else(|| {
-        ImportError::format(
-            name,
-            "not an SCDB case-centred file (caseId, usCite, caseName… missing)",
-        )
-    })?;
+    let columns = Columns::find(&csv).map_err(|missing| not_scdb(name, &missing))?;
     let key = checkpoint_key(SOURCE, name, size);
     // caseId → the line its case was first read on: a second row of that
     // case (other than a companion docket's) would be merged into the
@@ -121,7 +141,7 @@ pub fn import_reader(
                     ),
                     None => {
                         first_lines.insert(case.case_id.clone(), row.line);
-                        if let Some(why) = case.unreal_date.clone() {
+                        for why in &case.left_out {
                             report.warn(name, format!("line {}: {why}", row.line));
                         }
                         store_case(writer, case, held)?;
@@ -157,21 +177,36 @@ struct ScdbCase {
     companion: bool,
     docket_id: Option<String>,
     docket: Option<String>,
-    /// Why its date was left out, if it was.
-    unreal_date: Option<String>,
+    /// What was left out of it and why: a date that is not a real one, a
+    /// citation not of its column's reporter.
+    left_out: Vec<String>,
 }
 
 impl Columns {
-    fn find<R: BufRead>(csv: &CsvReader<R>) -> Option<Self> {
-        Some(Self {
-            case_id: csv.column("caseId")?,
-            date: csv.column("dateDecision")?,
-            us: csv.column("usCite")?,
-            sct: csv.column("sctCite")?,
-            led: csv.column("ledCite")?,
-            lexis: csv.column("lexisCite")?,
-            docket: csv.column("docket")?,
-            name: csv.column("caseName")?,
+    /// The columns, or the names of the required ones the header lacks.
+    fn find<R: BufRead>(csv: &CsvReader<R>) -> Result<Self, Vec<&'static str>> {
+        let [case_id, date, us, sct, led, lexis, docket, name] = required_columns(
+            csv,
+            [
+                "caseId",
+                "dateDecision",
+                "usCite",
+                "sctCite",
+                "ledCite",
+                "lexisCite",
+                "docket",
+                "caseName",
+            ],
+        )?;
+        Ok(Self {
+            case_id,
+            date,
+            us,
+            sct,
+            led,
+            lexis,
+            docket,
+            name,
             docket_id: csv.column("docketId"),
         })
     }
@@ -186,15 +221,24 @@ impl Columns {
                 .is_some_and(|number| number != "01")
         });
 
-        let us = field(self.us).map(parse_simple_cite);
+        let mut left_out = Vec::new();
+        let mut cited = |index: usize, column: &str, reporters: &[&str]| {
+            column_citation(field(index)?, column, reporters)
+                .map_err(|why| left_out.push(why))
+                .ok()
+        };
+        let us = cited(self.us, "usCite", &["U.S."]);
+        let sct = cited(self.sct, "sctCite", &["S. Ct."]);
+        let led = cited(self.led, "ledCite", &["L. Ed.", "L. Ed. 2d"]);
+        let lexis = cited(self.lexis, "lexisCite", &["U.S. LEXIS"]);
         let mut citations: Vec<CaseCitation> = us.iter().cloned().collect();
-        citations.extend(field(self.sct).map(parse_simple_cite));
-        if let Some(led) = field(self.led) {
-            citations.push(fix_led_series(parse_simple_cite(led), us.as_ref()));
-        }
-        citations.extend(field(self.lexis).map(parse_simple_cite));
+        citations.extend(sct);
+        citations.extend(led.map(|led| fix_led_series(led, us.as_ref())));
+        citations.extend(lexis);
         let docket = field(self.docket).map(str::to_string);
-        let DecisionDate { date, left_out } = decision_date(field(self.date), us_date_to_iso);
+        let date = decision_date(field(self.date), us_date_to_iso);
+        left_out.extend(date.left_out);
+        let date = date.date;
         let record = CaseRecord {
             id: format!("scdb-{case_id}"),
             name: field(self.name).unwrap_or_default().to_string(),
@@ -215,7 +259,7 @@ impl Columns {
             companion,
             docket_id: docket_id.map(str::to_string),
             docket,
-            unreal_date: left_out,
+            left_out,
         })
     }
 }
@@ -243,6 +287,37 @@ fn store_case(
         writer.mark_volume_held("U.S.", volume, SOURCE)?;
     }
     Ok(())
+}
+
+/// The citation an SCDB column gives, when it is one to a reporter of that
+/// column ("347 F.3d 483" in usCite is not the U.S. Reports); a volume not
+/// yet paginated ("582 U.S. ___") is kept without an address.
+fn column_citation(value: &str, column: &str, reporters: &[&str]) -> Result<CaseCitation, String> {
+    let citation = parse_simple_cite(value);
+    let of_the_column = |reporter: &str| {
+        reporters
+            .iter()
+            .any(|expected| crate::library::canonical_reporter(expected) == reporter)
+    };
+    let is_one = match &citation.key {
+        Some(key) => of_the_column(&key.reporter),
+        None => citation.cite.split_once(' ').is_some_and(|(volume, rest)| {
+            rest.rsplit_once(' ').is_some_and(|(reporter, page)| {
+                super::volume_or_page_number(volume).is_some()
+                    && of_the_column(&crate::library::canonical_reporter(reporter))
+                    && !page.is_empty()
+                    && page.bytes().all(|b| b == b'_')
+            })
+        }),
+    };
+    if is_one {
+        Ok(citation)
+    } else {
+        Err(format!(
+            "{column} {value:?} is not a citation to {}: the case is stored without it",
+            reporters.join(" or ")
+        ))
+    }
 }
 
 /// A docket decided with a case: its name and number go to that case.
@@ -313,6 +388,26 @@ mod tests {
         for not_one in ["\\N", "1953-69", "1953069", "19530-69", "", "abcd-efg"] {
             assert!(!is_case_id(not_one), "{not_one}");
         }
+    }
+
+    #[test]
+    fn a_column_gives_only_citations_to_its_own_reporter() {
+        let us = |value: &str| column_citation(value, "usCite", &["U.S."]);
+        assert_eq!(us("347 U.S. 483").unwrap().cite, "347 U.S. 483");
+        assert_eq!(us("582 U.S. ___").unwrap().key, None, "not yet paginated");
+        for wrong in [
+            "347 U.S. 483 484",
+            "347 F.3d 483",
+            "0 U.S. 0",
+            "-1 U.S. 5",
+            "U.S. 483",
+            "347 U.S.",
+        ] {
+            let why = us(wrong).unwrap_err();
+            assert!(why.contains("is not a citation to U.S."), "{wrong}: {why}");
+        }
+        let led = column_citation("98 L. Ed. 873", "ledCite", &["L. Ed.", "L. Ed. 2d"]);
+        assert!(led.is_ok());
     }
 
     #[test]
