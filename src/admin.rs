@@ -25,12 +25,12 @@ pub enum AdminError {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CreateKeyRequest {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::json::null_as_default")]
     pub label: String,
     /// Opening balance in USD, as decimal text ("10", "2.50").
     #[serde(default)]
     pub balance_usd: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::json::null_as_default")]
     pub opinion_content: bool,
 }
 

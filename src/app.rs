@@ -160,11 +160,13 @@ impl App {
                 }
             }
         };
-        warp::serve(crate::http::router(self.ctx.clone()))
-            .incoming(self.listener)
-            .graceful(stop)
-            .run()
-            .await;
+        crate::http::server::serve(
+            crate::http::router(self.ctx.clone()),
+            self.listener,
+            &self.ctx.config.http,
+            stop,
+        )
+        .await;
         tracing::info!("stopped accepting requests; finishing background work");
         workers.stop().await;
         cron.stop().await;

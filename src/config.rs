@@ -36,9 +36,36 @@ pub struct Config {
     pub sweeps: SweepSettings,
     pub jobs: JobSettings,
     pub documents: DocumentSettings,
+    pub http: HttpSettings,
     /// How clients reach this server (links to its own case pages);
     /// `http://<addr>` unless set.
     pub public_url: Option<String>,
+}
+
+/// Limits on connections (`[http]`), against clients that hold them open
+/// without sending a request.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HttpSettings {
+    /// Seconds a client has to send a request's line and headers, counted
+    /// from when the server waits for them (an idle keep-alive connection
+    /// is closed after as long).
+    pub header_read_timeout_secs: u64,
+    /// Seconds a client has to send a request's body.
+    pub body_read_timeout_secs: u64,
+    /// Connections open at once; past it the server accepts no more until
+    /// one closes.
+    pub max_connections: usize,
+}
+
+impl Default for HttpSettings {
+    fn default() -> Self {
+        Self {
+            header_read_timeout_secs: 30,
+            body_read_timeout_secs: 60,
+            max_connections: 4_096,
+        }
+    }
 }
 
 /// Fetching documents given by URL (`[documents]`).
@@ -129,6 +156,8 @@ struct FileConfig {
     jobs: JobSettings,
     #[serde(default)]
     documents: DocumentSettings,
+    #[serde(default)]
+    http: HttpSettings,
     public_url: Option<String>,
 }
 
@@ -176,6 +205,7 @@ impl Config {
             sweeps: SweepSettings::default(),
             jobs: JobSettings::default(),
             documents: DocumentSettings::default(),
+            http: HttpSettings::default(),
             public_url: None,
         }
     }
@@ -224,6 +254,7 @@ impl Config {
             sweeps: file.sweeps,
             jobs: file.jobs,
             documents: file.documents,
+            http: file.http,
             public_url: file.public_url,
         };
         config.validate()?;
@@ -240,6 +271,17 @@ impl Config {
         argon2::Params::new(p.memory_kib, p.iterations, p.parallelism, None)
             .map_err(|err| ConfigError::Invalid(format!("passwords: {err}")))?;
         self.rate_limits.validate().map_err(ConfigError::Invalid)?;
+        let http = &self.http;
+        if http.header_read_timeout_secs == 0
+            || http.body_read_timeout_secs == 0
+            || http.max_connections == 0
+        {
+            return Err(ConfigError::Invalid(
+                "http.header_read_timeout_secs, http.body_read_timeout_secs and \
+                 http.max_connections must be at least 1"
+                    .into(),
+            ));
+        }
         if self.jobs.workers == 0 || self.jobs.max_attempts == 0 {
             return Err(ConfigError::Invalid(
                 "jobs.workers and jobs.max_attempts must be at least 1".into(),

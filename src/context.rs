@@ -27,6 +27,11 @@ pub struct AppContext {
     pub fetcher: Fetcher,
     /// Hash of the token in `DATA/admin.token` that the CLI presents.
     pub admin_token_hash: [u8; 32],
+    /// Password hashing at once: one per core. Each takes 19 MiB and a core
+    /// for tens of milliseconds; unbounded, a flood of failed sign-ins took
+    /// every blocking thread (3.3 GB, 526 threads) and stalled every other
+    /// request behind them for seconds.
+    password_slots: tokio::sync::Semaphore,
 }
 
 pub type Ctx = Arc<AppContext>;
@@ -50,6 +55,9 @@ impl AppContext {
             store,
             library,
             admin_token_hash,
+            password_slots: tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+            ),
         }
     }
 }
@@ -68,6 +76,22 @@ where
 {
     let ctx = ctx.clone();
     tokio::task::spawn_blocking(move || work(&ctx)).await?
+}
+
+/// Runs blocking work that hashes a password ([`blocking`]) once one of the
+/// password slots is free: callers past the slots wait here, holding no
+/// thread, so the rest of the server is not queued behind them.
+pub async fn password_work<T, F>(ctx: &Ctx, work: F) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(&AppContext) -> Result<T, ApiError> + Send + 'static,
+{
+    let _slot = ctx
+        .password_slots
+        .acquire()
+        .await
+        .map_err(|closed| ApiError::internal(&closed))?;
+    blocking(ctx, work).await
 }
 
 /// Whether the store takes a real write and read right now (health probes).

@@ -18,6 +18,7 @@ pub mod error;
 pub mod http;
 pub mod ids;
 pub mod jobs;
+pub mod json;
 pub mod library;
 pub mod ratelimit;
 pub mod review;

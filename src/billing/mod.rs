@@ -10,7 +10,8 @@
 pub mod ledger;
 pub mod prices;
 
-use std::sync::Mutex;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use redb::WriteTransaction;
@@ -86,6 +87,42 @@ pub struct Billing {
     store: Store,
     sender: Mutex<Option<mpsc::Sender<(Posting, Reply)>>>,
     writer: Mutex<Option<JoinHandle<()>>>,
+    holds: Arc<Holds>,
+}
+
+/// Money promised to billed work in flight, per key: the most each piece
+/// of work may be charged. Work is admitted while the balance less the
+/// holds is above zero, or when the key has no work in flight (the one
+/// request a positive balance lets overrun, public-api.md §8); otherwise it
+/// waits for work in flight to finish. So concurrent requests cannot take a
+/// wallet further below zero than one request can.
+#[derive(Default)]
+struct Holds {
+    held: Mutex<HashMap<String, i64>>,
+    released: tokio::sync::Notify,
+}
+
+/// A hold on a key's balance for one piece of billed work; released when
+/// dropped (after the work's charge is committed, or when it fails).
+pub struct Hold {
+    holds: Arc<Holds>,
+    key_id: String,
+    amount: i64,
+}
+
+impl Drop for Hold {
+    fn drop(&mut self) {
+        {
+            let mut held = self.holds.held.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(total) = held.get_mut(&self.key_id) {
+                *total -= self.amount;
+                if *total <= 0 {
+                    held.remove(&self.key_id);
+                }
+            }
+        }
+        self.holds.released.notify_waiters();
+    }
 }
 
 impl Billing {
@@ -101,26 +138,70 @@ impl Billing {
             store,
             sender: Mutex::new(Some(sender)),
             writer: Mutex::new(Some(writer)),
+            holds: Arc::default(),
         }
     }
 
     /// Before any work: 409 when this request id was already billed on this
-    /// endpoint, 402 when the balance is zero or less.
+    /// endpoint, 402 when the balance is zero or less. Returns the balance.
     pub fn precheck(
         &self,
         key_id: &str,
         endpoint: &str,
         request_id: &str,
-    ) -> Result<(), BillingError> {
-        self.store.read(|txn| {
-            if ledger::is_billed(txn, key_id, endpoint, request_id)? {
-                return Err(BillingError::RequestIdReused);
+    ) -> Result<i64, BillingError> {
+        precheck(&self.store, key_id, endpoint, request_id)
+    }
+
+    /// Admits billed work of `item` for `key_id` ([`Holds`]): the pre-checks
+    /// of [`Self::precheck`], then a hold of the most the work can cost,
+    /// waiting while work in flight holds the rest of the balance. The hold
+    /// lasts until the returned [`Hold`] is dropped.
+    pub async fn admit(
+        &self,
+        key_id: &str,
+        endpoint: &str,
+        request_id: &str,
+        item: BilledItem,
+    ) -> Result<Hold, BillingError> {
+        let most = item
+            .charge_micros(item.max_units_per_request())
+            .ok_or(BillingError::Overflow)?;
+        loop {
+            // Listening before the balance is read: a release in between
+            // is not missed.
+            let released = self.holds.released.notified();
+            let mut released = std::pin::pin!(released);
+            released.as_mut().enable();
+            let (store, key, name, id) = (
+                self.store.clone(),
+                key_id.to_string(),
+                endpoint.to_string(),
+                request_id.to_string(),
+            );
+            let balance = tokio::task::spawn_blocking(move || precheck(&store, &key, &name, &id))
+                .await
+                .map_err(|e| BillingError::CommitFailed(format!("billing task: {e}")))??;
+            if let Some(hold) = self.try_hold(key_id, balance, most) {
+                return Ok(hold);
             }
-            match ledger::balance(txn, key_id)? {
-                Some(balance) if balance > 0 => Ok(()),
-                Some(_) => Err(BillingError::PaymentRequired),
-                None => Err(BillingError::NoWallet(key_id.to_string())),
-            }
+            released.await;
+        }
+    }
+
+    /// A hold of `amount` on a key whose balance is `balance`, if there is
+    /// room for it ([`Holds`]).
+    fn try_hold(&self, key_id: &str, balance: i64, amount: i64) -> Option<Hold> {
+        let mut held = self.holds.held.lock().unwrap_or_else(|e| e.into_inner());
+        let in_flight = held.get(key_id).copied().unwrap_or(0);
+        if in_flight > 0 && balance.saturating_sub(in_flight) <= 0 {
+            return None;
+        }
+        *held.entry(key_id.to_string()).or_insert(0) += amount;
+        Some(Hold {
+            holds: self.holds.clone(),
+            key_id: key_id.to_string(),
+            amount,
         })
     }
 
@@ -193,6 +274,25 @@ impl Drop for Billing {
     fn drop(&mut self) {
         self.shutdown();
     }
+}
+
+/// [`Billing::precheck`] on a store.
+fn precheck(
+    store: &Store,
+    key_id: &str,
+    endpoint: &str,
+    request_id: &str,
+) -> Result<i64, BillingError> {
+    store.read(|txn| {
+        if ledger::is_billed(txn, key_id, endpoint, request_id)? {
+            return Err(BillingError::RequestIdReused);
+        }
+        match ledger::balance(txn, key_id)? {
+            Some(balance) if balance > 0 => Ok(balance),
+            Some(_) => Err(BillingError::PaymentRequired),
+            None => Err(BillingError::NoWallet(key_id.to_string())),
+        }
+    })
 }
 
 fn run_writer(store: Store, mut receiver: mpsc::Receiver<(Posting, Reply)>) {

@@ -398,9 +398,12 @@ mod tests {
         let addr = serve(routes).await;
         let fetcher = test_fetcher();
         let err = fetch_error(&fetcher, &format!("http://{addr}/to-private")).await;
-        assert_invalid(err, "10.0.0.1 is a private address");
+        assert_invalid(err, "10.0.0.1 is an address that is not public (private)");
         let err = fetch_error(&fetcher, &format!("http://{addr}/to-metadata")).await;
-        assert_invalid(err, "169.254.169.254 is a link-local address");
+        assert_invalid(
+            err,
+            "169.254.169.254 is an address that is not public (link-local)",
+        );
         let err = fetch_error(&fetcher, &format!("http://{addr}/to-ftp")).await;
         assert_invalid(err, "only https urls are accepted");
     }

@@ -118,8 +118,10 @@ impl UrlPolicy {
             return Err(invalid(match domain {
                 // The resolved address stays out of the message: it would
                 // let a client map the appliance's internal DNS.
-                Some(domain) => format!("{domain} resolves to a {class} address, not a public one"),
-                None => format!("{ip} is a {class} address, not a public one"),
+                Some(domain) => {
+                    format!("{domain} resolves to an address that is not public ({class})")
+                }
+                None => format!("{ip} is an address that is not public ({class})"),
             }));
         }
         if scheme == "http" && class != AddressClass::Loopback {
@@ -213,7 +215,7 @@ mod tests {
         let refused = reason(UrlPolicy::default().resolve(url).await);
         assert_eq!(
             refused,
-            "localhost resolves to a loopback address, not a public one"
+            "localhost resolves to an address that is not public (loopback)"
         );
     }
 

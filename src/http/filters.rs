@@ -18,8 +18,11 @@ use crate::error::{ApiError, ErrorCode};
 /// Request bodies above this are refused with 413 (public-api.md §8).
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 /// An oversized body is read and discarded up to this size so that the
-/// client receives the 413 instead of a reset connection.
+/// client receives the 413 instead of a reset connection. A body declared
+/// larger (or declared too large by a client waiting for `100 Continue`) is
+/// refused from its headers, unread.
 const DRAIN_LIMIT_BYTES: usize = 8 * MAX_BODY_BYTES;
+
 const MAX_REQUEST_ID_CHARS: usize = 200;
 /// X-Request-Id values with this prefix are reserved (public-api.md §7).
 const RESERVED_REQUEST_ID_PREFIX: &str = "job:";
@@ -116,7 +119,7 @@ pub fn meta() -> impl Filter<Extract = (RequestMeta,), Error = Infallible> + Clo
         .and(warp::path::full())
         .and(warp::query::raw().or(warp::any().map(String::new)).unify())
         .and(warp::header::headers_cloned())
-        .and(warp::addr::remote())
+        .and(super::server::peer())
         .map(
             |method, path: warp::path::FullPath, query, headers, remote| RequestMeta {
                 method,
@@ -131,8 +134,48 @@ pub fn meta() -> impl Filter<Extract = (RequestMeta,), Error = Infallible> + Clo
 /// A request body read up to [`MAX_BODY_BYTES`], or the 413 to answer.
 pub type Body = Result<Bytes, ApiError>;
 
+/// The body must arrive within the `[http]` body timeout: one trickled in,
+/// or shorter than its `Content-Length`, would hold its connection forever.
 pub fn body() -> impl Filter<Extract = (Body,), Error = warp::Rejection> + Clone {
-    warp::body::stream().then(read_limited)
+    warp::header::headers_cloned()
+        .and(super::server::body_read_timeout())
+        .and(warp::body::stream())
+        .then(read_body)
+}
+
+async fn read_body<S, B>(headers: HeaderMap, timeout: std::time::Duration, stream: S) -> Body
+where
+    S: Stream<Item = Result<B, warp::Error>> + Send,
+    B: Buf,
+{
+    let declared = headers
+        .get(warp::http::header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok()?.trim().parse::<u64>().ok());
+    let waits_to_send = headers
+        .get(warp::http::header::EXPECT)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.trim().eq_ignore_ascii_case("100-continue"));
+    if let Some(declared) = declared
+        && declared > MAX_BODY_BYTES as u64
+        && (waits_to_send || declared > DRAIN_LIMIT_BYTES as u64)
+    {
+        return Err(too_large());
+    }
+    tokio::time::timeout(timeout, read_limited(stream))
+        .await
+        .unwrap_or_else(|_| {
+            Err(ApiError::bad_request(format!(
+                "the request body did not arrive within {} s",
+                timeout.as_secs()
+            )))
+        })
+}
+
+fn too_large() -> ApiError {
+    ApiError::new(
+        ErrorCode::DocumentTooLarge,
+        format!("request body is over the limit of {MAX_BODY_BYTES} bytes (1 MiB)"),
+    )
 }
 
 async fn read_limited<S, B>(stream: S) -> Body
@@ -158,10 +201,7 @@ where
         }
     }
     if seen > MAX_BODY_BYTES {
-        return Err(ApiError::new(
-            ErrorCode::DocumentTooLarge,
-            format!("request body is over the limit of {MAX_BODY_BYTES} bytes (1 MiB)"),
-        ));
+        return Err(too_large());
     }
     Ok(collected.freeze())
 }
@@ -211,6 +251,10 @@ pub fn parse_query<T: DeserializeOwned>(meta: &RequestMeta) -> Result<T, ApiErro
     serde_path_to_error::deserialize(deserializer).map_err(|err| {
         let path = err.path().to_string();
         let inner = err.into_inner();
-        ApiError::bad_request(format!("invalid query parameter `{path}`: {inner}"))
+        if path == "." {
+            ApiError::bad_request(format!("invalid query: {inner}"))
+        } else {
+            ApiError::bad_request(format!("invalid query parameter `{path}`: {inner}"))
+        }
     })
 }

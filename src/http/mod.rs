@@ -6,6 +6,7 @@ mod api;
 pub mod filters;
 mod pages;
 pub mod reply;
+pub mod server;
 mod v1;
 
 use std::convert::Infallible;

@@ -49,6 +49,7 @@ async fn case_page(case_id: String, ctx: Ctx, meta: RequestMeta) -> Response {
             StatusCode::OK,
             "text/html; charset=utf-8",
             render(&case, &opinions).into_bytes(),
+            &meta.echo_request_id(),
         ),
         Ok(None) => reply::error(
             &ApiError::not_found("no such case in the library"),

@@ -62,12 +62,20 @@ pub fn json_response<T: Serialize>(status: StatusCode, body: &T, request_id: &st
     response
 }
 
-/// Plain bytes with a content type (the OpenAPI document, the web UI).
-pub fn bytes(status: StatusCode, content_type: &'static str, body: Vec<u8>) -> Response {
+/// Plain bytes with a content type (the OpenAPI document, case pages),
+/// with the request id as every response carries it.
+pub fn bytes(
+    status: StatusCode,
+    content_type: &'static str,
+    body: Vec<u8>,
+    request_id: &str,
+) -> Response {
     let mut response = Response::new(body.into());
     *response.status_mut() = status;
-    response
-        .headers_mut()
-        .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    if let Ok(value) = HeaderValue::from_str(request_id) {
+        headers.insert("x-request-id", value);
+    }
     response
 }

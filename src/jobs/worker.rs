@@ -96,7 +96,33 @@ pub async fn try_execute_next(ctx: &Ctx) -> Result<Outcome, StoreError> {
     let Some(job) = claimed else {
         return Ok(Outcome::Empty);
     };
-    let outcome = run(ctx, &job).await;
+    // The job's work begins now: the balance is checked again (it may have
+    // run out while the job waited) and held until the charge is in.
+    let hold = ctx
+        .billing
+        .admit(
+            &job.key_id,
+            VERIFY_ENDPOINT,
+            &job.request_id,
+            BilledItem::CitationsVerify,
+        )
+        .await;
+    let outcome = match &hold {
+        Ok(_) => run(ctx, &job).await,
+        Err(BillingError::PaymentRequired) => Err(Failure::Permanent(
+            ErrorCode::PaymentRequired,
+            "the wallet balance was zero or negative when the job's work was to begin; top up \
+             and send the request again"
+                .into(),
+        )),
+        Err(BillingError::RequestIdReused) => Err(Failure::Permanent(
+            ErrorCode::RequestIdReused,
+            "another request with this X-Request-Id was billed on this endpoint first; send a \
+             new request id"
+                .into(),
+        )),
+        Err(err) => Err(Failure::Transient(err.to_string())),
+    };
     let store = ctx.jobs.store().clone();
     let now = now_millis();
     match outcome {

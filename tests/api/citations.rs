@@ -708,3 +708,32 @@ async fn the_appliance_serves_its_own_case_pages() {
     let (status, body) = app.get("/library/cases/nope", None).await;
     assert_error(status, &body, 404, "not_found");
 }
+
+#[tokio::test]
+async fn concurrent_requests_take_a_wallet_no_further_below_zero_than_one_request() {
+    // Rate limits off: the wallet alone decides who is served.
+    let app = spawn_app_with(|config| {
+        config.rate_limits.resolve.per_minute = 0;
+    })
+    .await;
+    // 0.05 USD; every request resolves three citations (0.045 USD).
+    let (_, key) = app.create_key("0.05").await;
+    let requests = (0..20).map(|n| {
+        let request = app
+            .client
+            .post(app.url("/v1/citations/resolve"))
+            .bearer_auth(&key)
+            .header("X-Request-Id", format!("burst-{n}"))
+            .json(&json!({ "citations": ["347 U.S. 483", "5 U.S. 137", "557 U.S. 29"] }));
+        async move { request.send().await.unwrap().status().as_u16() }
+    });
+    let statuses = futures_util::future::join_all(requests).await;
+    let served = statuses.iter().filter(|&&s| s == 200).count();
+    assert!(
+        statuses.iter().all(|&s| s == 200 || s == 402),
+        "{statuses:?}"
+    );
+    // The first leaves 0.005 USD, so one more may overrun; none after.
+    assert_eq!(served, 2, "{statuses:?}");
+    assert_eq!(balance(&app, &key).await, 50_000 - 2 * 45_000);
+}

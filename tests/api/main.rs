@@ -6,6 +6,7 @@ mod api_keys;
 mod billing;
 mod citations;
 mod cli;
+mod connections;
 mod crash;
 mod documents;
 mod envelope;

@@ -45,9 +45,9 @@ pub fn handlers(ctx: Ctx) -> BoxedFilter<(Response,)> {
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct CreateKeyDto {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::json::null_as_default")]
     label: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::json::null_as_default")]
     opinion_content: bool,
 }
 

@@ -10,7 +10,7 @@ use warp::reply::Response;
 use super::{SESSION_COOKIE, require_user, respond, session_token};
 use crate::accounts::keys;
 use crate::accounts::{IssuedSession, SignUp, UserView};
-use crate::context::{Ctx, blocking};
+use crate::context::{Ctx, blocking, password_work};
 use crate::error::{ApiError, ErrorCode};
 use crate::http::filters::{Body, RequestMeta, body, meta, parse_json, with_ctx};
 use crate::http::{one_of, reply};
@@ -99,9 +99,9 @@ pub fn handlers(ctx: Ctx) -> BoxedFilter<(Response,)> {
 struct SignUpDto {
     email: String,
     password: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::json::null_as_default")]
     first_name: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::json::null_as_default")]
     last_name: String,
 }
 
@@ -129,7 +129,7 @@ struct AuthResponse {
 
 async fn sign_up(ctx: Ctx, meta: &RequestMeta, body: Body) -> Result<Response, ApiError> {
     let dto: SignUpDto = parse_json(meta, body)?;
-    let (user, session) = blocking(&ctx, move |ctx| {
+    let (user, session) = password_work(&ctx, move |ctx| {
         Ok(ctx.accounts.sign_up(SignUp {
             email: dto.email,
             password: dto.password,
@@ -149,7 +149,7 @@ async fn sign_up(ctx: Ctx, meta: &RequestMeta, body: Body) -> Result<Response, A
 
 async fn sign_in(ctx: Ctx, meta: &RequestMeta, body: Body) -> Result<Response, ApiError> {
     let dto: SignInDto = parse_json(meta, body)?;
-    let (user, session) = blocking(&ctx, move |ctx| {
+    let (user, session) = password_work(&ctx, move |ctx| {
         Ok(ctx.accounts.sign_in(&dto.email, &dto.password)?)
     })
     .await?;

@@ -156,7 +156,13 @@ fn not_us(text: &str, country: &str) -> CheckedCitation {
     CheckedCitation::unavailable(
         text.to_string(),
         None,
-        format!("the library holds U.S. law only; {country} citations cannot be checked"),
+        match country.trim() {
+            "" => "the library holds U.S. law only; citations of other countries cannot be checked"
+                .to_string(),
+            country => {
+                format!("the library holds U.S. law only; {country} citations cannot be checked")
+            }
+        },
     )
 }
 

@@ -34,10 +34,11 @@ pub async fn ready(ctx: Ctx, meta: RequestMeta) -> Response {
     }
 }
 
-pub async fn openapi() -> Response {
+pub async fn openapi(meta: RequestMeta) -> Response {
     reply::bytes(
         StatusCode::OK,
         "application/yaml",
         OPENAPI_YAML.as_bytes().to_vec(),
+        &meta.echo_request_id(),
     )
 }

@@ -38,6 +38,7 @@ pub fn handlers(ctx: Ctx) -> BoxedFilter<(Response,)> {
         .boxed();
     let openapi = warp::path!("v1" / "openapi.yaml")
         .and(warp::get())
+        .and(meta())
         .then(health::openapi)
         .boxed();
     let wallet = warp::path!("v1" / "wallet")
@@ -181,15 +182,15 @@ where
     ctx.limiter
         .check(&key.id, endpoint.bucket)
         .map_err(ApiError::rate_limited)?;
-    if endpoint.billed.is_some() {
-        let (key_id, name, rid) = (key.id.clone(), endpoint.name, request_id.to_string());
-        blocking(ctx, move |ctx| {
+    // Held until the charge is committed (or the work fails).
+    let _hold = match endpoint.billed {
+        Some(item) => Some(
             ctx.billing
-                .precheck(&key_id, name, &rid)
-                .map_err(ApiError::from)
-        })
-        .await?;
-    }
+                .admit(&key.id, endpoint.name, request_id, item)
+                .await?,
+        ),
+        None => None,
+    };
     let key_id = key.id.clone();
     let outcome = work(Caller {
         key,

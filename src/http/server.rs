@@ -1,0 +1,133 @@
+//! The accept loop: the router served by hyper with the limits warp's own
+//! server leaves out (`[http]` in the configuration). A request's head must
+//! arrive within `header_read_timeout_secs` (a connection that sends
+//! nothing, or a header a byte at a time, or that idles between requests,
+//! is closed), and at most `max_connections` are open at once (past that
+//! the listener waits), so idle connections cannot take every file
+//! descriptor the store and the index need. A client that goes away
+//! mid-request is logged at debug, not as a server error.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use hyper::body::Incoming;
+use hyper::service::service_fn;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+use warp::Filter;
+use warp::filters::BoxedFilter;
+use warp::reply::Response;
+
+use crate::config::HttpSettings;
+
+/// How long the listener rests after an accept error that is the server's
+/// (out of file descriptors), rather than the client's.
+const ACCEPT_ERROR_PAUSE: Duration = Duration::from_millis(100);
+
+/// The peer of a request's connection, put in the request's extensions
+/// (read by [`crate::http::filters::meta`]).
+#[derive(Debug, Clone, Copy)]
+pub struct PeerAddr(pub SocketAddr);
+
+/// How long the request's body may take to arrive, put in its extensions
+/// (read by [`crate::http::filters::body`]).
+#[derive(Debug, Clone, Copy)]
+pub struct BodyReadTimeout(pub Duration);
+
+/// Serves `router` on `listener` until `shutdown` resolves, then lets the
+/// open connections finish their requests.
+pub async fn serve(
+    router: BoxedFilter<(Response,)>,
+    listener: TcpListener,
+    limits: &HttpSettings,
+    shutdown: impl Future<Output = ()>,
+) {
+    let header_read_timeout = Duration::from_secs(limits.header_read_timeout_secs);
+    let body_read_timeout = BodyReadTimeout(Duration::from_secs(limits.body_read_timeout_secs));
+    let slots = Arc::new(Semaphore::new(limits.max_connections));
+    let graceful = GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let accepted = tokio::select! {
+            () = &mut shutdown => break,
+            accepted = accept(&listener, &slots) => accepted,
+        };
+        let Some((stream, peer, slot)) = accepted else {
+            continue;
+        };
+        let warp_service = TowerToHyperService::new(warp::service(router.clone()));
+        let service = service_fn(move |mut request: hyper::Request<Incoming>| {
+            request.extensions_mut().insert(PeerAddr(peer));
+            request.extensions_mut().insert(body_read_timeout);
+            hyper::service::Service::call(&warp_service, request)
+        });
+        let mut builder = auto::Builder::new(TokioExecutor::new());
+        builder
+            .http1()
+            .timer(TokioTimer::new())
+            .header_read_timeout(header_read_timeout);
+        let connection = builder
+            .serve_connection_with_upgrades(TokioIo::new(stream), service)
+            .into_owned();
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            if let Err(err) = connection.await {
+                tracing::debug!(error = %err, %peer, "connection ended early");
+            }
+            drop(slot);
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+}
+
+/// The next connection, once a slot is free; `None` after an accept error.
+async fn accept(
+    listener: &TcpListener,
+    slots: &Arc<Semaphore>,
+) -> Option<(
+    tokio::net::TcpStream,
+    SocketAddr,
+    tokio::sync::OwnedSemaphorePermit,
+)> {
+    let slot = slots.clone().acquire_owned().await.ok()?;
+    match listener.accept().await {
+        Ok((stream, peer)) => Some((stream, peer, slot)),
+        Err(err) => {
+            let the_clients = matches!(
+                err.kind(),
+                std::io::ErrorKind::ConnectionRefused
+                    | std::io::ErrorKind::ConnectionAborted
+                    | std::io::ErrorKind::ConnectionReset
+            );
+            if !the_clients {
+                tracing::warn!(error = %err, "accept failed; pausing");
+                tokio::time::sleep(ACCEPT_ERROR_PAUSE).await;
+            }
+            None
+        }
+    }
+}
+
+/// The request's [`BodyReadTimeout`], or the default one.
+pub fn body_read_timeout()
+-> impl Filter<Extract = (Duration,), Error = std::convert::Infallible> + Clone {
+    warp::ext::optional::<BodyReadTimeout>().map(|timeout: Option<BodyReadTimeout>| {
+        timeout.map_or_else(
+            || Duration::from_secs(HttpSettings::default().body_read_timeout_secs),
+            |t| t.0,
+        )
+    })
+}
+
+/// Lets routes read [`PeerAddr`].
+pub fn peer()
+-> impl Filter<Extract = (Option<SocketAddr>,), Error = std::convert::Infallible> + Clone {
+    warp::ext::optional::<PeerAddr>().map(|peer: Option<PeerAddr>| peer.map(|p| p.0))
+}
