@@ -86,11 +86,15 @@ pub fn one_of(routes: Vec<BoxedFilter<(Response,)>>) -> BoxedFilter<(Response,)>
 /// method, else 404, both in the error envelope.
 async fn fallback(meta: RequestMeta) -> Response {
     let request_id = meta.echo_request_id();
-    let allowed: Vec<&str> = ROUTES
+    let mut allowed: Vec<&str> = ROUTES
         .iter()
         .filter(|(_, template)| path_matches(template, &meta.path))
         .map(|(method, _)| *method)
         .collect();
+    // HEAD is served wherever GET is (src/http/server.rs).
+    if let Some(get) = allowed.iter().position(|method| *method == "GET") {
+        allowed.insert(get + 1, "HEAD");
+    }
     let err = if allowed.is_empty() {
         ApiError::not_found(format!("no route for {}", quoted_path(&meta.path)))
     } else {

@@ -5,7 +5,8 @@
 //! is closed), and at most `max_connections` are open at once (past that
 //! the listener waits), so idle connections cannot take every file
 //! descriptor the store and the index need. A client that goes away
-//! mid-request is logged at debug, not as a server error.
+//! mid-request is logged at debug, not as a server error. HEAD is served
+//! wherever GET is.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -63,6 +64,12 @@ pub async fn serve(
         };
         let warp_service = TowerToHyperService::new(warp::service(router.clone()));
         let service = service_fn(move |mut request: hyper::Request<Incoming>| {
+            // HEAD is GET without the body (RFC 9110 §9.3.2): the routes see
+            // a GET, and hyper, which read the request as a HEAD, sends the
+            // answer's headers only.
+            if request.method() == hyper::Method::HEAD {
+                *request.method_mut() = hyper::Method::GET;
+            }
             request.extensions_mut().insert(PeerAddr(peer));
             request.extensions_mut().insert(body_read_timeout);
             hyper::service::Service::call(&warp_service, request)

@@ -34,7 +34,7 @@ async fn wrong_method_is_405_with_allow() {
         .send()
         .await
         .unwrap();
-    assert_eq!(response.headers()["allow"], "GET");
+    assert_eq!(response.headers()["allow"], "GET, HEAD");
     let (status, body) = read(response).await;
     assert_error(status, &body, 405, "method_not_allowed");
 
@@ -44,9 +44,25 @@ async fn wrong_method_is_405_with_allow() {
         .send()
         .await
         .unwrap();
-    assert_eq!(response.headers()["allow"], "GET, POST");
+    assert_eq!(response.headers()["allow"], "GET, HEAD, POST");
     let (status, body) = read(response).await;
     assert_error(status, &body, 405, "method_not_allowed");
+}
+
+#[tokio::test]
+async fn head_is_get_without_the_body() {
+    let app = spawn_app().await;
+    let head = app
+        .client
+        .head(app.url("/v1/health"))
+        .header("X-Request-Id", "probe-1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(head.status(), 200);
+    assert_eq!(head.headers()["x-request-id"], "probe-1");
+    assert_eq!(head.headers()["content-type"], "application/json");
+    assert!(head.bytes().await.unwrap().is_empty());
 }
 
 #[tokio::test]
