@@ -786,9 +786,11 @@ impl<'txn> LibraryWriter<'txn> {
     /// `source` brought the whole volume (held once the file being imported
     /// is all in). A series without pages (Westlaw, LEXIS, neutral
     /// citations) is never held: a bulk dump carries some of its documents.
-    /// False when the volume cannot be held: volume 0, or a reporter the
-    /// citation engine does not know (a citation to it is never read, and
-    /// a source's typo or junk must not show as a held reporter).
+    /// False when it is no volume the library can speak for: volume 0, or
+    /// of a reporter the citation engine does not know (a citation to it is
+    /// never read, and a source's typo or junk must not show as a held
+    /// reporter). A known series without pages is not held either, but is
+    /// no fault of the source's: true.
     pub fn mark_volume_held(
         &mut self,
         reporter: &str,

@@ -3,7 +3,7 @@
 //! (per volume `CasesMetadata.json` plus `cases/*.json`).
 
 use std::collections::{HashMap, HashSet};
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
@@ -293,19 +293,27 @@ fn import_static_volume(
 }
 
 /// A file of an export read whole (a volume's metadata, a case's file),
-/// if it is no longer than [`MAX_RECORD_BYTES`].
+/// if it is no longer than [`MAX_RECORD_BYTES`]: at most one byte more is
+/// read, whatever the file's size says by then.
 fn read_capped(path: &Path) -> Result<String, String> {
-    let size = std::fs::metadata(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?
-        .len();
-    if size > MAX_RECORD_BYTES as u64 {
+    let failed = |e: std::io::Error| format!("{}: {e}", path.display());
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .map_err(failed)?
+        .take(MAX_RECORD_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(failed)?;
+    if bytes.len() > MAX_RECORD_BYTES {
         return Err(format!(
-            "{}: {size} bytes, more than the {} MiB a volume's metadata or a case's file holds",
+            "{}: more than the {} MiB a volume's metadata or a case's file holds",
             path.display(),
             MAX_RECORD_BYTES >> 20
         ));
     }
-    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to() + 1;
+        format!("{}: not UTF-8 at byte {at}", path.display())
+    })
 }
 
 /// The case body of the case file `file_name` lists (`cases/NNNN.json`); a
@@ -662,6 +670,27 @@ mod tests {
         );
         let why = read_static_body(&cases, "0001", &Value::from(2)).unwrap_err();
         assert!(why.ends_with("0001.json is case 1, not case 2"), "{why}");
+    }
+
+    #[test]
+    fn a_file_over_the_limit_is_refused_without_reading_it_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("CasesMetadata.json");
+        std::fs::File::create(&path)
+            .unwrap()
+            .set_len(MAX_RECORD_BYTES as u64 + 1)
+            .unwrap();
+        let why = read_capped(&path).unwrap_err();
+        assert!(
+            why.ends_with("more than the 64 MiB a volume's metadata or a case's file holds"),
+            "{why}"
+        );
+        std::fs::write(&path, b"[\xff]").unwrap();
+        assert!(
+            read_capped(&path)
+                .unwrap_err()
+                .ends_with("not UTF-8 at byte 2")
+        );
     }
 
     #[test]

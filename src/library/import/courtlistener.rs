@@ -16,7 +16,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::csv::{CsvReader, Dialect, Row, RowError};
 use super::{
     Batches, DecisionDate, ImportError, ImportReport, Progress, checkpoint_key, decision_date,
-    each_row, open_input, real_date, volume_or_page_number,
+    each_row, open_input, real_date, unpaged_volume, volume_or_page_number,
 };
 use crate::library::cite_snapshot::{CiteSnapshot, MAX_SNAPSHOT_KEYS};
 use crate::library::model::{
@@ -973,14 +973,6 @@ fn citation(c: &CitationColumns, row: &Row) -> Result<(u64, CaseCitation), Strin
             last_page: None,
         },
     ))
-}
-
-/// The volume of a citation written "VOLUME REPORTER PAGE" whose page is
-/// not a number ("50 F.4th ___": a slip opinion not yet paginated).
-fn unpaged_volume(cite: &str) -> Option<(String, u32)> {
-    let (volume, rest) = cite.split_once(' ')?;
-    let (reporter, _page) = rest.rsplit_once(' ')?;
-    Some((reporter.to_string(), volume.parse().ok()?))
 }
 
 /// Stores a batch of citation rows, each case's citations at once.

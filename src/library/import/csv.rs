@@ -98,7 +98,6 @@ enum Step {
 /// A row's bytes as read, with its fields' places in them: the places of
 /// at most `max_fields` fields (a row of more is malformed, and a row of a
 /// million empty fields must not take a million places), all counted.
-#[derive(Default)]
 struct RawRow {
     bytes: Vec<u8>,
     spans: Vec<Option<Range<usize>>>,
@@ -217,9 +216,10 @@ impl<R: BufRead> CsvReader<R> {
 
     /// Appends bytes to `field` up to (not including) the first of `stops`,
     /// scanning the buffer a slice at a time; returns that stop byte, or
-    /// `None` at the end of the input. Past [`MAX_RECORD_BYTES`] the bytes
-    /// are read but not kept.
-    fn take_until(&mut self, field: &mut Vec<u8>, stops: &[u8]) -> Option<u8> {
+    /// `None` at the end of the input. Once the row outgrows
+    /// [`MAX_RECORD_BYTES`], and always when `field` is `None` (skipping a
+    /// malformed row), the bytes are read but not kept.
+    fn take_until(&mut self, mut field: Option<&mut Vec<u8>>, stops: &[u8]) -> Option<u8> {
         loop {
             let buffer = match self.input.fill_buf() {
                 Ok(buffer) if !buffer.is_empty() => buffer,
@@ -235,10 +235,14 @@ impl<R: BufRead> CsvReader<R> {
                 Some(at) => (at, Some(buffer[at])),
                 None => (buffer.len(), None),
             };
-            if field.len() + taken <= MAX_RECORD_BYTES {
-                field.extend_from_slice(&buffer[..taken]);
-            } else {
-                self.row_overflow = true;
+            if let Some(field) = field.as_deref_mut()
+                && !self.row_overflow
+            {
+                if field.len() + taken <= MAX_RECORD_BYTES {
+                    field.extend_from_slice(&buffer[..taken]);
+                } else {
+                    self.row_overflow = true;
+                }
             }
             let (lines, column) = position_step(&buffer[..taken]);
             self.input.consume(taken);
@@ -257,8 +261,7 @@ impl<R: BufRead> CsvReader<R> {
             column: self.column,
             message: message.into(),
         };
-        let mut skipped = Vec::new();
-        if self.take_until(&mut skipped, b"\n").is_some() {
+        if self.take_until(None, b"\n").is_some() {
             self.byte();
         }
         Step::Malformed(error)
@@ -340,7 +343,7 @@ impl<R: BufRead> CsvReader<R> {
                 Dialect::Postgres => b",\n\"",
                 Dialect::Rfc4180 => b",\n",
             };
-            let stop = self.take_until(&mut row.bytes, stops);
+            let stop = self.take_until(Some(&mut row.bytes), stops);
             if stop == Some(b'"') {
                 return self.malformed("quote inside an unquoted field");
             }
@@ -360,6 +363,9 @@ impl<R: BufRead> CsvReader<R> {
     /// Appends a byte read by itself (an escaped quote) to the row, within
     /// [`MAX_RECORD_BYTES`].
     fn keep(&mut self, field: &mut Vec<u8>, byte: u8) {
+        if self.row_overflow {
+            return;
+        }
         if field.len() < MAX_RECORD_BYTES {
             field.push(byte);
         } else {
@@ -375,7 +381,7 @@ impl<R: BufRead> CsvReader<R> {
             Dialect::Rfc4180 => b"\"",
         };
         loop {
-            match self.take_until(field, stops) {
+            match self.take_until(Some(field), stops) {
                 None => return false,
                 Some(b'\\') => {
                     self.byte();

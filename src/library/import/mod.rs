@@ -564,6 +564,18 @@ fn simple_cite_key(cite: &str) -> Option<CiteKey> {
     ))
 }
 
+/// The reporter and volume of a citation written "VOLUME REPORTER PAGE"
+/// whose page is not a number yet ("50 F.4th ___": a slip opinion not yet
+/// paginated).
+pub fn unpaged_volume(cite: &str) -> Option<(String, u32)> {
+    let (volume, rest) = cite.split_once(' ')?;
+    let (reporter, page) = rest.rsplit_once(' ')?;
+    if page.is_empty() || volume_or_page_number(page).is_some() {
+        return None;
+    }
+    Some((reporter.to_string(), volume_or_page_number(volume)?))
+}
+
 /// A volume or page number as a source writes it: a whole number from 1
 /// ("0", "-1", "245.5" and numbers past u32 name no volume or page).
 pub fn volume_or_page_number(text: &str) -> Option<u32> {
@@ -1008,6 +1020,17 @@ mod tests {
         }
         assert_eq!(parse_simple_cite("0 Ill. App. 3d 5").key, None);
         assert_eq!(parse_simple_cite("5 Ill. App. 3d 0").key, None);
+        assert_eq!(
+            unpaged_volume("50 F. Supp. 3d ___"),
+            Some(("F. Supp. 3d".to_string(), 50))
+        );
+        for paged_or_no_volume in ["50 F.4th 12", "0 F.4th ___", "F.4th ___", "50 F.4th"] {
+            assert_eq!(
+                unpaged_volume(paged_or_no_volume),
+                None,
+                "{paged_or_no_volume}"
+            );
+        }
     }
 
     #[test]

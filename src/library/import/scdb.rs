@@ -12,7 +12,7 @@ use std::path::Path;
 use super::csv::{CsvReader, Dialect, Row};
 use super::{
     ImportError, ImportReport, Progress, checkpoint_key, date_numbers, decision_date, iso_date,
-    open_input, parse_simple_cite, run_batches,
+    open_input, parse_simple_cite, run_batches, unpaged_volume,
 };
 use crate::library::model::{CaseCitation, CaseRecord, NewCase, Provenance};
 use crate::library::store::LibraryWriter;
@@ -301,13 +301,8 @@ fn column_citation(value: &str, column: &str, reporters: &[&str]) -> Result<Case
     };
     let is_one = match &citation.key {
         Some(key) => of_the_column(&key.reporter),
-        None => citation.cite.split_once(' ').is_some_and(|(volume, rest)| {
-            rest.rsplit_once(' ').is_some_and(|(reporter, page)| {
-                super::volume_or_page_number(volume).is_some()
-                    && of_the_column(&crate::library::canonical_reporter(reporter))
-                    && !page.is_empty()
-                    && page.bytes().all(|b| b == b'_')
-            })
+        None => unpaged_volume(&citation.cite).is_some_and(|(reporter, _)| {
+            of_the_column(&crate::library::canonical_reporter(&reporter))
         }),
     };
     if is_one {
