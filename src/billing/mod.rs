@@ -142,30 +142,22 @@ impl Billing {
         }
     }
 
-    /// Before any work: 409 when this request id was already billed on this
-    /// endpoint, 402 when the balance is zero or less. Returns the balance.
-    pub fn precheck(
-        &self,
-        key_id: &str,
-        endpoint: &str,
-        request_id: &str,
-    ) -> Result<i64, BillingError> {
-        precheck(&self.store, key_id, endpoint, request_id)
-    }
-
-    /// Admits billed work of `item` for `key_id` ([`Holds`]): the pre-checks
-    /// of [`Self::precheck`], then a hold of the most the work can cost,
-    /// waiting while work in flight holds the rest of the balance. The hold
-    /// lasts until the returned [`Hold`] is dropped.
+    /// Admits billed work for `key_id` ([`Holds`]). Before any work: 409
+    /// when this request id was already billed on this endpoint, 402 when
+    /// the balance is zero or less. Then it holds what `most_units` of
+    /// `item` cost, the most the work can be charged, waiting while work in
+    /// flight holds the rest of the balance. The hold lasts until the
+    /// returned [`Hold`] is dropped.
     pub async fn admit(
         &self,
         key_id: &str,
         endpoint: &str,
         request_id: &str,
         item: BilledItem,
+        most_units: u64,
     ) -> Result<Hold, BillingError> {
         let most = item
-            .charge_micros(item.max_units_per_request())
+            .charge_micros(most_units)
             .ok_or(BillingError::Overflow)?;
         loop {
             // Listening before the balance is read: a release in between
@@ -276,7 +268,7 @@ impl Drop for Billing {
     }
 }
 
-/// [`Billing::precheck`] on a store.
+/// The checks of [`Billing::admit`] before any work; the balance.
 fn precheck(
     store: &Store,
     key_id: &str,

@@ -30,16 +30,6 @@ impl BilledItem {
         }
     }
 
-    /// The most units one request can be charged: resolve takes at most 50
-    /// citations and verify checks at most 50 distinct ones; the others
-    /// bill one unit a request.
-    pub fn max_units_per_request(self) -> u64 {
-        match self {
-            BilledItem::CitationsResolve | BilledItem::CitationsVerify => 50,
-            BilledItem::Answers | BilledItem::CaseBrief | BilledItem::DocumentsReview => 1,
-        }
-    }
-
     /// The charge for `units` units; `None` on overflow.
     pub fn charge_micros(self, units: u64) -> Option<i64> {
         i64::try_from(units)

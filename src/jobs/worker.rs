@@ -85,6 +85,11 @@ async fn work(ctx: Ctx, cancel: CancellationToken) {
     }
 }
 
+/// Why a job is not run or not given: an inline verify sent under its
+/// request id was billed first.
+const REQUEST_ID_BILLED_FIRST: &str = "another request with this X-Request-Id was billed on this endpoint first; send a new \
+     request id";
+
 /// Runs the next due job, if any.
 pub async fn try_execute_next(ctx: &Ctx) -> Result<Outcome, StoreError> {
     let claim_ctx = ctx.clone();
@@ -105,6 +110,7 @@ pub async fn try_execute_next(ctx: &Ctx) -> Result<Outcome, StoreError> {
             VERIFY_ENDPOINT,
             &job.request_id,
             BilledItem::CitationsVerify,
+            crate::verification::MAX_CHECKED as u64,
         )
         .await;
     let outcome = match &hold {
@@ -117,9 +123,7 @@ pub async fn try_execute_next(ctx: &Ctx) -> Result<Outcome, StoreError> {
         )),
         Err(BillingError::RequestIdReused) => Err(Failure::Permanent(
             ErrorCode::RequestIdReused,
-            "another request with this X-Request-Id was billed on this endpoint first; send a \
-             new request id"
-                .into(),
+            REQUEST_ID_BILLED_FIRST.into(),
         )),
         Err(err) => Err(Failure::Transient(err.to_string())),
     };
@@ -131,9 +135,7 @@ pub async fn try_execute_next(ctx: &Ctx) -> Result<Outcome, StoreError> {
             Err(BillingError::RequestIdReused) => {
                 let error = JobError {
                     code: ErrorCode::RequestIdReused.as_str().into(),
-                    message: "another request with this X-Request-Id was billed on this endpoint \
-                              first; send a new request id"
-                        .into(),
+                    message: REQUEST_ID_BILLED_FIRST.into(),
                 };
                 blocking(move || queue::finish(&store, &job.id, now, Err(error))).await?;
             }

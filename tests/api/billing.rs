@@ -4,7 +4,7 @@
 //! then also run over HTTP.)
 
 use lexstack::accounts::keys::{self, NewKey};
-use lexstack::billing::{BilledItem, Billing, BillingError, Charge};
+use lexstack::billing::{BilledItem, Billing, BillingError, Charge, Hold};
 use lexstack::store::Store;
 
 fn open() -> (tempfile::TempDir, Store) {
@@ -24,6 +24,24 @@ fn new_key(store: &Store, balance_micros: i64) -> String {
     .unwrap()
     .record
     .id
+}
+
+/// The admission of work that may cost up to 50 citations.
+async fn admit(
+    billing: &Billing,
+    key_id: &str,
+    endpoint: &str,
+    request_id: &str,
+) -> Result<Hold, BillingError> {
+    billing
+        .admit(
+            key_id,
+            endpoint,
+            request_id,
+            BilledItem::CitationsVerify,
+            50,
+        )
+        .await
 }
 
 fn charge(key_id: &str, endpoint: &str, request_id: &str, units: u64) -> Charge {
@@ -55,14 +73,17 @@ async fn a_positive_balance_below_the_charge_completes_and_goes_negative() {
     let (_dir, store) = open();
     let key = new_key(&store, 10_000);
     let billing = Billing::start(store);
-    billing.precheck(&key, "citations/verify", "r1").unwrap();
+    let hold = admit(&billing, &key, "citations/verify", "r1")
+        .await
+        .unwrap();
     let entry = billing
         .charge(charge(&key, "citations/verify", "r1", 50))
         .await
         .unwrap();
     assert_eq!(entry.balance_after_micros, 10_000 - 750_000);
+    drop(hold);
     assert!(matches!(
-        billing.precheck(&key, "citations/verify", "r2"),
+        admit(&billing, &key, "citations/verify", "r2").await,
         Err(BillingError::PaymentRequired)
     ));
 }
@@ -73,7 +94,7 @@ async fn zero_balance_is_payment_required_before_work() {
     let key = new_key(&store, 0);
     let billing = Billing::start(store);
     assert!(matches!(
-        billing.precheck(&key, "citations/resolve", "r1"),
+        admit(&billing, &key, "citations/resolve", "r1").await,
         Err(BillingError::PaymentRequired)
     ));
 }
@@ -89,7 +110,7 @@ async fn a_request_id_is_billed_once_per_key_and_endpoint() {
         .await
         .unwrap();
     assert!(matches!(
-        billing.precheck(&key, "citations/verify", "same"),
+        admit(&billing, &key, "citations/verify", "same").await,
         Err(BillingError::RequestIdReused)
     ));
     assert!(matches!(

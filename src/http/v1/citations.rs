@@ -7,7 +7,7 @@ use serde_json::json;
 use warp::http::StatusCode;
 use warp::reply::Response;
 
-use super::{Caller, Endpoint, Outcome, run};
+use super::{Billed, Caller, Endpoint, Outcome, run};
 use crate::billing::BilledItem;
 use crate::context::{AppContext, Ctx, blocking};
 use crate::documents::DocumentError;
@@ -21,12 +21,18 @@ use crate::verification::{CheckedCitation, Verifier, VerifyReport};
 const RESOLVE: Endpoint = Endpoint {
     name: "citations/resolve",
     bucket: Bucket::Resolve,
-    billed: Some(BilledItem::CitationsResolve),
+    billed: Some(Billed {
+        item: BilledItem::CitationsResolve,
+        most_units: MAX_RESOLVE_ITEMS as u64,
+    }),
 };
 const VERIFY: Endpoint = Endpoint {
     name: VERIFY_ENDPOINT,
     bucket: Bucket::Verify,
-    billed: Some(BilledItem::CitationsVerify),
+    billed: Some(Billed {
+        item: BilledItem::CitationsVerify,
+        most_units: crate::verification::MAX_CHECKED as u64,
+    }),
 };
 
 pub const MAX_RESOLVE_ITEMS: usize = 50;

@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use warp::reply::Response;
 
-use super::{Endpoint, Outcome, run};
+use super::{Billed, Endpoint, Outcome, run};
 use crate::billing::BilledItem;
 use crate::context::Ctx;
 use crate::error::{ApiError, ErrorCode};
@@ -15,7 +15,11 @@ use crate::review::{Engine, ReviewError};
 const REVIEW: Endpoint = Endpoint {
     name: "documents/review",
     bucket: Bucket::Review,
-    billed: Some(BilledItem::DocumentsReview),
+    // One review a request.
+    billed: Some(Billed {
+        item: BilledItem::DocumentsReview,
+        most_units: 1,
+    }),
 };
 const PLAYBOOKS: Endpoint = Endpoint {
     name: "documents/playbooks",

@@ -98,7 +98,15 @@ pub fn handlers(ctx: Ctx) -> BoxedFilter<(Response,)> {
 pub struct Endpoint {
     pub name: &'static str,
     pub bucket: Bucket,
-    pub billed: Option<BilledItem>,
+    pub billed: Option<Billed>,
+}
+
+/// What a billed endpoint charges: its item, and the most units one request
+/// can take (held from the wallet while the request works).
+#[derive(Debug, Clone, Copy)]
+pub struct Billed {
+    pub item: BilledItem,
+    pub most_units: u64,
 }
 
 /// The authenticated caller of a public-API request.
@@ -184,9 +192,15 @@ where
         .map_err(ApiError::rate_limited)?;
     // Held until the charge is committed (or the work fails).
     let _hold = match endpoint.billed {
-        Some(item) => Some(
+        Some(billed) => Some(
             ctx.billing
-                .admit(&key.id, endpoint.name, request_id, item)
+                .admit(
+                    &key.id,
+                    endpoint.name,
+                    request_id,
+                    billed.item,
+                    billed.most_units,
+                )
                 .await?,
         ),
         None => None,
@@ -197,7 +211,7 @@ where
         request_id: request_id.to_string(),
     })
     .await?;
-    if let Some(item) = endpoint.billed
+    if let Some(Billed { item, .. }) = endpoint.billed
         && outcome.units > 0
     {
         ctx.billing
