@@ -98,8 +98,30 @@ pub struct Billing {
 /// wallet further below zero than one request can.
 #[derive(Default)]
 struct Holds {
-    held: Mutex<HashMap<String, i64>>,
+    keys: Mutex<HashMap<String, KeyHolds>>,
     released: tokio::sync::Notify,
+}
+
+/// One key's holds. A key's entry stays once made (a firm has a handful of
+/// keys): its count of releases must not start again.
+#[derive(Default)]
+struct KeyHolds {
+    /// Micro-USD held by the key's work in flight.
+    held: i64,
+    /// Holds released so far. A hold is released after its work's charge
+    /// is committed, so a balance read before a release may not show that
+    /// charge: admission reads the count before the balance and, when it
+    /// has moved by the time it holds, reads the balance again.
+    releases: u64,
+}
+
+/// What [`Billing::try_hold`] found.
+enum Admission {
+    Held(Hold),
+    /// Work in flight holds the rest of the balance.
+    Full,
+    /// A hold was released since the balance was read: read it again.
+    Stale,
 }
 
 /// A hold on a key's balance for one piece of billed work; released when
@@ -113,13 +135,10 @@ pub struct Hold {
 impl Drop for Hold {
     fn drop(&mut self) {
         {
-            let mut held = self.holds.held.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(total) = held.get_mut(&self.key_id) {
-                *total -= self.amount;
-                if *total <= 0 {
-                    held.remove(&self.key_id);
-                }
-            }
+            let mut keys = self.holds.keys.lock().unwrap_or_else(|e| e.into_inner());
+            let key = keys.entry(self.key_id.clone()).or_default();
+            key.held -= self.amount;
+            key.releases += 1;
         }
         self.holds.released.notify_waiters();
     }
@@ -165,6 +184,7 @@ impl Billing {
             let released = self.holds.released.notified();
             let mut released = std::pin::pin!(released);
             released.as_mut().enable();
+            let releases_seen = self.releases(key_id);
             let (store, key, name, id) = (
                 self.store.clone(),
                 key_id.to_string(),
@@ -174,23 +194,34 @@ impl Billing {
             let balance = tokio::task::spawn_blocking(move || precheck(&store, &key, &name, &id))
                 .await
                 .map_err(|e| BillingError::CommitFailed(format!("billing task: {e}")))??;
-            if let Some(hold) = self.try_hold(key_id, balance, most) {
-                return Ok(hold);
+            match self.try_hold(key_id, balance, most, releases_seen) {
+                Admission::Held(hold) => return Ok(hold),
+                Admission::Full => released.await,
+                Admission::Stale => {}
             }
-            released.await;
         }
     }
 
-    /// A hold of `amount` on a key whose balance is `balance`, if there is
-    /// room for it ([`Holds`]).
-    fn try_hold(&self, key_id: &str, balance: i64, amount: i64) -> Option<Hold> {
-        let mut held = self.holds.held.lock().unwrap_or_else(|e| e.into_inner());
-        let in_flight = held.get(key_id).copied().unwrap_or(0);
-        if in_flight > 0 && balance.saturating_sub(in_flight) <= 0 {
-            return None;
+    /// How many of the key's holds were released so far.
+    fn releases(&self, key_id: &str) -> u64 {
+        let keys = self.holds.keys.lock().unwrap_or_else(|e| e.into_inner());
+        keys.get(key_id).map_or(0, |key| key.releases)
+    }
+
+    /// A hold of `amount` on a key whose balance was `balance` when
+    /// `releases_seen` of its holds were released, if there is room for it
+    /// ([`Holds`]).
+    fn try_hold(&self, key_id: &str, balance: i64, amount: i64, releases_seen: u64) -> Admission {
+        let mut keys = self.holds.keys.lock().unwrap_or_else(|e| e.into_inner());
+        let key = keys.entry(key_id.to_string()).or_default();
+        if key.releases != releases_seen {
+            return Admission::Stale;
         }
-        *held.entry(key_id.to_string()).or_insert(0) += amount;
-        Some(Hold {
+        if key.held > 0 && balance.saturating_sub(key.held) <= 0 {
+            return Admission::Full;
+        }
+        key.held += amount;
+        Admission::Held(Hold {
             holds: self.holds.clone(),
             key_id: key_id.to_string(),
             amount,

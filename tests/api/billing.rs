@@ -185,3 +185,35 @@ fn charges_to_an_unknown_wallet_are_refused() {
     let result = runtime.block_on(billing.charge(charge("key_none", "citations/verify", "r", 1)));
     assert!(matches!(result, Err(BillingError::NoWallet(_))));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_work_overruns_a_wallet_by_one_request_at_most() {
+    let (_dir, store) = open();
+    let key = new_key(&store, 50_000);
+    let billing = std::sync::Arc::new(Billing::start(store));
+    let tasks = (0..64).map(|n| {
+        let (billing, key) = (billing.clone(), key.clone());
+        tokio::spawn(async move {
+            let request_id = format!("r{n}");
+            let hold = admit(&billing, &key, "citations/verify", &request_id)
+                .await
+                .ok()?;
+            tokio::task::yield_now().await;
+            let charged = billing
+                .charge(charge(&key, "citations/verify", &request_id, 3))
+                .await
+                .unwrap();
+            drop(hold);
+            Some(charged)
+        })
+    });
+    let served = futures_util::future::join_all(tasks)
+        .await
+        .into_iter()
+        .filter(|task| task.as_ref().unwrap().is_some())
+        .count();
+    // 0.05 USD pays one request of 0.045 and lets the next overrun; none
+    // after, however the charges and the admissions interleave.
+    assert_eq!(served, 2);
+    assert_eq!(billing.balance(&key).unwrap(), Some(50_000 - 2 * 45_000));
+}
