@@ -2,7 +2,7 @@
 //! (`data/data.jsonl.xz`, one case per line) and the static.case.law layout
 //! (per volume `CasesMetadata.json` plus `cases/*.json`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
@@ -11,8 +11,8 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::{
-    DecisionDate, ImportError, ImportReport, Lines, MAX_RECORD_BYTES, Progress, checkpoint_key,
-    decision_date, open_input, parse_simple_cite, real_date, run_batches,
+    DecisionDate, FirstSeen, ImportError, ImportReport, Lines, MAX_RECORD_BYTES, Progress,
+    checkpoint_key, decision_date, open_input, parse_simple_cite, real_date, run_batches,
 };
 use crate::library::model::{BodyFormat, CaseRecord, NewCase, NewOpinion, Provenance};
 use crate::library::store::LibraryWriter;
@@ -148,9 +148,7 @@ pub fn import_jsonl(
                 )
             })
     });
-    // Case id → the line it was first read on: a second line with that id
-    // would be merged into the first case, so it is reported and skipped.
-    let mut first_lines: HashMap<String, u64> = HashMap::new();
+    let mut first_lines = FirstSeen::default();
     run_batches(
         store,
         &key,
@@ -163,14 +161,13 @@ pub fn import_jsonl(
                 report.skip(name, format!("line {line}: {}", not_a_case_id(&case.id)));
                 return Ok(());
             };
-            if let Some(first) = first_lines.get(&id) {
+            if let Some(first) = first_lines.earlier(&id, line) {
                 report.skip(
                     name,
                     format!("line {line}: case id {id} appears again (first on line {first})"),
                 );
                 return Ok(());
             }
-            first_lines.insert(id, line);
             for why in store_case(writer, case, None, options)? {
                 report.warn(name, format!("line {line}: {why}"));
             }
@@ -256,9 +253,7 @@ fn import_static_volume(
         };
         Ok::<_, String>((entry, case, body))
     });
-    // Case id → the entry it was first listed as: a second entry with that
-    // id would be merged into the first case, so it is reported and skipped.
-    let mut first_entries: HashMap<String, usize> = HashMap::new();
+    let mut first_entries = FirstSeen::default();
     run_batches(
         store,
         &key,
@@ -274,14 +269,13 @@ fn import_static_volume(
                 );
                 return Ok(());
             };
-            if let Some(first) = first_entries.get(&id) {
+            if let Some(first) = first_entries.earlier(&id, entry) {
                 report.skip(
                     &metadata_path,
                     format!("entry {entry}: case id {id} appears again (first as entry {first})"),
                 );
                 return Ok(());
             }
-            first_entries.insert(id.clone(), entry);
             for why in store_case(writer, case, body, options)? {
                 report.warn(&metadata_path, format!("case {id}: {why}"));
             }

@@ -582,6 +582,24 @@ pub fn volume_or_page_number(text: &str) -> Option<u32> {
     text.trim().parse().ok().filter(|&number| number > 0)
 }
 
+/// Where each record id of one input was first read. A second record with
+/// an id already read would be merged into the first, so importers report
+/// and skip it.
+#[derive(Default)]
+pub struct FirstSeen<P>(std::collections::HashMap<String, P>);
+
+impl<P: Copy> FirstSeen<P> {
+    /// Where `id` was first read, when it was; otherwise remembers `at` as
+    /// its first place and returns `None`.
+    pub fn earlier(&mut self, id: &str, at: P) -> Option<P> {
+        if let Some(first) = self.0.get(id) {
+            return Some(*first);
+        }
+        self.0.insert(id.to_string(), at);
+        None
+    }
+}
+
 /// Feeds `rows` to `apply` in batches of [`BATCH_ROWS`], one transaction
 /// each, with a checkpoint under `key`: rows an earlier run committed are
 /// skipped, and a finished input is not read again (see [`Batches::start`]).

@@ -5,14 +5,14 @@
 //! number, the lead's `01`; the citation-level file has the lead's only):
 //! the other rows give the companions' names.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::BufRead;
 use std::path::Path;
 
 use super::csv::{CsvReader, Dialect, Row};
 use super::{
-    ImportError, ImportReport, Progress, checkpoint_key, date_numbers, decision_date, iso_date,
-    open_input, parse_simple_cite, run_batches, unpaged_volume,
+    FirstSeen, ImportError, ImportReport, Progress, checkpoint_key, date_numbers, decision_date,
+    iso_date, open_input, parse_simple_cite, run_batches, unpaged_volume,
 };
 use crate::library::model::{CaseCitation, CaseRecord, NewCase, Provenance};
 use crate::library::store::LibraryWriter;
@@ -115,10 +115,9 @@ pub fn import_reader(
         .map_err(|e| ImportError::format(name, e.to_string()))?;
     let columns = Columns::find(&csv).map_err(|missing| not_scdb(name, &missing))?;
     let key = checkpoint_key(SOURCE, name, size);
-    // caseId → the line its case was first read on: a second row of that
-    // case (other than a companion docket's) would be merged into the
-    // first, so it is reported and skipped.
-    let mut first_lines: HashMap<String, u64> = HashMap::new();
+    // A companion docket's row repeats its case's caseId; any other repeat
+    // is skipped.
+    let mut first_lines = FirstSeen::default();
     run_batches(
         store,
         &key,
@@ -131,7 +130,7 @@ pub fn import_reader(
                 Some(case) if case.companion => {
                     store_companion(writer, name, row.line, &case, report)?;
                 }
-                Some(case) => match first_lines.get(&case.case_id) {
+                Some(case) => match first_lines.earlier(&case.case_id, row.line) {
                     Some(first) => report.skip(
                         name,
                         format!(
@@ -140,7 +139,6 @@ pub fn import_reader(
                         ),
                     ),
                     None => {
-                        first_lines.insert(case.case_id.clone(), row.line);
                         for why in &case.left_out {
                             report.warn(name, format!("line {}: {why}", row.line));
                         }
