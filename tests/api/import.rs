@@ -716,6 +716,23 @@ fn cap_legacy_jsonl_and_static_layout() {
         "{stdout}"
     );
     assert!(stdout.contains("skipped      1"), "{stdout}");
+    // A volume listing one case twice keeps the first entry and names the
+    // second.
+    let listing = root.join("redacted/us/2/CasesMetadata.json");
+    let mut entries: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(&listing).unwrap()).unwrap();
+    entries.push(entries[0].clone());
+    let repeated_entry = entries.len();
+    std::fs::write(&listing, serde_json::to_vec(&entries).unwrap()).unwrap();
+    let repeated = data_with_library();
+    let output = import(repeated.path(), &["cap", root.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(&format!(
+            "entry {repeated_entry}: case id 4 appears again (first as entry 1)"
+        )),
+        "{stdout}"
+    );
     let library = Library::open_read_only(one_broken.path()).unwrap();
     let found = |name: &str| !library.search(name, Some("case"), 3).unwrap().is_empty();
     assert!(found("Foo3 Bar3"), "volume 2 is imported");
