@@ -99,7 +99,6 @@ pub struct Billing {
 #[derive(Default)]
 struct Holds {
     keys: Mutex<HashMap<String, KeyHolds>>,
-    released: tokio::sync::Notify,
 }
 
 /// One key's holds. A key's entry stays once made (a firm has a handful of
@@ -113,6 +112,8 @@ struct KeyHolds {
     /// charge: admission reads the count before the balance and, when it
     /// has moved by the time it holds, reads the balance again.
     releases: u64,
+    /// Wakes the key's waiting work when one of its holds is released.
+    released: Arc<tokio::sync::Notify>,
 }
 
 /// What [`Billing::try_hold`] found.
@@ -134,13 +135,11 @@ pub struct Hold {
 
 impl Drop for Hold {
     fn drop(&mut self) {
-        {
-            let mut keys = self.holds.keys.lock().unwrap_or_else(|e| e.into_inner());
-            let key = keys.entry(self.key_id.clone()).or_default();
-            key.held -= self.amount;
-            key.releases += 1;
-        }
-        self.holds.released.notify_waiters();
+        let mut keys = self.holds.keys.lock().unwrap_or_else(|e| e.into_inner());
+        let key = keys.entry(self.key_id.clone()).or_default();
+        key.held -= self.amount;
+        key.releases += 1;
+        key.released.notify_waiters();
     }
 }
 
@@ -179,12 +178,12 @@ impl Billing {
             .charge_micros(most_units)
             .ok_or(BillingError::Overflow)?;
         loop {
-            // Listening before the balance is read: a release in between
-            // is not missed.
-            let released = self.holds.released.notified();
+            let (releases_seen, released) = self.releases(key_id);
+            // Listening before the hold is tried: a release after that is
+            // not missed (one before it makes the try stale).
+            let released = released.notified_owned();
             let mut released = std::pin::pin!(released);
             released.as_mut().enable();
-            let releases_seen = self.releases(key_id);
             let (store, key, name, id) = (
                 self.store.clone(),
                 key_id.to_string(),
@@ -202,10 +201,12 @@ impl Billing {
         }
     }
 
-    /// How many of the key's holds were released so far.
-    fn releases(&self, key_id: &str) -> u64 {
-        let keys = self.holds.keys.lock().unwrap_or_else(|e| e.into_inner());
-        keys.get(key_id).map_or(0, |key| key.releases)
+    /// How many of the key's holds were released so far, and what wakes
+    /// its waiting work on the next release.
+    fn releases(&self, key_id: &str) -> (u64, Arc<tokio::sync::Notify>) {
+        let mut keys = self.holds.keys.lock().unwrap_or_else(|e| e.into_inner());
+        let key = keys.entry(key_id.to_string()).or_default();
+        (key.releases, key.released.clone())
     }
 
     /// A hold of `amount` on a key whose balance was `balance` when
