@@ -194,8 +194,8 @@ fn lexicon() -> &'static Lexicon {
 }
 
 /// Lower case, letters and digits only, typographic ligatures spelled out
-/// ("Saﬂey", as PDF text has it, is "safley").
-fn squash_word(word: &str) -> String {
+/// ("Saﬂey", as PDF text has it, is "safley"), accents dropped.
+pub fn squash_word(word: &str) -> String {
     let mut squashed = String::with_capacity(word.len());
     for c in word.chars().filter(|c| c.is_alphanumeric()) {
         match c {

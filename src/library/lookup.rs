@@ -27,6 +27,10 @@ pub enum CaseLookup {
     Absent { source: String },
     /// The library does not hold this volume completely: it cannot tell.
     NotHeld,
+    /// The library holds this volume, but its sources do not say what is
+    /// printed at this page: it is past the last case they list, in front
+    /// of the first, or where an order they do not list may be printed.
+    Unplaced { source: String },
 }
 
 /// The answer for a statute, regulation or rule.
@@ -103,29 +107,29 @@ pub fn find_case(txn: &ReadTransaction, key: &CiteKey) -> Result<CaseLookup, Sto
         return Ok(if is_bulk_dump(&source) {
             CaseLookup::Absent { source }
         } else {
-            CaseLookup::NotHeld
+            CaseLookup::Unplaced { source }
         });
     };
     // Past the last case the library does not know where the volume ends
     // (order pages may follow).
     if store::next_case_page(txn, &key.reporter, key.volume, first_page)?.is_none() {
-        return Ok(CaseLookup::NotHeld);
+        return Ok(CaseLookup::Unplaced { source });
     }
     Ok(if all_end_before {
         // After the case's last page and before the next case.
         if is_bulk_dump(&source) {
             CaseLookup::Absent { source }
         } else {
-            CaseLookup::NotHeld
+            CaseLookup::Unplaced { source }
         }
-    } else if lists_every_start(&source) {
+    } else if lists_every_start(&source, key) {
         // The pages up to the next case belong to the case before them.
         CaseLookup::Found {
             cases: ids,
             by_page_range: true,
         }
     } else {
-        CaseLookup::NotHeld
+        CaseLookup::Unplaced { source }
     })
 }
 
@@ -138,10 +142,22 @@ fn is_bulk_dump(source: &str) -> bool {
 /// a page between two cases belongs to the first. A bulk dump does, and the
 /// dates index and SCDB together do. Either list alone does not: the dates
 /// index misses ~4% of SCDB's decisions of volumes 329–546, and SCDB lists
-/// no orders (~8% of the gaps between its decisions hold one).
-fn lists_every_start(source: &str) -> bool {
-    is_bulk_dump(source) || source == super::import::default::US_REPORTS_LISTS
+/// no orders (~8% of the gaps between its decisions hold one). From
+/// [`US_ORDERS_APART_FROM`] on, SCDB's list alone does.
+fn lists_every_start(source: &str, key: &CiteKey) -> bool {
+    is_bulk_dump(source)
+        || source == super::import::default::US_REPORTS_LISTS
+        || (source == super::import::scdb::SOURCE
+            && key.reporter == "U.S."
+            && key.volume >= US_ORDERS_APART_FROM)
 }
+
+/// The first volume of the U.S. Reports whose orders are printed apart from
+/// its decisions, so a page between two of SCDB's decisions belongs to the
+/// first. Measured against the dates index: in volumes 329–449, 297 of
+/// 4,728 gaps between SCDB's decisions hold another document; in 450–546,
+/// 5 of 2,944 (0.2 %).
+const US_ORDERS_APART_FROM: u32 = 450;
 
 /// Looks up a code section, regulation or rule.
 pub fn find_authority(
@@ -159,12 +175,8 @@ pub fn find_authority(
     let Some(coverage) = store::law_coverage(txn, code, title)? else {
         return Ok(AuthorityLookup::NotHeld);
     };
-    if let (Some(highest), Some(number)) = (coverage.highest, leading_number(section))
-        && !(1..=highest).contains(&number)
-    {
-        return Ok(AuthorityLookup::Absent {
-            reason: format!("the rules of this set are numbered 1 to {highest}"),
-        });
+    if let Some(reason) = leading_number(section).and_then(|n| coverage.rule_number_fault(n)) {
+        return Ok(AuthorityLookup::Absent { reason });
     }
     if coverage.live_complete && coverage.history_complete {
         return Ok(AuthorityLookup::Absent {
@@ -364,6 +376,12 @@ pub fn report(
             CaseLookup::NotHeld => {
                 report.verdict = "volume_not_held".into();
                 report.detail = Some("the library does not hold this volume completely".into());
+            }
+            CaseLookup::Unplaced { source } => {
+                report.verdict = "page_not_placed".into();
+                report.detail = Some(format!(
+                    "the library holds this volume ({source}) but cannot tell what is printed at this page: past its last known case, before its first, or where an unlisted order may be"
+                ));
             }
         },
         Some(CitationQuery::Authority {

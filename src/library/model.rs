@@ -354,8 +354,38 @@ pub struct LawCoverage {
     /// For rule sets: the highest rule number; a number above it cannot exist.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub highest: Option<u32>,
+    /// For rule sets numbered by article (the Federal Rules of Evidence:
+    /// 101–107, 201, 301–302, …): each article's last rule.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub last_of_article: Vec<u32>,
     pub sections: u64,
     pub source: String,
+}
+
+impl LawCoverage {
+    /// Why rule `number` of this set cannot exist, when it cannot.
+    pub fn rule_number_fault(&self, number: u32) -> Option<String> {
+        rule_number_fault(self.highest?, &self.last_of_article, number)
+    }
+}
+
+/// Why rule `number` cannot exist in a set whose last rule is `highest`
+/// and, when it is numbered by article, whose articles end at
+/// `last_of_article` (article N's rules are N01 to its last).
+pub fn rule_number_fault(highest: u32, last_of_article: &[u32], number: u32) -> Option<String> {
+    if !(1..=highest).contains(&number) {
+        return Some(format!("the rules of this set are numbered 1 to {highest}"));
+    }
+    if last_of_article.is_empty() {
+        return None;
+    }
+    let article = number / 100;
+    let last = article
+        .checked_sub(1)
+        .and_then(|index| last_of_article.get(index as usize))?;
+    let first = article * 100 + 1;
+    (number > *last)
+        .then(|| format!("article {article} of this set runs from rule {first} to {last}"))
 }
 
 #[cfg(test)]

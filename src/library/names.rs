@@ -4,6 +4,8 @@
 
 /// Words that say nothing about which parties a case is between, including
 /// the sovereigns that are a party to thousands of cases.
+use crate::citations::names::squash_word;
+
 const FILLER: &[&str] = &[
     "a",
     "al",
@@ -54,12 +56,34 @@ pub fn names_compatible(a: &str, b: &str) -> bool {
     a.is_empty() || b.is_empty() || a.iter().any(|word| b.contains(word))
 }
 
+/// The words that tell a case's parties apart, lower case and without
+/// accents: words of two letters or more beyond filler, and each run of
+/// initials as one word ("M. L. B." and "M.L.B." are both "mlb"; so a
+/// name of initials only, "J.L. v. M.V.", still has party words).
 fn party_words(name: &str) -> Vec<String> {
-    name.to_lowercase()
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.len() > 1 && !FILLER.contains(w))
-        .map(str::to_string)
-        .collect()
+    let mut words = Vec::new();
+    let mut initials = String::new();
+    for token in name
+        .split(|c: char| !c.is_alphanumeric() && c != '.')
+        .map(squash_word)
+        .filter(|token| !token.is_empty())
+    {
+        if token.chars().count() == 1 && token != "v" {
+            initials.push_str(&token);
+            continue;
+        }
+        if initials.chars().count() > 1 {
+            words.push(std::mem::take(&mut initials));
+        }
+        initials.clear();
+        if token.chars().count() > 1 && !FILLER.contains(&token.as_str()) {
+            words.push(token);
+        }
+    }
+    if initials.chars().count() > 1 {
+        words.push(initials);
+    }
+    words
 }
 
 #[cfg(test)]
@@ -77,6 +101,11 @@ mod tests {
             "STATE of New Mexico v. RAMIREZ"
         ));
         assert!(names_compatible("", "Anything v. Else"));
+        assert!(names_compatible("Cote v. Kruger", "Côté v. Krüger"));
+        assert!(names_compatible(
+            "M. L. B. v. S. L. J., individually and as next friend",
+            "M.L.B. v. S.L.J."
+        ));
     }
 
     #[test]
@@ -87,5 +116,10 @@ mod tests {
             "United States v. Jones"
         ));
         assert!(!names_compatible("State v. Ramirez", "State v. Johnson"));
+        assert!(!names_compatible(
+            "McGee v. Campaign Spending Commission",
+            "J.L. v. M.V."
+        ));
+        assert!(!names_compatible("In re A.B.", "In re C.D."));
     }
 }

@@ -868,7 +868,7 @@ fn a_page_after_a_cases_last_page_is_not_that_case() {
     assert_eq!(verdict("900 Ill. App. 3d 11"), "found_by_page_range");
     assert_eq!(verdict("900 Ill. App. 3d 400"), "not_in_held_volume");
     assert_eq!(verdict("900 Ill. App. 3d 5"), "not_in_held_volume");
-    assert_eq!(verdict("900 Ill. App. 3d 511"), "volume_not_held");
+    assert_eq!(verdict("900 Ill. App. 3d 511"), "page_not_placed");
     drop(library);
 
     // A third case with no citation is somewhere in the file's volumes: none

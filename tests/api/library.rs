@@ -96,16 +96,18 @@ fn a_pin_page_finds_the_case_that_holds_it() {
     let answer = lookup(&library, "347 U.S. 490");
     assert_eq!(answer["verdict"], "found_by_page_range");
     assert_eq!(case_ids(&answer), ["scdb-1953-069"]);
-    // One list of where cases start is not enough to give a page to the
-    // case before it: SCDB lists no orders, and the dates index lacks Wilson
-    // v. Daniel, 3 U.S. 401, so 401 is not the case at 386's.
-    for page in ["557 U.S. 40", "3 U.S. 401"] {
-        assert_eq!(
-            lookup(&library, page)["verdict"],
-            "volume_not_held",
-            "{page}"
-        );
-    }
+    // From volume 450 the U.S. Reports print orders apart from decisions,
+    // so SCDB's list of decisions alone places a page between two of them.
+    let nijhawan = lookup(&library, "557 U.S. 40");
+    assert_eq!(nijhawan["verdict"], "found_by_page_range");
+    assert_eq!(
+        case_ids(&nijhawan),
+        ["scdb-2008-070"],
+        "Nijhawan v. Holder, 29-51"
+    );
+    // The dates index alone does not: it lacks Wilson v. Daniel, 3 U.S.
+    // 401, so 401 is not the case at 386's.
+    assert_eq!(lookup(&library, "3 U.S. 401")["verdict"], "volume_not_held");
 }
 
 #[test]
@@ -117,10 +119,14 @@ fn coverage_tells_held_volumes_from_unheld_ones() {
         "volume_not_held",
         "SCDB has not paginated it"
     );
-    assert_eq!(
-        lookup(&library, "347 U.S. 99999")["verdict"],
-        "volume_not_held",
-        "past the last known page"
+    let past_the_last_case = lookup(&library, "347 U.S. 99999");
+    assert_eq!(past_the_last_case["verdict"], "page_not_placed");
+    assert!(
+        past_the_last_case["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("the library holds this volume (scotus_dates+scdb) but cannot tell"),
+        "{past_the_last_case}"
     );
     let status = library.status().unwrap();
     let us = status
@@ -186,6 +192,19 @@ fn rules_statutes_and_regulations_resolve() {
         "not_held",
         "abrogated, not in the data"
     );
+    // The Federal Rules of Evidence are numbered by article: Article IV ends
+    // at 415, and 107 (2024) is Article I's last.
+    let past_article = lookup(&library, "Fed. R. Evid. 416");
+    assert_eq!(past_article["verdict"], "cannot_exist", "{past_article}");
+    assert_eq!(
+        past_article["detail"],
+        "article 4 of this set runs from rule 401 to 415"
+    );
+    assert_eq!(
+        lookup(&library, "Fed. R. Evid. 107")["authority"]["heading"],
+        "Illustrative Aids"
+    );
+    assert_eq!(lookup(&library, "Fed. R. Evid. 1103")["verdict"], "found");
     assert_eq!(
         lookup(&library, "42 U.S.C. § 1983")["authority"]["heading"],
         "Civil action for deprivation of rights"
@@ -285,6 +304,29 @@ fn metadata_and_sample_opinions_are_held() {
     );
     let glebe = library.case("scdb-2014-019").unwrap().map(|c| c.has_text());
     assert!(glebe.is_some(), "Glebe v. Frost is in SCDB");
+    // A record's neutral citation is keyed as a lookup reads it.
+    let neutral = lookup(&library, "2021-Ohio-4396");
+    assert_eq!(
+        neutral["cases"][0]["name"], "State v. Montgomery",
+        "{neutral}"
+    );
+    // Three records at one citation, one named by initials only: none is
+    // taken for another.
+    let mut names: Vec<String> = lookup(&library, "154 Haw. 417")["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|case| case["name"].as_str().unwrap().to_string())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "J.L. v. M.V.",
+            "McGee v. Campaign Spending Commission",
+            "Unicredit S.P.A v. Han"
+        ]
+    );
 }
 
 /// An operator who removes `index/` gets it back from the store; a damaged

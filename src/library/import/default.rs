@@ -16,7 +16,7 @@ use super::{
 };
 use crate::library::model::{
     Authority, BodyFormat, CaseCitation, CaseRecord, CiteKey, LawCoverage, NewCase, NewOpinion,
-    Provenance, codes,
+    Provenance, codes, rule_number_fault,
 };
 use crate::library::store::{LibraryWriter, Overruling, PreparedOpinion};
 use crate::library::text::markup_to_text;
@@ -25,7 +25,9 @@ use crate::store::{Store, StoreError};
 /// Bumped whenever the embedded data or the way it is read changes, so an
 /// existing data directory picks the new default library up at start.
 /// 3: SCDB's docket-level file, with the cases decided together.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 3;
+/// 4: neutral citations of metadata records keyed as a lookup reads them;
+/// the Federal Rules of Evidence checked by article.
+pub const DEFAULT_LIBRARY_VERSION: u32 = 4;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");
@@ -900,6 +902,8 @@ struct RuleSet {
     source: String,
     code: String,
     highest: u32,
+    #[serde(default, rename = "lastOfArticle")]
+    last_of_article: Vec<u32>,
 }
 
 #[derive(Deserialize)]
@@ -952,13 +956,10 @@ fn federal_rules(store: &Store) -> Result<ImportReport, ImportError> {
                 .next()
                 .and_then(|n| n.parse().ok())
                 .unwrap_or(u32::MAX);
-            if number > set.highest {
+            if let Some(fault) = rule_number_fault(set.highest, &set.last_of_article, number) {
                 report.skip(
                     name,
-                    format!(
-                        "{set_name} {rule}: above the set's last rule {} (not a real rule)",
-                        set.highest
-                    ),
+                    format!("{set_name} {rule}: {fault} (not a real rule)"),
                 );
                 continue;
             }
@@ -992,6 +993,7 @@ fn federal_rules(store: &Store) -> Result<ImportReport, ImportError> {
                 live_complete: false,
                 history_complete: false,
                 highest: Some(set.highest),
+                last_of_article: set.last_of_article.clone(),
                 sections: counts.get(&set.code).copied().unwrap_or(0),
                 source: "federal rules".into(),
             };
@@ -1117,6 +1119,7 @@ fn us_code(store: &Store) -> Result<ImportReport, ImportError> {
                 live_complete: true,
                 history_complete: history_titles.contains_key(t),
                 highest: None,
+                last_of_article: Vec::new(),
                 sections: *sections,
                 source: "U.S. Code".into(),
             };
@@ -1246,6 +1249,7 @@ fn cfr(store: &Store) -> Result<ImportReport, ImportError> {
                 live_complete: CFR_COMPLETE_TITLES.contains(&t.as_str()),
                 history_complete: false,
                 highest: None,
+                last_of_article: Vec::new(),
                 sections: *sections,
                 source: "eCFR".into(),
             };

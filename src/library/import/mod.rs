@@ -541,13 +541,22 @@ pub fn iso_date(numbers: &[u32]) -> Option<String> {
 }
 
 /// Parses "347 U.S. 483"-shaped text (volume, reporter words, page) into a
-/// citation; the reporter is put in its canonical form.
+/// citation; the reporter is put in its canonical form. Other shapes
+/// ("2021-Ohio-4396") are keyed as the citation engine reads them, so a
+/// lookup of the same text finds them.
 pub fn parse_simple_cite(text: &str) -> CaseCitation {
     let cite = text.split_whitespace().collect::<Vec<_>>().join(" ");
     CaseCitation {
-        key: simple_cite_key(&cite),
+        key: simple_cite_key(&cite).or_else(|| engine_cite_key(&cite)),
         cite,
         last_page: None,
+    }
+}
+
+fn engine_cite_key(cite: &str) -> Option<CiteKey> {
+    match super::parse_citation(cite)? {
+        super::lookup::CitationQuery::Case { key } => Some(key),
+        _ => None,
     }
 }
 

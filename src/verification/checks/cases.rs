@@ -65,6 +65,15 @@ fn cases_at(
                 ),
             )));
         }
+        CaseLookup::Unplaced { source } => {
+            return Ok(Err(CheckedCitation::unavailable(
+                written.to_string(),
+                case,
+                format!(
+                    "the library holds {volume} {reporter} ({source}) but cannot tell what is printed at page {page}"
+                ),
+            )));
+        }
     };
     let mut records = Vec::new();
     for id in cases {
