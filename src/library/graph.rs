@@ -16,7 +16,11 @@ const MAX_PASSAGE_CHARS: usize = 300;
 /// A citing→cited link in the citation graph.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Edge {
-    /// How many times the citing case cites the cited one.
+    /// How many times the citing case cites the cited one: the most any
+    /// one record says (an opinion's text, a citation-map row, a CAP
+    /// `cites_to` entry). Sources repeat each other, so their counts are not
+    /// added: the count is the same whatever the order of imports, and a
+    /// re-import leaves it alone.
     pub count: u32,
     /// Where the first citation is in the citing case's text, when the
     /// text was read ([`passage`] turns it back into the sentence).

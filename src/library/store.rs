@@ -946,18 +946,17 @@ impl<'txn> LibraryWriter<'txn> {
         }
         self.update_edges(citing, |edges| {
             let (edge, is_new) = edges.entry(cited);
-            edge.count = edge.count.saturating_add(count);
+            edge.count = edge.count.max(count);
             edge.passage = edge.passage.or(passage);
             u64::from(is_new)
         })
     }
 
-    /// Sets the counts of edges (bulk formats give the final count; setting
-    /// it keeps re-imports idempotent); of two settings of one edge the
-    /// later counts. Each citing case's edges are read and written once.
-    pub fn set_edges(&mut self, mut edges: Vec<(String, String, u32)>) -> Result<(), StoreError> {
-        // Stable: the later of two settings stays later.
-        edges.sort_by(|a, b| a.0.cmp(&b.0));
+    /// Adds the edges a bulk format links (citing, cited, count), each
+    /// keeping the larger of its counts ([`Edge::count`]). Each citing
+    /// case's edges are read and written once.
+    pub fn add_edges(&mut self, mut edges: Vec<(String, String, u32)>) -> Result<(), StoreError> {
+        edges.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let mut rest = edges.as_slice();
         while let Some((citing, _, _)) = rest.first() {
             let same = rest.iter().take_while(|(c, _, _)| c == citing).count();
@@ -970,7 +969,7 @@ impl<'txn> LibraryWriter<'txn> {
                         continue;
                     }
                     let (edge, is_new) = stored.entry(cited);
-                    edge.count = *count;
+                    edge.count = edge.count.max(*count);
                     made += u64::from(is_new);
                 }
                 made
@@ -987,9 +986,14 @@ impl<'txn> LibraryWriter<'txn> {
         count: u32,
         passage: Option<PassageAt>,
     ) -> Result<(), StoreError> {
+        let address = (key.reporter.as_str(), key.volume, key.page, citing);
+        let waiting = match self.unresolved.get(address)? {
+            Some(bytes) => Some(Edge::decode(bytes.value())?),
+            None => None,
+        };
         let edge = Edge {
-            count,
-            passage,
+            count: waiting.as_ref().map_or(count, |w| w.count.max(count)),
+            passage: waiting.and_then(|w| w.passage).or(passage),
             parentheticals: Vec::new(),
         };
         self.unresolved.insert(
@@ -1118,7 +1122,7 @@ impl<'txn> LibraryWriter<'txn> {
             let mut made = 0;
             for (cited, count, at) in &held {
                 let (edge, is_new) = edges.entry(cited);
-                edge.count = edge.count.saturating_add(*count);
+                edge.count = edge.count.max(*count);
                 edge.passage = edge.passage.or(Some(*at));
                 made += u64::from(is_new);
             }

@@ -64,7 +64,15 @@ fn courtlistener_bulk_files_with_every_quirk() {
     let fixtures = fixtures("courtlistener");
     let output = import(dir.path(), &["courtlistener", fixtures.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.contains("skipped      3"), "{stdout}");
+    assert!(stdout.contains("skipped      4"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "citation-map-2024-05-06.csv line 4: the cited opinion 999 is not in the library"
+        ) && stdout.contains(
+            "citation-map-2024-05-06.csv line 6: depth \"many\" is not a count of citations"
+        ),
+        "{stdout}"
+    );
     assert!(
         stdout.contains(
             "citations-2024-05-06.csv.bz2 line 6 column 22: unexpected 'x' after a closing quote"
@@ -134,6 +142,8 @@ fn courtlistener_bulk_files_with_every_quirk() {
         .store
         .read(|txn| lexstack::library::store::cited_by_case(txn, "cl-101"))
         .unwrap();
+    // The lead opinion cites it twice (its map row), the dissent once (a
+    // later row): the case cites it as often as the most any record says.
     let to_quoted = edges.iter().find(|(to, _)| to == "cl-102").unwrap();
     assert_eq!(to_quoted.1.count, 2);
     assert_eq!(

@@ -414,6 +414,19 @@ struct CapCitesTo {
     cite: String,
     #[serde(default)]
     case_ids: Vec<Value>,
+    /// How many times the case cites it.
+    #[serde(default)]
+    weight: Option<Value>,
+    #[serde(default)]
+    pin_cites: Vec<CapPinCite>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(expecting = "a pin cite (an object)")]
+struct CapPinCite {
+    /// How the case describes the one it cites ("overruling").
+    #[serde(default)]
+    parenthetical: Option<String>,
 }
 
 fn page_number(value: &Option<Value>) -> Option<u32> {
@@ -504,13 +517,7 @@ fn store_case(
     // The file brings its official reporter's volumes whole; a parallel
     // regional reporter's volume holds other courts' cases too.
     let held_volume = official_key.filter(|_| options.mark_coverage);
-    // With the opinion text at hand the citation engine reads the links
-    // (with their passages); CAP's own `cites_to` serves when there is none.
-    let cites_to = if opinions.opinions.is_empty() {
-        case.cites_to
-    } else {
-        Vec::new()
-    };
+    let cites_to = case.cites_to;
     let stored = writer.put_case(NewCase {
         record,
         opinions: opinions.opinions,
@@ -534,7 +541,13 @@ fn store_case(
         }
         None => {}
     }
+    // The citation engine reads the opinion text's links (with their
+    // passages) as the case is stored; CAP's own links add those it missed,
+    // and their counts and parentheticals.
     for cited in cites_to {
+        let count = page_number(&cited.weight)
+            .filter(|&weight| weight > 0)
+            .unwrap_or(1);
         let by_cap_id = cited
             .case_ids
             .iter()
@@ -546,15 +559,21 @@ fn store_case(
                 Some(key) => {
                     let at = writer.cases_at(&key)?;
                     if at.is_empty() {
-                        writer.add_unresolved(&key, &stored.id, 1, None)?;
+                        writer.add_unresolved(&key, &stored.id, count, None)?;
                     }
                     (at.len() == 1).then(|| at[0].clone())
                 }
                 None => None,
             },
         };
-        if let Some(target) = target {
-            writer.add_edge(&stored.id, &target, 1, None)?;
+        let Some(target) = target else { continue };
+        writer.add_edge(&stored.id, &target, count, None)?;
+        for pin in &cited.pin_cites {
+            if let Some(text) = pin.parenthetical.as_deref().map(str::trim)
+                && !text.is_empty()
+            {
+                writer.add_parenthetical(&stored.id, &target, text)?;
+            }
         }
     }
     Ok(warnings)

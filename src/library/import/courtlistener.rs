@@ -1087,7 +1087,8 @@ struct OpinionLink {
     citing: u64,
     cited: u64,
     depth: u32,
-    cases: Option<(String, String)>,
+    citing_case: Option<String>,
+    cited_case: Option<String>,
 }
 
 fn citation_map(
@@ -1096,15 +1097,22 @@ fn citation_map(
     opinions: &CaseIds,
 ) -> Result<OpinionLink, String> {
     let (citing, cited) = (c.citing.id(row)?, c.cited.id(row)?);
+    // A row without a depth still records one citation.
+    let depth = match c.depth.get(row) {
+        None => 1,
+        Some(depth) => depth
+            .trim()
+            .parse()
+            .ok()
+            .filter(|&count: &u32| count > 0)
+            .ok_or_else(|| format!("depth {depth:?} is not a count of citations"))?,
+    };
     Ok(OpinionLink {
         citing,
         cited,
-        depth: c
-            .depth
-            .get(row)
-            .and_then(|d| d.parse::<u32>().ok())
-            .unwrap_or(1),
-        cases: opinions.case_id(citing).zip(opinions.case_id(cited)),
+        depth,
+        citing_case: opinions.case_id(citing),
+        cited_case: opinions.case_id(cited),
     })
 }
 
@@ -1118,21 +1126,29 @@ fn store_citation_map(
 ) -> Result<(), ImportError> {
     let mut edges = Vec::with_capacity(batch.len());
     for (line, link) in parsed_rows(path, batch, report) {
-        match link.cases {
-            Some((from, to)) => {
+        match (link.citing_case, link.cited_case) {
+            (Some(from), Some(to)) => {
                 report.stored += 1;
                 edges.push((from, to, link.depth));
             }
-            None => report.skip_naming_missing(
-                path,
-                format!(
-                    "line {line}: opinion {} or {} is not in the library",
-                    link.citing, link.cited
-                ),
-            ),
+            (from, to) => {
+                let missing: Vec<String> =
+                    [(from, "citing", link.citing), (to, "cited", link.cited)]
+                        .into_iter()
+                        .filter(|(case, _, _)| case.is_none())
+                        .map(|(_, role, opinion)| format!("{role} opinion {opinion}"))
+                        .collect();
+                report.skip_naming_missing(
+                    path,
+                    format!(
+                        "line {line}: the {} is not in the library",
+                        missing.join(" and the ")
+                    ),
+                )
+            }
         }
     }
-    writer.set_edges(edges)?;
+    writer.add_edges(edges)?;
     Ok(())
 }
 
