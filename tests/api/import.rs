@@ -672,6 +672,14 @@ fn cap_legacy_jsonl_and_static_layout() {
         passage.contains("See Gamma v. Delta, 359 Ill. App. 3d 120"),
         "{passage:?}"
     );
+    // CAP's own links add what the text does not say: Brown, three times,
+    // with its pin cite's parenthetical.
+    let (_, to_brown) = edges
+        .iter()
+        .find(|(to, _)| to == "scdb-1953-069")
+        .expect("cites_to links a case with text too");
+    assert_eq!(to_brown.count, 3);
+    assert_eq!(to_brown.parentheticals, ["separate schools are unequal"]);
     assert_eq!(
         library.lookup("359 Ill. App. 3d 104").unwrap().verdict,
         "found_by_page_range"
