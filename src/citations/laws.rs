@@ -62,10 +62,13 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
         templates: &[
             concat!(
                 r"(?P<title>\d{1,2}),?\s+$reporter,?\s*(?:$section_marker\s*)?",
-                r"(?P<section>\d+[a-z]{0,3}(?:[-–.:]\d+[a-z]{0,3}){0,3}",
+                // Parts and sections carry the letters of the Code sections
+                // they follow, in capitals: 26 C.F.R. § 1.409A-1.
+                r"(?P<section>\d+[A-Za-z]{0,3}(?:[-–—.:]\d+[A-Za-z]{0,3}){0,3}",
                 // Treasury regulations number sections after the Code's
-                // subsections: 26 C.F.R. § 1.401(k)-1.
-                r"(?:(?:\([a-zA-Z0-9]{1,4}\))+-\d+)?)"
+                // subsections, temporary ones with a T: 26 C.F.R. §
+                // 1.401(k)-1, § 1.1031(d)-1T.
+                r"(?:(?:\([a-zA-Z0-9]{1,4}\))+[-–—]\d+T?)?)"
             ),
             // A part cited whole: "29 C.F.R. pt. 1630", "29 C.F.R. Part 1630";
             // the first of a list: "29 C.F.R. pts. 1630, 1635", "Parts 1630

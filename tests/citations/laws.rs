@@ -330,3 +330,34 @@ fn annotated_codes_keep_their_names_in_bluebook_form() {
         ]
     );
 }
+
+#[test]
+fn treasury_regulation_sections_keep_their_letters_and_subdivisions() {
+    for (text, written, section) in [
+        ("26 C.F.R. § 1.409A-1.", "26 C.F.R. § 1.409A-1", "1.409A-1"),
+        ("26 C.F.R. § 1.45G-0.", "26 C.F.R. § 1.45G-0", "1.45G-0"),
+        // A temporary regulation numbered after a Code subsection.
+        (
+            "26 C.F.R. § 1.1031(d)-1T.",
+            "26 C.F.R. § 1.1031(d)-1T",
+            "1.1031(d)-1T",
+        ),
+        (
+            "26 C.F.R. § 1.501(c)(3)-1.",
+            "26 C.F.R. § 1.501(c)(3)-1",
+            "1.501(c)(3)-1",
+        ),
+        ("26 C.F.R. § 1.469-5T.", "26 C.F.R. § 1.469-5T", "1.469-5T"),
+        // No section sign.
+        ("26 C.F.R. 1.170A-6.", "26 C.F.R. 1.170A-6", "1.170A-6"),
+        ("26 CFR 1.409A-3 and", "26 CFR 1.409A-3", "1.409A-3"),
+    ] {
+        let k = key(text, written);
+        assert_eq!(
+            (k.code.as_str(), k.title.as_deref(), k.section.as_deref()),
+            ("C.F.R.", Some("26"), Some(section)),
+            "{text}"
+        );
+        assert_eq!(k.chapter, None, "{text}");
+    }
+}
