@@ -450,6 +450,23 @@ fn illinois_rule_23_orders_keep_their_whole_number() {
 }
 
 #[test]
+fn cranchs_circuit_court_reports_are_not_the_supreme_courts() {
+    let text = "Smith v. Jones, 1 Cranch C.C. 100 (1801); Marbury v. Madison, 1 Cranch 137 (1803).";
+    let citations = extract(text);
+    let circuit = find(&citations, text, "1 Cranch C.C. 100");
+    assert_eq!(circuit.reporter_found.as_deref(), Some("Cranch C.C."));
+    assert_eq!(
+        lexstack::citations::bluebook(circuit).as_deref(),
+        Some("Smith v. Jones, 1 Cranch C.C. 100 (1801)")
+    );
+    let supreme = find(&citations, text, "1 Cranch 137");
+    assert_eq!(
+        lexstack::citations::bluebook(supreme).as_deref(),
+        Some("Marbury v. Madison, 5 U.S. (1 Cranch) 137 (1803)")
+    );
+}
+
+#[test]
 fn short_forms_id_supra_and_journals() {
     let text = "Foo v. Bar, 1 U.S. 1, 3 (1990). Foo, 1 U.S., at 5 (quoting x). Id. at 6-7. \
                 Foo, supra, at 8. See 66 B.U. L. Rev. 71, 80 (1986). Ibid.";
