@@ -68,7 +68,32 @@ fn volume_part(c: &Citation, volume: &str, reporter: &str) -> String {
     };
     match us_volume.and_then(|us| Some((us, reporters::nominative_volume(us)?))) {
         Some((us, (nominative, series))) => format!("{us} U.S. ({nominative} {series})"),
-        None => format!("{volume} {reporter}"),
+        None => format!("{volume} {}", series_written(c, reporter)),
+    }
+}
+
+/// The reporter as the citation's spelling names it, when that spelling
+/// picks out some of the series sharing the canonical abbreviation:
+/// reporters-db files Cranch's circuit court reports under "Cranch" too,
+/// and "1 Cranch 100" would be the Supreme Court's 5 U.S. 100.
+fn series_written<'c>(c: &'c Citation, reporter: &'c str) -> &'c str {
+    let Some(found) = c.reporter_found.as_deref() else {
+        return reporter;
+    };
+    let series = |spelling: &str| {
+        let mut series: Vec<_> = reporters::editions_for(spelling)
+            .into_iter()
+            .map(|edition| std::ptr::from_ref(reporters::reporter_of(edition)))
+            .collect();
+        series.sort();
+        series.dedup();
+        series
+    };
+    let named = series(found);
+    if !named.is_empty() && named.len() < series(reporter).len() {
+        found
+    } else {
+        reporter
     }
 }
 

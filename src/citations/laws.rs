@@ -28,7 +28,7 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
             concat!(
                 r"(?P<title>\d{1,2}),?\s+$reporter,?(?:\s+(?P<appendix>[Aa]pp(?:\.|endix)),?)?",
                 r"\s*(?:$section_marker\s*)?",
-                r"(?P<section>\d+[a-z]{0,3}(?:[-–.:]\d+[a-z]{0,3}){0,3})"
+                r"(?P<section>\d+[a-z]{0,3}(?:[-–—.:]\d+[a-z]{0,3}){0,3})"
             ),
             // "section 1983 of title 42", "§ 1983 of Title 42 of the United States Code"
             concat!(
@@ -62,10 +62,13 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
         templates: &[
             concat!(
                 r"(?P<title>\d{1,2}),?\s+$reporter,?\s*(?:$section_marker\s*)?",
-                r"(?P<section>\d+[a-z]{0,3}(?:[-–.:]\d+[a-z]{0,3}){0,3}",
+                // Parts and sections carry the letters of the Code sections
+                // they follow, in capitals: 26 C.F.R. § 1.409A-1.
+                r"(?P<section>\d+[A-Za-z]{0,3}(?:[-–—.:]\d+[A-Za-z]{0,3}){0,3}",
                 // Treasury regulations number sections after the Code's
-                // subsections: 26 C.F.R. § 1.401(k)-1.
-                r"(?:(?:\([a-zA-Z0-9]{1,4}\))+-\d+)?)"
+                // subsections, temporary ones with a T: 26 C.F.R. §
+                // 1.401(k)-1, § 1.1031(d)-1T.
+                r"(?:(?:\([a-zA-Z0-9]{1,4}\))+[-–—]\d+T?)?)"
             ),
             // A part cited whole: "29 C.F.R. pt. 1630", "29 C.F.R. Part 1630";
             // the first of a list: "29 C.F.R. pts. 1630, 1635", "Parts 1630
@@ -252,4 +255,101 @@ pub struct LawKey {
     pub page: Option<String>,
     /// `true` for the U.S.C. appendix ("50 U.S.C. app. § 1989").
     pub appendix: bool,
+}
+
+/// The section reference of a law citation split at the dash that makes it
+/// a range ("1981–1983", "1.401–1.410"): `None` when every dash in it
+/// joins the parts of one section number ("2000e–2", "1.409A–1"). An en or
+/// em dash may do either; a hyphen splits only where `hyphen_may_split`
+/// (after "§§"), as alone it is part of many section numbers.
+pub fn section_range(section: &str, hyphen_may_split: bool) -> Option<(&str, &str)> {
+    let dash = range_dash(section, hyphen_may_split)?;
+    Some((section[..dash.start].trim(), section[dash.end..].trim()))
+}
+
+/// A section reference as the library holds its sections: a dash inside a
+/// section number is a hyphen, as the Office of the Law Revision Counsel's
+/// en dash in "2000e–2" is; a dash that makes a range stays.
+pub(crate) fn section_id(section: &str) -> String {
+    let hyphenated = |part: &str| part.replace(['–', '—'], "-");
+    match range_dash(section, false) {
+        Some(dash) => format!(
+            "{}{}{}",
+            hyphenated(&section[..dash.start]),
+            &section[dash.clone()],
+            hyphenated(&section[dash.end..])
+        ),
+        None => hyphenated(section),
+    }
+}
+
+/// Where the first dash that makes `section` a range is.
+fn range_dash(section: &str, hyphen_may_split: bool) -> Option<std::ops::Range<usize>> {
+    section
+        .char_indices()
+        .filter(|&(_, c)| matches!(c, '–' | '—') || c == '-' && hyphen_may_split)
+        .map(|(at, c)| at..at + c.len_utf8())
+        .find(|dash| {
+            let (first, last) = (section[..dash.start].trim(), section[dash.end..].trim());
+            !first.is_empty() && ends_a_range(first, last)
+        })
+}
+
+/// Whether `last` can end a range of sections that starts at `first`,
+/// rather than number a section within `first`'s: a range ends on a
+/// section of the same shape and no lower ("1981–1983", "1981–83" written
+/// short, "2000e–2000e-17"), while "2000e–2" is section 2000e-2 and, in
+/// the regulations, "1.409A–1" and "1.61–1" are sections of part 1.
+fn ends_a_range(first: &str, last: &str) -> bool {
+    let leading_number = |s: &str| -> Option<u64> {
+        let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+        s[..digits].parse().ok()
+    };
+    let (Some(from), Some(to)) = (leading_number(first), leading_number(last)) else {
+        return false;
+    };
+    if first.contains('.') && !last.contains('.') {
+        return false;
+    }
+    let first_is_a_number = first.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    first_is_a_number || to >= from
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{section_id, section_range};
+
+    #[test]
+    fn a_dash_inside_a_section_number_is_a_hyphen() {
+        assert_eq!(section_id("2000e–2"), "2000e-2");
+        assert_eq!(section_id("2000e—2"), "2000e-2");
+        assert_eq!(section_id("1.409A–1"), "1.409A-1");
+        assert_eq!(section_id("1.61–1"), "1.61-1");
+        assert_eq!(section_id("1320a–7b"), "1320a-7b");
+        assert_eq!(section_id("2000e-2"), "2000e-2");
+    }
+
+    #[test]
+    fn a_dash_that_makes_a_range_stays() {
+        assert_eq!(section_id("1981–1983"), "1981–1983");
+        assert_eq!(section_id("2000e–2000e–17"), "2000e–2000e-17");
+        assert_eq!(section_id("1.401–1.410"), "1.401–1.410");
+    }
+
+    #[test]
+    fn ranges_and_hyphenated_sections() {
+        assert_eq!(section_range("51–60", false), Some(("51", "60")));
+        assert_eq!(section_range("1981–83", false), Some(("1981", "83")));
+        assert_eq!(section_range("51-60", true), Some(("51", "60")));
+        assert_eq!(section_range("51-60", false), None);
+        assert_eq!(
+            section_range("2000e-2000e-17", true),
+            Some(("2000e", "2000e-17"))
+        );
+        // After "§§" a hyphen may split, but not inside a section number.
+        assert_eq!(section_range("2000e-2", true), None);
+        assert_eq!(section_range("1.61-1", true), None);
+        assert_eq!(section_range("2000e–2", false), None);
+        assert_eq!(section_range("5–", false), None);
+    }
 }

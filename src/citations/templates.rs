@@ -24,6 +24,14 @@ const LAW_SECTION_PATTERN: &str = concat!(
     r"|(?:\d+(?:\((?:[a-zA-Z]{1}|\d{1,2})\))+))"
 );
 
+/// Illinois neutral citations: reporters-db's pattern, with the whole
+/// suffix of a Rule 23 order's number kept ("130875-U", and "160592-UB",
+/// "-UC" for the order as modified), and of a workers' compensation
+/// commission division order ("150284WC-U"). Cut at its first letter, a
+/// modified order's number would name the published opinion.
+const ILLINOIS_NEUTRAL_PATTERN: &str =
+    r"$volume_year $reporter (?P<page>\d{1,7}(?:WC)?(?:-[A-Z]{1,2})?)";
+
 /// Inserted before the page of a template to read its short form
 /// ("347 U.S. at 495", "174 Cal.App.2d at p. 651").
 const SHORT_FORM_MARKER: &str = r"at\s?(?:p(?:\.|age)?)? ";
@@ -42,6 +50,10 @@ impl Variables {
         flatten(json, "", &mut flat);
         flat.insert("page".to_string(), PAGE_PATTERN.to_string());
         flat.insert("law_section".to_string(), LAW_SECTION_PATTERN.to_string());
+        flat.insert(
+            "full_cite_illinois_neutral".to_string(),
+            ILLINOIS_NEUTRAL_PATTERN.to_string(),
+        );
         let optional: Vec<(String, String)> = flat
             .iter()
             .map(|(k, v)| (format!("{k}_optional"), format!("(?:{v} ?)?")))

@@ -403,6 +403,70 @@ fn neutral_and_vendor_citations() {
 }
 
 #[test]
+fn illinois_rule_23_orders_keep_their_whole_number() {
+    let text = "Doe v. Roe, 2018 IL App (4th) 130875-U, ¶ 12; Lee v. Kim, 2020 IL App (1st) \
+                160592-UB; Ali v. Bo, 2020 IL App (1st) 160592-UC; Fox v. Hen, 2016 IL App (3d) \
+                150284WC-U; Ng v. Ma, 2020 IL App (1st) 160592.";
+    let citations = extract(text);
+    for (written, year, reporter, page) in [
+        (
+            "2018 IL App (4th) 130875-U",
+            "2018",
+            "IL App (4th)",
+            "130875-U",
+        ),
+        (
+            "2020 IL App (1st) 160592-UB",
+            "2020",
+            "IL App (1st)",
+            "160592-UB",
+        ),
+        (
+            "2020 IL App (1st) 160592-UC",
+            "2020",
+            "IL App (1st)",
+            "160592-UC",
+        ),
+        (
+            "2016 IL App (3d) 150284WC-U",
+            "2016",
+            "IL App (3d)",
+            "150284WC-U",
+        ),
+        ("2020 IL App (1st) 160592", "2020", "IL App (1st)", "160592"),
+    ] {
+        let c = find(&citations, text, written);
+        assert_eq!(c.kind, CitationKind::FullCase, "{written}");
+        assert_eq!(
+            (c.volume.as_deref(), c.reporter, c.page.as_deref()),
+            (Some(year), Some(reporter), Some(page)),
+            "{written}"
+        );
+    }
+    // A modified order is not the published opinion of the same number.
+    let modified = find(&citations, text, "2020 IL App (1st) 160592-UB");
+    let published = find(&citations, text, "2020 IL App (1st) 160592");
+    assert_ne!(modified.resolves_to, published.resolves_to);
+}
+
+#[test]
+fn cranchs_circuit_court_reports_are_not_the_supreme_courts() {
+    let text = "Smith v. Jones, 1 Cranch C.C. 100 (1801); Marbury v. Madison, 1 Cranch 137 (1803).";
+    let citations = extract(text);
+    let circuit = find(&citations, text, "1 Cranch C.C. 100");
+    assert_eq!(circuit.reporter_found.as_deref(), Some("Cranch C.C."));
+    assert_eq!(
+        lexstack::citations::bluebook(circuit).as_deref(),
+        Some("Smith v. Jones, 1 Cranch C.C. 100 (1801)")
+    );
+    let supreme = find(&citations, text, "1 Cranch 137");
+    assert_eq!(
+        lexstack::citations::bluebook(supreme).as_deref(),
+        Some("Marbury v. Madison, 5 U.S. (1 Cranch) 137 (1803)")
+    );
+}
+
+#[test]
 fn short_forms_id_supra_and_journals() {
     let text = "Foo v. Bar, 1 U.S. 1, 3 (1990). Foo, 1 U.S., at 5 (quoting x). Id. at 6-7. \
                 Foo, supra, at 8. See 66 B.U. L. Rev. 71, 80 (1986). Ibid.";

@@ -172,7 +172,8 @@ fn state_codes() {
         "Va.Code Ann. § 18.2–94 (West 2014)",
         "Va.Code Ann. § 18.2–94",
     );
-    assert_eq!(k.section.as_deref(), Some("18.2–94"));
+    // Title 18.2, section 94: one section, held as "18.2-94".
+    assert_eq!(k.section.as_deref(), Some("18.2-94"));
     let k = key("WIS. STAT. § 66.0217(2)", "WIS. STAT. § 66.0217");
     assert_eq!(
         (k.code.as_str(), k.section.as_deref()),
@@ -329,4 +330,102 @@ fn annotated_codes_keep_their_names_in_bluebook_form() {
             Some("42 U.S.C. § 1983".to_string()),
         ]
     );
+}
+
+#[test]
+fn treasury_regulation_sections_keep_their_letters_and_subdivisions() {
+    for (text, written, section) in [
+        ("26 C.F.R. § 1.409A-1.", "26 C.F.R. § 1.409A-1", "1.409A-1"),
+        ("26 C.F.R. § 1.45G-0.", "26 C.F.R. § 1.45G-0", "1.45G-0"),
+        // A temporary regulation numbered after a Code subsection.
+        (
+            "26 C.F.R. § 1.1031(d)-1T.",
+            "26 C.F.R. § 1.1031(d)-1T",
+            "1.1031(d)-1T",
+        ),
+        (
+            "26 C.F.R. § 1.501(c)(3)-1.",
+            "26 C.F.R. § 1.501(c)(3)-1",
+            "1.501(c)(3)-1",
+        ),
+        ("26 C.F.R. § 1.469-5T.", "26 C.F.R. § 1.469-5T", "1.469-5T"),
+        // No section sign.
+        ("26 C.F.R. 1.170A-6.", "26 C.F.R. 1.170A-6", "1.170A-6"),
+        ("26 CFR 1.409A-3 and", "26 CFR 1.409A-3", "1.409A-3"),
+    ] {
+        let k = key(text, written);
+        assert_eq!(
+            (k.code.as_str(), k.title.as_deref(), k.section.as_deref()),
+            ("C.F.R.", Some("26"), Some(section)),
+            "{text}"
+        );
+        assert_eq!(k.chapter, None, "{text}");
+    }
+}
+
+#[test]
+fn a_dash_printed_inside_a_section_number_is_a_hyphen() {
+    for (text, written, title, section) in [
+        (
+            "42 U.S.C. § 2000e–2.",
+            "42 U.S.C. § 2000e–2",
+            "42",
+            "2000e-2",
+        ),
+        (
+            "42 U.S.C. § 2000e—2.",
+            "42 U.S.C. § 2000e—2",
+            "42",
+            "2000e-2",
+        ),
+        (
+            "42 U.S.C. § 1320a–7b.",
+            "42 U.S.C. § 1320a–7b",
+            "42",
+            "1320a-7b",
+        ),
+        (
+            "26 C.F.R. § 1.409A–1.",
+            "26 C.F.R. § 1.409A–1",
+            "26",
+            "1.409A-1",
+        ),
+    ] {
+        let k = key(text, written);
+        assert_eq!(
+            (k.title.as_deref(), k.section.as_deref()),
+            (Some(title), Some(section)),
+            "{text}"
+        );
+    }
+    let dashed = key("42 U.S.C. § 2000e–2(a)", "42 U.S.C. § 2000e–2");
+    let hyphened = key("42 U.S.C. § 2000e-2(a)", "42 U.S.C. § 2000e-2");
+    assert_eq!(dashed, hyphened);
+}
+
+#[test]
+fn a_dash_between_two_sections_still_makes_a_range() {
+    for (text, written, section) in [
+        (
+            "42 U.S.C. §§ 1981–1983.",
+            "42 U.S.C. §§ 1981–1983",
+            "1981–1983",
+        ),
+        (
+            "42 U.S.C. § 1981–1983.",
+            "42 U.S.C. § 1981–1983",
+            "1981–1983",
+        ),
+        (
+            "42 U.S.C. §§ 2000e–2000e–17.",
+            "42 U.S.C. §§ 2000e–2000e–17",
+            "2000e–2000e-17",
+        ),
+    ] {
+        let k = key(text, written);
+        assert_eq!(k.section.as_deref(), Some(section), "{text}");
+    }
+    // The first section of a range written with "to" is read alone.
+    let k = key("42 U.S.C. §§ 2000e–2 to 2000e–5.", "42 U.S.C. §§ 2000e–2");
+    assert_eq!(k.section.as_deref(), Some("2000e-2"));
 }

@@ -8,7 +8,7 @@ use super::case_name::{self, Before};
 use super::cores::{Core, CoreKind};
 use super::tail::{self, PinLead};
 use crate::citations::courts;
-use crate::citations::laws::LawKey;
+use crate::citations::laws::{LawKey, section_id};
 use crate::citations::model::{Citation, CitationKind, SubsequentHistory};
 use crate::citations::vocab::Vocabulary;
 
@@ -485,7 +485,7 @@ impl<'t> Builder<'t> {
         self.set_reporter(&mut citation, core, None);
         let (unit, section) = ["section", "rule", "reg", "law", "number", "docket_number"]
             .iter()
-            .find_map(|g| self.group_text(g, core).map(|s| (*g, Some(s))))
+            .find_map(|g| self.group_text(g, core).map(|s| (*g, Some(section_id(&s)))))
             .unwrap_or(("section", None));
         citation.year = citation
             .year

@@ -8,7 +8,7 @@ use redb::ReadTransaction;
 use super::constitution_citations::{check_constitution, unread_constitution_part};
 use super::subdivisions::{subdivision_path, text_shows_subdivision};
 use super::{this_year, year_to_come};
-use crate::citations::{Citation, CitationKind, bluebook};
+use crate::citations::{Citation, CitationKind, bluebook, section_range};
 use crate::library::law_code;
 use crate::library::lookup::{AuthorityLookup, PartLookup, find_authority, find_part};
 use crate::library::model::codes;
@@ -384,17 +384,12 @@ fn not_found(
 }
 
 /// The sections a section reference names: the first and, for a range
-/// ("51–60", or "51-60" after "§§"), the last. A hyphen alone is part of
-/// many section numbers ("2000e-2"), so it splits only after "§§".
+/// ("51–60", or "51-60" after "§§"), the last. A dash inside a section
+/// number ("2000e-2", "1.61-1") makes no range.
 fn range_endpoints(section: &str, several: bool) -> (&str, Option<&str>) {
-    let split = section
-        .split_once(['–', '—'])
-        .or_else(|| several.then(|| section.split_once('-')).flatten());
-    match split {
-        Some((first, last)) if !first.trim().is_empty() && !last.trim().is_empty() => {
-            (first.trim(), Some(last.trim()))
-        }
-        _ => (section, None),
+    match section_range(section, several) {
+        Some((first, last)) => (first, Some(last)),
+        None => (section, None),
     }
 }
 
@@ -433,5 +428,8 @@ mod tests {
         assert_eq!(range_endpoints("2000e-2", false), ("2000e-2", None));
         assert_eq!(range_endpoints("1983", true), ("1983", None));
         assert_eq!(range_endpoints("5–", false), ("5–", None));
+        // The first of "§§ 2000e-2 to 2000e-5" or "§§ 1.61-1, 1.61-2".
+        assert_eq!(range_endpoints("2000e-2", true), ("2000e-2", None));
+        assert_eq!(range_endpoints("1.61-1", true), ("1.61-1", None));
     }
 }
