@@ -54,16 +54,22 @@ struct Courts {
     /// lookups by binary search. The first court (in courts-db order) wins
     /// a shared string.
     keys: Vec<(String, usize)>,
+    /// Squashed full names that name one court only, sorted.
+    names: Vec<(String, usize)>,
     /// Court indexes sorted by id.
     by_id: Vec<usize>,
 }
 
 impl Courts {
     fn exact(&self, key: &str) -> Option<&Court> {
-        let at = self.keys.partition_point(|(k, _)| k.as_str() < key);
-        let (k, index) = self.keys.get(at)?;
-        (k == key).then(|| &self.courts[*index])
+        find_key(&self.keys, key).map(|index| &self.courts[index])
     }
+}
+
+fn find_key(keys: &[(String, usize)], key: &str) -> Option<usize> {
+    let at = keys.partition_point(|(k, _)| k.as_str() < key);
+    let (k, index) = keys.get(at)?;
+    (k == key).then_some(*index)
 }
 
 fn courts() -> &'static Courts {
@@ -89,11 +95,25 @@ fn courts() -> &'static Courts {
             .filter(|(key, _)| !key.is_empty())
             .collect();
         keys.sort();
+        let mut names: Vec<(String, usize)> = courts
+            .iter()
+            .enumerate()
+            .map(|(index, court)| (squash(&court.name), index))
+            .filter(|(name, _)| !name.is_empty())
+            .collect();
+        names.sort();
+        let shared: Vec<String> = names
+            .windows(2)
+            .filter(|pair| pair[0].0 == pair[1].0)
+            .map(|pair| pair[0].0.clone())
+            .collect();
+        names.retain(|(name, _)| shared.binary_search(name).is_err());
         let mut by_id: Vec<usize> = (0..courts.len()).collect();
         by_id.sort_by(|&a, &b| courts[a].id.cmp(&courts[b].id).then(a.cmp(&b)));
         Courts {
             courts,
             keys,
+            names,
             by_id,
         }
     })
@@ -145,6 +165,13 @@ pub fn court_by_abbreviation(abbreviation: &str) -> Option<&'static Court> {
         return lookup(main);
     }
     None
+}
+
+/// The court a full name names ("Supreme Court of the United States"),
+/// when no other court has that name.
+pub fn court_by_name(name: &str) -> Option<&'static Court> {
+    let all = courts();
+    find_key(&all.names, &squash(name)).map(|index| &all.courts[index])
 }
 
 fn lookup(abbreviation: &str) -> Option<&'static Court> {

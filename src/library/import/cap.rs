@@ -14,6 +14,7 @@ use super::{
     DecisionDate, FirstSeen, ImportError, ImportReport, Lines, MAX_RECORD_BYTES, Progress,
     checkpoint_key, decision_date, open_input, parse_simple_cite, real_date, run_batches,
 };
+use crate::citations::{court_by_abbreviation, court_by_name};
 use crate::library::model::{BodyFormat, CaseRecord, NewCase, NewOpinion, Provenance};
 use crate::library::store::LibraryWriter;
 use crate::library::text::markup_to_text;
@@ -406,6 +407,23 @@ struct CapCitation {
 struct CapCourt {
     #[serde(default)]
     name_abbreviation: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+}
+
+impl CapCourt {
+    /// Its courts-db id: by abbreviation, else by full name (CAP
+    /// abbreviates the Supreme Court "U.S.", which is no court's citation
+    /// string).
+    fn court_id(&self) -> Option<String> {
+        let by_abbreviation = self
+            .name_abbreviation
+            .as_deref()
+            .and_then(court_by_abbreviation);
+        by_abbreviation
+            .or_else(|| self.name.as_deref().and_then(court_by_name))
+            .map(|court| court.id.to_string())
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -482,10 +500,6 @@ fn store_case(
         })
         .collect();
     citations.dedup_by(|a, b| a.cite == b.cite);
-    let court_abbreviation = case
-        .court
-        .as_ref()
-        .and_then(|c| c.name_abbreviation.clone());
     let opinions = case_opinions(body.as_ref().or(case.casebody.as_ref()), &cap_id);
     let record = CaseRecord {
         id: format!("cap-{cap_id}"),
@@ -495,9 +509,7 @@ fn store_case(
             .or(case.name_abbreviation.clone())
             .unwrap_or_default(),
         name_abbreviation: case.name_abbreviation,
-        court: court_abbreviation
-            .as_deref()
-            .and_then(crate::library::court_id),
+        court: case.court.as_ref().and_then(CapCourt::court_id),
         decision_date: date,
         docket_numbers: case
             .docket_number
@@ -704,6 +716,26 @@ mod tests {
                 .unwrap_err()
                 .ends_with("not UTF-8 at byte 2")
         );
+    }
+
+    #[test]
+    fn a_court_is_found_by_abbreviation_or_else_by_name() {
+        let court = |abbreviation: &str, name: &str| {
+            CapCourt {
+                name_abbreviation: Some(abbreviation.into()),
+                name: Some(name.into()),
+            }
+            .court_id()
+        };
+        assert_eq!(
+            court("U.S.", "Supreme Court of the United States").as_deref(),
+            Some("scotus")
+        );
+        assert_eq!(
+            court("Ill. App. Ct.", "Illinois Appellate Court").as_deref(),
+            Some("illappct")
+        );
+        assert_eq!(court("Zz.", "No Such Court"), None);
     }
 
     #[test]

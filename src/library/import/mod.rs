@@ -542,8 +542,8 @@ pub fn iso_date(numbers: &[u32]) -> Option<String> {
 
 /// Parses "347 U.S. 483"-shaped text (volume, reporter words, page) into a
 /// citation; the reporter is put in its canonical form. Other shapes
-/// ("2021-Ohio-4396") are keyed as the citation engine reads them, so a
-/// lookup of the same text finds them.
+/// without spaces ("2021-Ohio-4396") are keyed as the citation engine reads
+/// them, so a lookup of the same text finds them.
 pub fn parse_simple_cite(text: &str) -> CaseCitation {
     let cite = text.split_whitespace().collect::<Vec<_>>().join(" ");
     CaseCitation {
@@ -553,9 +553,21 @@ pub fn parse_simple_cite(text: &str) -> CaseCitation {
     }
 }
 
+/// The key of a citation written without spaces ("2021-Ohio-4396") that
+/// the engine reads as the whole of `cite`.
 fn engine_cite_key(cite: &str) -> Option<CiteKey> {
-    match super::parse_citation(cite)? {
-        super::lookup::CitationQuery::Case { key } => Some(key),
+    if cite.contains(' ') {
+        return None;
+    }
+    let citations = crate::citations::Extractor::shared().extract(cite);
+    let [citation] = citations.as_slice() else {
+        return None;
+    };
+    if citation.span != (0..cite.len()) {
+        return None;
+    }
+    match super::query_of(citation)? {
+        super::lookup::CitationQuery::Case { key } if key.volume > 0 && key.page > 0 => Some(key),
         _ => None,
     }
 }
@@ -1047,6 +1059,9 @@ mod tests {
         }
         assert_eq!(parse_simple_cite("0 Ill. App. 3d 5").key, None);
         assert_eq!(parse_simple_cite("5 Ill. App. 3d 0").key, None);
+        let neutral = parse_simple_cite("2021-Ohio-4396").key.unwrap();
+        assert_eq!((neutral.volume, neutral.page), (2021, 4396));
+        assert_eq!(parse_simple_cite("See 2021-Ohio-4396").key, None);
         assert_eq!(
             unpaged_volume("50 F. Supp. 3d ___"),
             Some(("F. Supp. 3d".to_string(), 50))
