@@ -297,10 +297,7 @@ impl LibraryIndex {
             return Ok(hits.into_iter().take(limit).collect());
         };
         let (mut in_order, rest): (Vec<_>, Vec<_>) = hits.into_iter().partition(|hit| {
-            hit.kind == "case"
-                && hit
-                    .names()
-                    .any(|name| Parties::of(name).is_some_and(|p| wanted.is_named_by(&p)))
+            hit.kind == "case" && hit.names().any(|name| wanted.is_named_by(name))
         });
         let searcher = self.reader.searcher();
         let mut cited: Vec<(usize, SearchHit)> = Vec::with_capacity(in_order.len());
@@ -486,12 +483,38 @@ fn pool_size(named: Option<&NameQuery>, limit: usize) -> usize {
 
 const PARTY_POOL: usize = 50;
 
-/// A query that names a case: its parties ("Brown v. Board"), or one
-/// party's name in capitals ("Miranda", "Chevron").
+/// A query that names a case: its parties ("Brown v. Board"), a matter
+/// ("In re Oliver", "Ex parte Young"), or one party's name in capitals
+/// ("Miranda", "Chevron").
 #[derive(Debug, PartialEq)]
 enum NameQuery {
     Parties(Parties),
+    Matter(Vec<String>),
     OneParty(Vec<String>),
+}
+
+/// How the name of a case without adverse parties begins.
+const MATTER_PREFIXES: &[&str] = &["in re ", "ex parte ", "in the matter of ", "matter of "];
+
+/// What a case without adverse parties is about: "Oliver" in "In re
+/// Oliver".
+fn matter_of(name: &str) -> Option<&str> {
+    let name = name.trim_start();
+    MATTER_PREFIXES.iter().find_map(|prefix| {
+        let head = name.get(..prefix.len())?;
+        head.eq_ignore_ascii_case(prefix)
+            .then(|| &name[prefix.len()..])
+    })
+}
+
+/// The words of a name, connectives aside, as names compare by them.
+fn name_tokens(name: &str) -> Vec<String> {
+    let words = sanitize(name);
+    let words: Vec<&str> = words
+        .split_whitespace()
+        .filter(|w| !is_connective(w))
+        .collect();
+    party_tokens(&words)
 }
 
 /// A party's name is a few words, each capitalized.
@@ -501,6 +524,10 @@ impl NameQuery {
     fn of(query: &str) -> Option<NameQuery> {
         if let Some(parties) = Parties::of(query) {
             return Some(NameQuery::Parties(parties));
+        }
+        if let Some(matter) = matter_of(query) {
+            let words = name_tokens(matter);
+            return (!words.is_empty()).then_some(NameQuery::Matter(words));
         }
         let words = sanitize(query);
         let words: Vec<&str> = words
@@ -514,14 +541,18 @@ impl NameQuery {
             .then(|| NameQuery::OneParty(party_tokens(&words)))
     }
 
-    /// Whether a case with these parties is the one the query names.
-    fn is_named_by(&self, parties: &Parties) -> bool {
+    /// Whether a case of this name is the one the query names.
+    fn is_named_by(&self, name: &str) -> bool {
         match self {
-            NameQuery::Parties(wanted) => parties.include(wanted),
-            NameQuery::OneParty(words) => {
+            NameQuery::Parties(wanted) => Parties::of(name).is_some_and(|p| p.include(wanted)),
+            NameQuery::Matter(words) => matter_of(name).is_some_and(|matter| {
+                let held = name_tokens(matter);
+                words.iter().all(|w| held.contains(w))
+            }),
+            NameQuery::OneParty(words) => Parties::of(name).is_some_and(|parties| {
                 let on = |side: &[String]| words.iter().all(|w| side.contains(w));
                 on(&parties.first) || on(&parties.second)
-            }
+            }),
         }
     }
 }
@@ -763,11 +794,24 @@ mod tests {
     fn a_party_name_alone_names_cases_with_that_party() {
         let miranda = NameQuery::of("Miranda").unwrap();
         assert_eq!(miranda, NameQuery::OneParty(vec!["miranda".into()]));
-        assert!(miranda.is_named_by(&Parties::of("MIRANDA v. ARIZONA").unwrap()));
-        assert!(miranda.is_named_by(&Parties::of("INS v. Miranda").unwrap()));
-        assert!(!miranda.is_named_by(&Parties::of("Smith v. Jones").unwrap()));
+        assert!(miranda.is_named_by("MIRANDA v. ARIZONA"));
+        assert!(miranda.is_named_by("INS v. Miranda"));
+        assert!(!miranda.is_named_by("Smith v. Jones"));
         // Lower-case words are a topic, not a party.
         assert_eq!(NameQuery::of("summary judgment"), None);
         assert_eq!(NameQuery::of(""), None);
+    }
+
+    #[test]
+    fn a_matter_names_cases_of_that_matter_not_parties_of_that_name() {
+        let oliver = NameQuery::of("In re Oliver").unwrap();
+        assert_eq!(oliver, NameQuery::Matter(vec!["oliver".into()]));
+        assert!(oliver.is_named_by("IN RE OLIVER"));
+        assert!(oliver.is_named_by("In the Matter of Oliver"));
+        assert!(!oliver.is_named_by("VAUGHN v. OLIVER"));
+        assert!(!oliver.is_named_by("In re Green"));
+        let young = NameQuery::of("Ex parte Young").unwrap();
+        assert!(young.is_named_by("EX PARTE YOUNG"));
+        assert_eq!(NameQuery::of("In re"), None);
     }
 }

@@ -397,6 +397,16 @@ fn search_finds_cases_and_rules_by_name_and_text() {
         let names = library.search_names(query, 3).unwrap();
         assert_eq!(names[0].id, "scdb-1953-069", "{query}: {names:?}");
     }
+    // A matter is named by its subject: In re Oliver before the cases with
+    // an Oliver as a party.
+    for query in ["In re Oliver", "in re oliver"] {
+        let hits = library.search(query, Some("case"), 5).unwrap();
+        assert_eq!(
+            hits.first().map(|h| h.id.as_str()),
+            Some("scdb-1947-048"),
+            "{query}: {hits:?}"
+        );
+    }
     // Abbreviations written with an apostrophe too.
     let nfib = library
         .search_names("Nat'l Fed'n of Indep. Bus. v. Sebelius", 3)
