@@ -69,6 +69,22 @@ pub struct CaseCitation {
     pub last_page: Option<u32>,
 }
 
+impl CaseCitation {
+    /// Whether `other` is this citation written again: the same text, or
+    /// the same address written with the same letters and digits ("347 U. S.
+    /// 483" is "347 U.S. 483"). A nominative citation is another citation
+    /// of its U.S. Reports address ("1 Cranch 137" of 5 U.S. 137), kept
+    /// with it among the case's parallel citations.
+    pub fn is_written_as(&self, other: &CaseCitation) -> bool {
+        let squashed =
+            |cite: &str| -> String { cite.chars().filter(|c| c.is_alphanumeric()).collect() };
+        self.cite == other.cite
+            || (self.key.is_some()
+                && self.key == other.key
+                && squashed(&self.cite) == squashed(&other.cite))
+    }
+}
+
 /// How an opinion's text is stored (public-api.md §2.7 `Body.format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -214,7 +230,7 @@ impl CaseRecord {
             let known = self
                 .citations
                 .iter_mut()
-                .find(|c| c.cite == citation.cite || (c.key.is_some() && c.key == citation.key));
+                .find(|c| c.is_written_as(&citation));
             match known {
                 Some(known) => {
                     if known.last_page.is_none() {
@@ -493,5 +509,25 @@ mod tests {
             ..from("scdb", "1")
         });
         assert_eq!(held.judges.as_deref(), Some("Warren"));
+    }
+
+    #[test]
+    fn a_citation_written_again_is_one_and_a_nominative_one_is_another() {
+        use crate::library::import::parse_simple_cite;
+        let us = parse_simple_cite("5 U.S. 137");
+        assert!(us.is_written_as(&parse_simple_cite("5 U. S. 137")));
+        let cranch = parse_simple_cite("1 Cranch 137");
+        assert_eq!(cranch.key, us.key, "one address");
+        assert!(!us.is_written_as(&cranch));
+        let mut marbury = CaseRecord {
+            citations: vec![us],
+            ..from("scdb", "1803-001")
+        };
+        marbury.merge(CaseRecord {
+            citations: vec![parse_simple_cite("5 U. S. 137"), cranch],
+            ..from("courtlistener", "84759")
+        });
+        let cites: Vec<&str> = marbury.citations.iter().map(|c| c.cite.as_str()).collect();
+        assert_eq!(cites, ["5 U.S. 137", "1 Cranch 137"]);
     }
 }

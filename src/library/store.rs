@@ -10,7 +10,7 @@ use super::cite_snapshot::CiteSnapshot;
 use super::graph::{self, CitedCase, Edge, OutEdges, PassageAt};
 use super::model::{
     Authority, BodyFormat, CaseCitation, CaseRecord, CiteKey, LawCoverage, NewCase, NewOpinion,
-    OpinionMeta, reporter_spelling,
+    OpinionMeta, Provenance, reporter_spelling,
 };
 use super::names::names_compatible;
 use super::text::markup_to_text;
@@ -349,6 +349,17 @@ pub struct Stored {
     pub created: bool,
     /// False when the record was already exactly this (a re-import).
     pub changed: bool,
+    /// The other sources' ids the record named that belong to a decision
+    /// of another name or year: not joined, and left out of the record.
+    pub unjoined: Vec<Unjoined>,
+}
+
+/// Another source's id that names a decision a record does not fit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unjoined {
+    pub source: Provenance,
+    /// The decision the id names.
+    pub held: String,
 }
 
 /// The pending-coverage mark of a volume a file brings a case of at an
@@ -605,8 +616,11 @@ impl<'txn> LibraryWriter<'txn> {
     /// source on a decision already held (same citation, compatible name and
     /// year) is merged into it; anything else is a new case.
     pub fn put_case(&mut self, new: NewCase) -> Result<Stored, StoreError> {
-        let NewCase { record, opinions } = new;
-        let existing = self.find_existing(&record)?;
+        let NewCase {
+            mut record,
+            opinions,
+        } = new;
+        let (existing, unjoined) = self.find_existing(&mut record)?;
         let (mut stored, created, before, held_citations) = match existing {
             Some(id) => {
                 let current = self.case(&id)?.unwrap_or_default();
@@ -648,6 +662,7 @@ impl<'txn> LibraryWriter<'txn> {
             id: stored.id,
             created,
             changed,
+            unjoined,
         })
     }
 
@@ -694,7 +709,7 @@ impl<'txn> LibraryWriter<'txn> {
                 .citations
                 .iter()
                 .chain(&added)
-                .any(|c| c.cite == citation.cite || (c.key.is_some() && c.key == citation.key));
+                .any(|c| c.is_written_as(&citation));
             if !known {
                 added.push(citation);
             }
@@ -1003,16 +1018,46 @@ impl<'txn> LibraryWriter<'txn> {
         Ok(())
     }
 
-    fn find_existing(&self, record: &CaseRecord) -> Result<Option<String>, StoreError> {
-        for source in &record.provenance {
-            if let Some(id) = self.external_case(&source.source, &source.id)? {
-                return Ok(Some(id));
+    /// The held decision `record` describes: by one of its sources' ids, its
+    /// own id, or a citation. Another source's id (after the record's own)
+    /// joins it only to a decision of a fitting name and year; one that
+    /// does not fit is taken off the record and returned, with the id of
+    /// the decision it names.
+    fn find_existing(
+        &self,
+        record: &mut CaseRecord,
+    ) -> Result<(Option<String>, Vec<Unjoined>), StoreError> {
+        let mut unjoined = Vec::new();
+        let mut found = None;
+        let mut index = 0;
+        while index < record.provenance.len() {
+            let source = &record.provenance[index];
+            let Some(id) = self.external_case(&source.source, &source.id)? else {
+                index += 1;
+                continue;
+            };
+            let fits = index == 0
+                || self
+                    .case(&id)?
+                    .is_none_or(|held| same_decision(&held, record));
+            if fits {
+                found = Some(id);
+                break;
             }
+            unjoined.push(Unjoined {
+                source: record.provenance.remove(index),
+                held: id,
+            });
         }
-        if let Some(current) = self.case(&record.id)? {
-            return Ok(Some(current.id));
+        if found.is_none()
+            && let Some(current) = self.case(&record.id)?
+        {
+            found = Some(current.id);
         }
-        self.decision_held_at(record, &record.citations)
+        if found.is_none() {
+            found = self.decision_held_at(record, &record.citations)?;
+        }
+        Ok((found, unjoined))
     }
 
     /// The decision held at one of `citations` that `record` describes: the

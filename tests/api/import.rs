@@ -761,6 +761,11 @@ fn cap_legacy_jsonl_and_static_layout() {
     assert!(!foo.is_empty(), "static cases are searchable");
     let case = library.case(&foo[0].id).unwrap().unwrap();
     assert!(case.has_text(), "casebody read from cases/*.json");
+    let url = case.source_url.as_deref().unwrap_or_default();
+    assert!(
+        url.starts_with("https://static.case.law/us/1/cases/") && url.ends_with(".json"),
+        "{url}"
+    );
 }
 
 /// A source's corrected file (here under a new name, so it is not skipped
@@ -1043,6 +1048,53 @@ fn an_scdb_id_that_is_not_one_joins_nothing() {
     let named = |cite: &str| library.lookup(cite).unwrap().cases[0].name.clone();
     assert_eq!(named("401 F.3d 10"), "Alpha v. Beta");
     assert_eq!(named("401 F.3d 20"), "Gamma v. Delta");
+}
+
+/// An SCDB id naming a decision of another name or year (a data error in
+/// the dump) joins nothing: the cluster is its own case, and the report
+/// says which decision the id named.
+#[test]
+fn an_scdb_id_of_another_decision_joins_nothing() {
+    let dir = data_with_library();
+    let dump = small_dump(
+        &[
+            ("7201", "Alpha v. Beta", "2005-01-01", "1953-069"),
+            (
+                "7202",
+                "Brown v. Board of Education",
+                "1954-05-17",
+                "1953-069",
+            ),
+        ],
+        &[("402", "F.3d", "10", "1", "7201")],
+    );
+    let output = import(
+        dir.path(),
+        &["courtlistener", "--partial", dump.path().to_str().unwrap()],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(r#"scdb_id "1953-069" is BROWN et al. v. BOARD OF EDUCATION OF TOPEKA et al. (1954), whose name or year does not fit, so the cluster is not joined to it"#),
+        "{stdout}"
+    );
+    let library = Library::open_read_only(dir.path()).unwrap();
+    let alpha = library.case("cl-7201").unwrap().expect("its own case");
+    assert!(
+        alpha.provenance.iter().all(|p| p.source != "scdb"),
+        "{alpha:?}"
+    );
+    assert_eq!(
+        library.lookup("402 F.3d 10").unwrap().cases[0].name,
+        "Alpha v. Beta"
+    );
+    let brown = library.case("scdb-1953-069").unwrap().unwrap();
+    assert!(
+        brown
+            .provenance
+            .iter()
+            .any(|p| p.source == "courtlistener" && p.id == "7202"),
+        "the fitting cluster joins: {brown:?}"
+    );
 }
 
 /// Westlaw and LEXIS number documents and neutral citations number

@@ -277,6 +277,10 @@ fn import_static_volume(
                 );
                 return Ok(());
             }
+            let mut case = case;
+            if case.frontend_url.is_none() {
+                case.frontend_url = static_case_url(volume, case.file_name.as_deref());
+            }
             for why in store_case(writer, case, body, options)? {
                 report.warn(&metadata_path, format!("case {id}: {why}"));
             }
@@ -285,6 +289,19 @@ fn import_static_volume(
         },
     )?;
     Ok(report)
+}
+
+/// Where static.case.law publishes a case of the static layout: its
+/// reporter's and volume's folders, then the case's file. The layout's
+/// metadata gives no link of its own, and another layout's link to the
+/// same case would otherwise be taken as withdrawn.
+fn static_case_url(volume: &Path, file_name: Option<&str>) -> Option<String> {
+    let number = volume.file_name()?.to_str()?;
+    let reporter = volume.parent()?.file_name()?.to_str()?;
+    let file = file_name?;
+    Some(format!(
+        "https://static.case.law/{reporter}/{number}/cases/{file}.json"
+    ))
 }
 
 /// A file of an export read whole (a volume's metadata, a case's file),

@@ -22,7 +22,7 @@ use crate::library::cite_snapshot::{CiteSnapshot, MAX_SNAPSHOT_KEYS};
 use crate::library::model::{
     BodyFormat, CaseCitation, CaseRecord, CiteKey, NewCase, NewOpinion, Provenance,
 };
-use crate::library::store::{DocketInfo, LibraryWriter, NamedIds, PreparedOpinion};
+use crate::library::store::{DocketInfo, LibraryWriter, NamedIds, PreparedOpinion, Unjoined};
 use crate::library::text::markup_to_text;
 use crate::store::Store;
 
@@ -803,11 +803,24 @@ fn store_cluster(writer: &mut LibraryWriter<'_>, cluster: ClusterRow) -> RowOutc
             }
         }
     }
-    writer.put_case(NewCase {
+    let stored = writer.put_case(NewCase {
         record,
         opinions: Vec::new(),
     })?;
-    Ok(Ok(left_out))
+    let mut left_out: Vec<String> = left_out.into_iter().collect();
+    for Unjoined { source, held } in stored.unjoined {
+        let named = writer.case(&held)?.map_or(held.clone(), |case| {
+            let year = case
+                .year()
+                .map_or(String::new(), |year| format!(" ({year})"));
+            format!("{}{year}", case.name)
+        });
+        left_out.push(format!(
+            "{}_id {:?} is {named}, whose name or year does not fit, so the cluster is not joined to it",
+            source.source, source.id
+        ));
+    }
+    Ok(Ok((!left_out.is_empty()).then(|| left_out.join("; "))))
 }
 
 struct OpinionColumns {
