@@ -1097,6 +1097,25 @@ fn an_scdb_id_of_another_decision_joins_nothing() {
     );
 }
 
+/// Cranch's reports of the D.C. circuit court are filed under the Supreme
+/// Court reporter's abbreviation: the citation keeps its own spelling.
+#[test]
+fn a_circuit_courts_early_series_keeps_its_spelling() {
+    let dir = data_with_library();
+    let dump = small_dump(
+        &[("7301", "United States v. Smith", "1801-06-01", "")],
+        &[("1", "Cranch C.C.", "100", "2", "7301")],
+    );
+    import(
+        dir.path(),
+        &["courtlistener", "--partial", dump.path().to_str().unwrap()],
+    );
+    let library = Library::open_read_only(dir.path()).unwrap();
+    let smith = library.case("cl-7301").unwrap().unwrap();
+    let cites: Vec<&str> = smith.citations.iter().map(|c| c.cite.as_str()).collect();
+    assert_eq!(cites, ["1 Cranch C.C. 100"]);
+}
+
 /// Westlaw and LEXIS number documents and neutral citations number
 /// decisions: a dump holds some of them, never a whole "volume", and no
 /// document runs over the next number.

@@ -978,10 +978,19 @@ fn citation(c: &CitationColumns, row: &Row) -> Result<(u64, CaseCitation), Strin
         Some(page) => Some(CiteKey::new(volume_number, &reporter, given, page)),
         None => None,
     };
+    // "1 Cranch 100" would be the Supreme Court's: a circuit court's series
+    // filed under an early reporter's abbreviation keeps its own spelling.
+    let shown = if other_series
+        && crate::citations::reporters::nominative_reporters().any(|early| early == reporter)
+    {
+        given.trim()
+    } else {
+        reporter.as_str()
+    };
     Ok((
         cluster,
         CaseCitation {
-            cite: format!("{volume} {reporter} {page}"),
+            cite: format!("{volume} {shown} {page}"),
             key,
             last_page: None,
         },
