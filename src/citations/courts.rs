@@ -66,6 +66,19 @@ impl Courts {
     }
 }
 
+/// Each court's `text` squashed, with the court's index, sorted; courts
+/// without it left out.
+fn squashed_keys(courts: &[Court], text: impl Fn(&Court) -> &str) -> Vec<(String, usize)> {
+    let mut keys: Vec<(String, usize)> = courts
+        .iter()
+        .enumerate()
+        .map(|(index, court)| (squash(text(court)), index))
+        .filter(|(key, _)| !key.is_empty())
+        .collect();
+    keys.sort();
+    keys
+}
+
 fn find_key(keys: &[(String, usize)], key: &str) -> Option<usize> {
     let at = keys.partition_point(|(k, _)| k.as_str() < key);
     let (k, index) = keys.get(at)?;
@@ -88,20 +101,8 @@ fn courts() -> &'static Courts {
                 court_type: c.court_type.unwrap_or_default(),
             })
             .collect();
-        let mut keys: Vec<(String, usize)> = courts
-            .iter()
-            .enumerate()
-            .map(|(index, court)| (squash(&court.citation_string), index))
-            .filter(|(key, _)| !key.is_empty())
-            .collect();
-        keys.sort();
-        let mut names: Vec<(String, usize)> = courts
-            .iter()
-            .enumerate()
-            .map(|(index, court)| (squash(&court.name), index))
-            .filter(|(name, _)| !name.is_empty())
-            .collect();
-        names.sort();
+        let keys = squashed_keys(&courts, |court| &court.citation_string);
+        let mut names = squashed_keys(&courts, |court| &court.name);
         let shared: Vec<String> = names
             .windows(2)
             .filter(|pair| pair[0].0 == pair[1].0)
