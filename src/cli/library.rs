@@ -36,12 +36,13 @@ pub enum LibraryCommand {
     },
     /// What a citation names: the case(s) or authority, or the coverage verdict.
     Lookup {
-        #[arg(value_name = "CITATION")]
+        /// Taken as written, even when it starts with a dash.
+        #[arg(value_name = "CITATION", allow_hyphen_values = true)]
         citation: String,
     },
     /// Best matches by name and text.
     Search {
-        #[arg(value_name = "QUERY")]
+        #[arg(value_name = "QUERY", allow_hyphen_values = true)]
         query: String,
         #[arg(long, default_value_t = 10)]
         limit: usize,
