@@ -649,6 +649,14 @@ fn cap_legacy_jsonl_and_static_layout() {
         text.contains("We affirm & remand."),
         "XML casebody as text: {text:?}"
     );
+    // Its <opinion> element is the opinion, with its type and author; what
+    // comes before is the head matter.
+    assert_eq!(alpha.opinions[0].kind, "majority");
+    assert_eq!(
+        alpha.opinions[0].author.as_deref(),
+        Some("JUSTICE SMITH delivered the opinion of the court:")
+    );
+    assert!(alpha.head_matter.is_some(), "{alpha:?}");
     let gamma = library.case("cap-9002").unwrap().unwrap();
     assert_eq!(gamma.opinions.len(), 2);
     assert_eq!(gamma.judges.as_deref(), Some("Smith; Jones"));

@@ -631,13 +631,27 @@ fn case_opinions(casebody: Option<&Value>, cap_id: &str) -> CaseBody {
         id: format!("{cap_id}#{n}"),
     };
     match data {
-        Value::String(markup) if !markup.trim().is_empty() => body.opinions.push(NewOpinion {
-            kind: "combined".into(),
-            author: None,
-            format: BodyFormat::Text,
-            text: markup_to_text(markup),
-            provenance: provenance(0),
-        }),
+        Value::String(markup) if !markup.trim().is_empty() => match marked_opinions(markup) {
+            Some((head_matter, opinions)) => {
+                body.head_matter = Some(head_matter).filter(|head| !head.is_empty());
+                for (n, opinion) in opinions.into_iter().enumerate() {
+                    body.opinions.push(NewOpinion {
+                        kind: opinion.kind,
+                        author: opinion.author,
+                        format: BodyFormat::Text,
+                        text: opinion.text,
+                        provenance: provenance(n),
+                    });
+                }
+            }
+            None => body.opinions.push(NewOpinion {
+                kind: "combined".into(),
+                author: None,
+                format: BodyFormat::Text,
+                text: markup_to_text(markup),
+                provenance: provenance(0),
+            }),
+        },
         Value::Object(object) => {
             body.head_matter = object
                 .get("head_matter")
@@ -679,9 +693,103 @@ fn case_opinions(casebody: Option<&Value>, cap_id: &str) -> CaseBody {
     body
 }
 
+/// One `<opinion>` of an XML or HTML casebody, as text.
+struct MarkedOpinion {
+    kind: String,
+    author: Option<String>,
+    text: String,
+}
+
+/// The head matter (parties, court, attorneys: what comes before the first
+/// opinion) and the `<opinion type="…">` elements of an XML or HTML
+/// casebody, each with its `<author>`; `None` when it marks no opinion.
+fn marked_opinions(markup: &str) -> Option<(String, Vec<MarkedOpinion>)> {
+    let starts: Vec<usize> = markup
+        .match_indices("<opinion")
+        .map(|(at, _)| at)
+        .filter(|&at| {
+            markup[at + "<opinion".len()..]
+                .starts_with(|c: char| c == '>' || c.is_ascii_whitespace())
+        })
+        .collect();
+    let first = *starts.first()?;
+    let mut opinions = Vec::with_capacity(starts.len());
+    for (n, &start) in starts.iter().enumerate() {
+        let next = starts.get(n + 1).copied().unwrap_or(markup.len());
+        let element = &markup[start..next];
+        let tag_end = element.find('>').map_or(element.len(), |at| at + 1);
+        let (tag, inner) = element.split_at(tag_end);
+        let inner = inner.split("</opinion>").next().unwrap_or(inner);
+        let author = element_text(inner, "author");
+        opinions.push(MarkedOpinion {
+            kind: attribute(tag, "type").unwrap_or("majority").to_string(),
+            author,
+            text: markup_to_text(inner).trim().to_string(),
+        });
+    }
+    Some((
+        markup_to_text(&markup[..first]).trim().to_string(),
+        opinions,
+    ))
+}
+
+/// The value of `name="…"` in an opening tag.
+fn attribute<'t>(tag: &'t str, name: &str) -> Option<&'t str> {
+    let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    let value = &tag[at..];
+    value
+        .find('"')
+        .map(|end| &value[..end])
+        .filter(|v| !v.is_empty())
+}
+
+/// The text of the first `<name>` element in `markup`.
+fn element_text(markup: &str, name: &str) -> Option<String> {
+    let open = markup.find(&format!("<{name}"))?;
+    let after = &markup[open..];
+    let body = &after[after.find('>')? + 1..];
+    let body = &body[..body.find(&format!("</{name}>"))?];
+    Some(markup_to_text(body).trim().to_string()).filter(|text| !text.is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_xml_casebody_is_split_into_its_opinions() {
+        let markup = r#"<casebody><parties>A v. B</parties><attorneys>X, for appellant.</attorneys>
+<opinion type="majority"><author id="a1">JUSTICE SCHMIDT</author><p>We affirm.</p></opinion>
+<opinion type="dissent"><author>JUSTICE LYTTON,</author><p>I dissent &amp; would reverse.</p></opinion></casebody>"#;
+        let (head, opinions) = marked_opinions(markup).unwrap();
+        assert!(
+            head.contains("A v. B") && head.contains("for appellant"),
+            "{head}"
+        );
+        let summary: Vec<(&str, Option<&str>)> = opinions
+            .iter()
+            .map(|o| (o.kind.as_str(), o.author.as_deref()))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                ("majority", Some("JUSTICE SCHMIDT")),
+                ("dissent", Some("JUSTICE LYTTON,"))
+            ]
+        );
+        assert!(opinions[1].text.ends_with("I dissent & would reverse."));
+        assert!(!opinions[0].text.contains("dissent"));
+        assert!(marked_opinions("<p>No opinion element; <opinions>none</opinions></p>").is_none());
+        // Broken markup is still read, never a panic.
+        for broken in [
+            "<opinion",
+            "<opinion type=\"",
+            "<opinion type=\"x\"><author>",
+            "<opinion>",
+        ] {
+            let _ = marked_opinions(broken);
+        }
+    }
 
     #[test]
     fn a_case_file_is_read_only_from_cases_and_only_as_the_case_listed() {
