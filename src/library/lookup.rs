@@ -45,9 +45,10 @@ pub enum AuthorityLookup {
     Absent {
         reason: String,
     },
-    /// The library cannot tell (title not held, or held only for live
-    /// sections while this one may be repealed or moved).
-    NotHeld,
+    /// The library cannot tell; `reason` says why.
+    NotHeld {
+        reason: String,
+    },
 }
 
 /// Looks up a reporter citation: its first page, or the case whose known
@@ -173,20 +174,29 @@ pub fn find_authority(
         return Ok(AuthorityLookup::Absent { reason });
     }
     let Some(coverage) = store::law_coverage(txn, code, title)? else {
-        return Ok(AuthorityLookup::NotHeld);
+        return Ok(AuthorityLookup::NotHeld {
+            reason: "the library does not hold this title".into(),
+        });
     };
     if let Some(reason) = leading_number(section).and_then(|n| coverage.rule_number_fault(n)) {
         return Ok(AuthorityLookup::Absent { reason });
     }
-    if coverage.live_complete && coverage.history_complete {
-        return Ok(AuthorityLookup::Absent {
-            reason: format!(
-                "not in {} (held with repealed and moved sections)",
-                coverage.source
-            ),
-        });
-    }
-    Ok(AuthorityLookup::NotHeld)
+    // Even a title held with its repealed and moved sections is held as
+    // numbered now: a title enacted into positive law was renumbered
+    // (41 U.S.C. in 2011: § 253 is now § 3301), so a number not held may
+    // be an earlier edition's.
+    let reason = match (coverage.live_complete, coverage.history_complete) {
+        (true, true) => {
+            "the library holds this title as numbered now, with its repealed and moved sections; an earlier edition may have numbered a section so"
+        }
+        (true, false) => {
+            "the library holds this title's live sections only; a section not held may have been repealed or moved"
+        }
+        _ => "the library holds only part of this title or set",
+    };
+    Ok(AuthorityLookup::NotHeld {
+        reason: reason.into(),
+    })
 }
 
 /// The sections the library holds of a regulation part cited whole ("29
@@ -397,11 +407,9 @@ pub fn report(
                 report.verdict = "cannot_exist".into();
                 report.detail = Some(reason);
             }
-            AuthorityLookup::NotHeld => {
+            AuthorityLookup::NotHeld { reason } => {
                 report.verdict = "not_held".into();
-                report.detail = Some(
-                    "the library cannot tell: this code title is not held with its history".into(),
-                );
+                report.detail = Some(format!("the library cannot tell: {reason}"));
             }
         },
         Some(CitationQuery::Part { code, title, part }) => {

@@ -217,7 +217,7 @@ async fn resolve_checks_every_citation_of_a_string() {
     let strings = [
         "Brown v. Board of Education, 347 U.S. 483, 74 S. Ct. 693, 98 L. Ed. 884 (1954)",
         "347 U.S. 483; 999 U.S. 1",
-        "42 U.S.C. § 1983; 35 U.S.C. § 999",
+        "42 U.S.C. § 1983; Fed. R. Civ. P. 99",
         "Brown v. Board of Education, 347 U.S. 483 (1954)",
     ];
     let (status, body) = app
@@ -252,7 +252,7 @@ async fn resolve_checks_every_citation_of_a_string() {
             .starts_with("999 U.S. 1"),
         "{body}"
     );
-    assert_reason(&answers[2], "999");
+    assert_reason(&answers[2], "Fed. R. Civ. P. 99");
     for (string, answer) in strings.iter().zip(answers) {
         let verified = checked(&app, &key, string).await;
         let worst = ["unverified", "unavailable", "verified"]

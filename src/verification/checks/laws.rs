@@ -93,9 +93,11 @@ pub(super) fn check_law(
     let authority = match find_authority(txn, code, &title, first)? {
         AuthorityLookup::Found { authority } => authority,
         AuthorityLookup::Absent { reason } => {
-            return Ok(not_found(Some(reason), written, content_type));
+            return Ok(cannot_exist(reason, written, content_type));
         }
-        AuthorityLookup::NotHeld => return Ok(not_found(None, written, content_type)),
+        AuthorityLookup::NotHeld { reason } => {
+            return Ok(cannot_tell(reason, written, content_type));
+        }
     };
     // The other sections a "§§" citation names: its range's end, or the
     // rest of its list ("§§ 101, 999").
@@ -109,9 +111,11 @@ pub(super) fn check_law(
             AuthorityLookup::Found { .. } => {}
             AuthorityLookup::Absent { reason } => {
                 let reason = format!("§ {other}: {reason}");
-                return Ok(not_found(Some(reason), written, content_type));
+                return Ok(cannot_exist(reason, written, content_type));
             }
-            AuthorityLookup::NotHeld => return Ok(not_found(None, written, content_type)),
+            AuthorityLookup::NotHeld { reason } => {
+                return Ok(cannot_tell(reason, written, content_type));
+            }
         }
     }
     let subdivision = law
@@ -184,14 +188,12 @@ fn check_part(
     let content_type = Some(content_type_of(code));
     let sections = match find_part(txn, code, title, part)? {
         PartLookup::Found { sections } => sections,
-        PartLookup::Absent { reason } => return Ok(not_found(Some(reason), written, content_type)),
+        PartLookup::Absent { reason } => return Ok(cannot_exist(reason, written, content_type)),
         PartLookup::NotHeld => {
-            return Ok(CheckedCitation::unavailable(
+            return Ok(cannot_tell(
+                format!("the library holds no section of part {part} of this title"),
                 written,
                 content_type,
-                format!(
-                    "the library holds no section of part {part} of this title, so it cannot tell"
-                ),
             ));
         }
     };
@@ -214,7 +216,13 @@ fn check_part(
             first.section,
             first.heading
         ),
-        [] => return Ok(not_found(None, written, content_type)),
+        [] => {
+            return Ok(cannot_tell(
+                format!("the library holds no section of part {part} of this title"),
+                written,
+                content_type,
+            ));
+        }
     };
     Ok(CheckedCitation::verified_law(
         written,
@@ -360,27 +368,33 @@ fn after_separator(rest: &str) -> Option<&str> {
     }
 }
 
-/// The verdict on a section or rule the library did not find: why it
-/// cannot exist, when the library holds the whole title (`absent`), else
-/// that the library cannot tell.
-fn not_found(
-    absent: Option<String>,
+/// The verdict on a section or rule that cannot exist (past a set's last
+/// rule, a title past the code's last).
+fn cannot_exist(
+    reason: String,
     written: String,
     content_type: Option<ContentType>,
 ) -> CheckedCitation {
-    match absent {
-        Some(reason) => CheckedCitation::unverified(
-            written,
-            content_type,
-            None,
-            format!("this cannot exist: {reason}"),
-        ),
-        None => CheckedCitation::unavailable(
-            written,
-            content_type,
-            "the library does not hold this title with its history, so it cannot tell",
-        ),
-    }
+    CheckedCitation::unverified(
+        written,
+        content_type,
+        None,
+        format!("this cannot exist: {reason}"),
+    )
+}
+
+/// The verdict on a section or rule the library does not hold and cannot
+/// tell about.
+fn cannot_tell(
+    reason: String,
+    written: String,
+    content_type: Option<ContentType>,
+) -> CheckedCitation {
+    CheckedCitation::unavailable(
+        written,
+        content_type,
+        format!("{reason}, so it cannot tell"),
+    )
 }
 
 /// The sections a section reference names: the first and, for a range
