@@ -159,6 +159,13 @@ async fn every_pin_page_is_checked() {
             "verified",
             "",
         ),
+        // A page the dates index lists a document at, which no source
+        // names, is no other case: Reynolds v. Sims runs over 377 U.S. 563.
+        (
+            "Reynolds v. Sims, 377 U.S. 533, 568 (1964).",
+            "verified",
+            "",
+        ),
         (
             "Miranda v. Arizona, 86 S. Ct. 1602, 1670 (1966).",
             "unverified",

@@ -92,12 +92,14 @@ fn page_outside_case(
         ..key.clone()
     };
     let other = match find_case(txn, &at_pin)? {
-        CaseLookup::Found { cases, .. } if !cases.contains(&record.id) => cases.into_iter().next(),
+        CaseLookup::Found { cases, .. } if !cases.contains(&record.id) => first_named(txn, &cases)?,
         _ => None,
     };
     if let Some(other) = other {
-        let name = store::case(txn, &other)?.map_or(other, |case| case.name);
-        return Ok(Some(format!("page {pin} belongs to another case ({name})")));
+        return Ok(Some(format!(
+            "page {pin} belongs to another case ({})",
+            other.name
+        )));
     }
     // Another case the library knows starts between the first page and the
     // pin: the pin is past this case's end, held volume or not.
@@ -107,13 +109,25 @@ fn page_outside_case(
     if pin <= next {
         return Ok(None);
     }
-    let name = match ids.first() {
-        Some(id) => store::case(txn, id)?.map_or_else(|| id.clone(), |case| case.name),
-        None => String::new(),
-    };
+    let name = first_named(txn, &ids)?.map_or_else(String::new, |case| case.name);
     Ok(Some(format!(
         "page {pin} is past the start of the next case the library knows in the volume ({name}, page {next})"
     )))
+}
+
+/// The first of `ids` the library knows by name. A record with no name
+/// (a page of the Supreme Court dates index that no other source names)
+/// may be a separately printed opinion of the case cited, so it is no
+/// evidence that a page belongs elsewhere.
+fn first_named(txn: &ReadTransaction, ids: &[String]) -> Result<Option<CaseRecord>, StoreError> {
+    for id in ids {
+        if let Some(case) = store::case(txn, id)?
+            && !case.name.trim().is_empty()
+        {
+            return Ok(Some(case));
+        }
+    }
+    Ok(None)
 }
 
 /// The first case after page `first` of `key`'s volume that is not
@@ -135,7 +149,7 @@ fn next_other_case(
             ..key.clone()
         };
         let ids = store::cases_at(txn, &at_next)?;
-        if !ids.contains(&record.id) {
+        if !ids.contains(&record.id) && first_named(txn, &ids)?.is_some() {
             return Ok(Some((next, ids)));
         }
         from = next;
