@@ -245,9 +245,18 @@ fn names_party(full: &Citation, name: &str) -> bool {
     if names::case_names_match(name, case_name) {
         return true;
     }
+    // Written with both parties ("Employment Div. v. Smith"), it names
+    // that case only: a party word it shares with another is not enough.
+    if names::case_sides(name).is_some() {
+        return false;
+    }
     // A short form may write only the last word of a party ("Qwerty"),
-    // or the whole "A v. B".
+    // when that word is one of a party's own: not a suffix, nor a word
+    // Bluebook abbreviates ("Assn.", "Bd.": anyone's).
     let last_word = name.split_whitespace().last().unwrap_or("");
+    if names::distinctive_tokens(last_word).is_empty() || names::spellings(last_word).len() > 1 {
+        return false;
+    }
     [&full.plaintiff, &full.defendant]
         .into_iter()
         .flatten()

@@ -122,3 +122,18 @@ fn a_short_form_naming_another_party_does_not_stand_for_the_case() {
         Some(0)
     );
 }
+
+#[test]
+fn a_supra_naming_another_case_resolves_to_none() {
+    let text = "Smith v. City of Jackson, 544 U.S. 228, 240 (2005). As we held in \
+                Employment Div. v. Smith, supra, at 879, neutral laws apply. \
+                United States v. American Library Assn., Inc., 539 U.S. 194 (2003). \
+                See Perry Ed. Assn., supra, at 45. Jackson, supra, at 241.";
+    let citations = extract(text);
+    let supra_at = |pin: &str| find(&citations, text, &format!("supra, at {pin}")).resolves_to;
+    // Both parties written: both must be the antecedent's.
+    assert_eq!(supra_at("879"), None);
+    // "Assn." is no party's own word.
+    assert_eq!(supra_at("45"), None);
+    assert_eq!(supra_at("241"), Some(0));
+}
