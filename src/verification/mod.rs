@@ -245,11 +245,16 @@ impl Verifier<'_> {
                     text,
                 )?;
                 let written = found[short].text(text);
-                if found[short].kind == CitationKind::Id && checked.status == Status::Unverified {
-                    // "Id." is taken to mean the authority cited just before,
-                    // which a document does not always mean (a record, a
-                    // page heading): a pin outside the case casts doubt on
-                    // the pair, not proof on the case.
+                // "Id." is taken to mean the authority cited just before,
+                // and a short form with no name ("539 U.S., at 326") the
+                // one case of its volume cited before it, which a document
+                // does not always mean (a record, a page heading, a case
+                // cited in full pages earlier): a pin outside the case
+                // casts doubt on the pair, not proof on the case.
+                let unnamed = found[short].kind == CitationKind::Id
+                    || found[short].kind == CitationKind::ShortCase
+                        && found[short].case_name.is_none();
+                if unnamed && checked.status == Status::Unverified {
                     checked.status = Status::Unavailable;
                     checked.reason = format!(
                         "{written}: if it means this case, {}; check which authority it means",

@@ -197,6 +197,13 @@ async fn every_pin_page_is_checked() {
             "unavailable",
             "Id. at 499",
         ),
+        // So may a short form with no name: the case at its pin, cited in
+        // full elsewhere.
+        (
+            "Brown v. Board of Education, 347 U.S. 483 (1954). Strict scrutiny applies. 347 U.S., at 499.",
+            "unavailable",
+            "347 U.S., at 499: if it means this case",
+        ),
     ] {
         let answer = only(&app, &key, text).await;
         assert_eq!(answer["status"], want, "{text}: {answer}");
