@@ -185,7 +185,7 @@ pub(super) fn check_short_form(
         return Ok(CheckedCitation::unavailable(
             written,
             case,
-            "a short form with no full citation before it and no name: the library cannot tell which case it means",
+            "a short form with no name, and no one full citation of its volume before it to stand for: the library cannot tell which case it means",
         ));
     };
     let records = match cases_at(txn, &key, &written)? {
