@@ -187,7 +187,7 @@ pub fn find_authority(
     // be an earlier edition's.
     let reason = match (coverage.live_complete, coverage.history_complete) {
         (true, true) => {
-            "the library holds this title as numbered now, with its repealed and moved sections; an earlier edition may have numbered a section so"
+            "the library holds this title as numbered now, with its repealed and moved sections, and an earlier edition may have used this number"
         }
         (true, false) => {
             "the library holds this title's live sections only; a section not held may have been repealed or moved"

@@ -228,7 +228,7 @@ fn rules_statutes_and_regulations_resolve() {
             earlier["detail"]
                 .as_str()
                 .unwrap()
-                .contains("an earlier edition may have numbered a section so"),
+                .contains("an earlier edition may have used this number"),
             "{earlier}"
         );
     }

@@ -114,6 +114,7 @@ pub(super) fn check_law(
                 return Ok(cannot_exist(reason, written, content_type));
             }
             AuthorityLookup::NotHeld { reason } => {
+                let reason = format!("§ {other}: {reason}");
                 return Ok(cannot_tell(reason, written, content_type));
             }
         }
