@@ -1110,9 +1110,16 @@ fn an_scdb_id_of_another_decision_joins_nothing() {
 #[test]
 fn a_circuit_courts_early_series_keeps_its_spelling() {
     let dir = data_with_library();
+    // The second row's type says the Supreme Court's early reporters.
     let dump = small_dump(
-        &[("7301", "United States v. Smith", "1801-06-01", "")],
-        &[("1", "Cranch C.C.", "100", "2", "7301")],
+        &[
+            ("7301", "United States v. Smith", "1801-06-01", ""),
+            ("7302", "United States v. Jones", "1801-07-01", ""),
+        ],
+        &[
+            ("1", "Cranch C.C.", "100", "2", "7301"),
+            ("1", "Cranch C.C.", "120", "5", "7302"),
+        ],
     );
     import(
         dir.path(),
@@ -1122,6 +1129,8 @@ fn a_circuit_courts_early_series_keeps_its_spelling() {
     let smith = library.case("cl-7301").unwrap().unwrap();
     let cites: Vec<&str> = smith.citations.iter().map(|c| c.cite.as_str()).collect();
     assert_eq!(cites, ["1 Cranch C.C. 100"]);
+    let jones = library.case("cl-7302").unwrap().unwrap();
+    assert_eq!(jones.citations[0].cite, "1 Cranch C.C. 120");
 }
 
 /// Westlaw and LEXIS number documents and neutral citations number

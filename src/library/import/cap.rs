@@ -429,19 +429,23 @@ struct CapCourt {
 }
 
 impl CapCourt {
-    /// Its courts-db id: by abbreviation, else by full name (CAP
+    /// Its courts-db id: by abbreviation, else by full name. CAP
     /// abbreviates the Supreme Court "U.S.", which is no court's citation
-    /// string).
+    /// string, and names it in more than one way.
     fn court_id(&self) -> Option<String> {
-        let by_abbreviation = self
-            .name_abbreviation
-            .as_deref()
-            .and_then(court_by_abbreviation);
-        by_abbreviation
+        let abbreviation = self.name_abbreviation.as_deref().map(str::trim);
+        if abbreviation == Some("U.S.") {
+            return Some(SUPREME_COURT.into());
+        }
+        abbreviation
+            .and_then(court_by_abbreviation)
             .or_else(|| self.name.as_deref().and_then(court_by_name))
             .map(|court| court.id.to_string())
     }
 }
+
+/// The courts-db id of the Supreme Court of the United States.
+const SUPREME_COURT: &str = "scotus";
 
 #[derive(Debug, Deserialize)]
 #[serde(expecting = "a cited case (an object with a cite)")]
@@ -852,9 +856,16 @@ mod tests {
             }
             .court_id()
         };
+        for name in [
+            "Supreme Court of the United States",
+            "United States Supreme Court",
+        ] {
+            assert_eq!(court("U.S.", name).as_deref(), Some("scotus"), "{name}");
+        }
         assert_eq!(
-            court("U.S.", "Supreme Court of the United States").as_deref(),
-            Some("scotus")
+            court("", "Supreme Court of the United States").as_deref(),
+            Some("scotus"),
+            "by name"
         );
         assert_eq!(
             court("Ill. App. Ct.", "Illinois Appellate Court").as_deref(),

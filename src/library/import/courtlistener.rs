@@ -978,15 +978,15 @@ fn citation(c: &CitationColumns, row: &Row) -> Result<(u64, CaseCitation), Strin
         Some(page) => Some(CiteKey::new(volume_number, &reporter, given, page)),
         None => None,
     };
-    // "1 Cranch 100" would be the Supreme Court's: a circuit court's series
-    // filed under an early reporter's abbreviation keeps its own spelling.
-    let shown = if other_series
-        && crate::citations::reporters::nominative_reporters().any(|early| early == reporter)
-    {
-        given.trim()
-    } else {
-        reporter.as_str()
-    };
+    // "1 Cranch 100" would be the Supreme Court's: a series filed under an
+    // early reporter's abbreviation ("Cranch C.C.", the D.C. circuit
+    // court's) keeps its own spelling, whatever the row's type says.
+    let shown =
+        if crate::citations::reporters::nominative_reporters().any(|early| early == reporter) {
+            given.trim()
+        } else {
+            reporter.as_str()
+        };
     Ok((
         cluster,
         CaseCitation {
