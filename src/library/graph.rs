@@ -100,6 +100,15 @@ impl Edge {
     }
 }
 
+/// A link to add to a citing case's edges ([`OutEdges::add_all`]).
+#[derive(Debug, Clone, Default)]
+pub struct Link {
+    pub cited: String,
+    pub count: u32,
+    pub passage: Option<PassageAt>,
+    pub parentheticals: Vec<String>,
+}
+
 /// The edges of one citing case, as stored: one record per citing case
 /// (so an opinion's links are one write), cited case ids in order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -132,6 +141,45 @@ impl OutEdges {
             edges.push((cited.to_string(), Edge::decode(reader.take(len)?)?));
         }
         Ok(OutEdges(edges))
+    }
+
+    /// Adds `links` (each keeping the larger count and the first passage,
+    /// as [`Edge::count`] says), in one pass over the edges held: a case
+    /// citing thousands of others is not re-sorted once per link. Returns
+    /// how many edges are new.
+    pub fn add_all(&mut self, mut links: Vec<Link>) -> u64 {
+        links.sort_by(|a, b| a.cited.cmp(&b.cited));
+        let mut held = std::mem::take(&mut self.0).into_iter().peekable();
+        let mut merged: Vec<(String, Edge)> = Vec::with_capacity(held.len() + links.len());
+        let mut made = 0;
+        for link in links {
+            while let Some((id, _)) = held.peek()
+                && id.as_str() < link.cited.as_str()
+            {
+                merged.extend(held.next());
+            }
+            if merged.last().is_none_or(|(id, _)| *id != link.cited) {
+                match held.next_if(|(id, _)| *id == link.cited) {
+                    Some(edge) => merged.push(edge),
+                    None => {
+                        made += 1;
+                        merged.push((link.cited.clone(), Edge::default()));
+                    }
+                }
+            }
+            if let Some((_, edge)) = merged.last_mut() {
+                edge.count = edge.count.max(link.count);
+                edge.passage = edge.passage.or(link.passage);
+                for text in link.parentheticals {
+                    if !edge.parentheticals.contains(&text) {
+                        edge.parentheticals.push(text);
+                    }
+                }
+            }
+        }
+        merged.extend(held);
+        self.0 = merged;
+        made
     }
 
     /// The edge to `cited`, made (empty) when absent; `true` when new.
@@ -238,6 +286,43 @@ pub fn passage(text: &str, span: Range<usize>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn links_merge_into_the_edges_held_in_order() {
+        let link = |cited: &str, count: u32, parenthetical: &str| Link {
+            cited: cited.into(),
+            count,
+            passage: None,
+            parentheticals: [parenthetical]
+                .into_iter()
+                .filter(|p| !p.is_empty())
+                .map(str::to_string)
+                .collect(),
+        };
+        let mut edges = OutEdges::default();
+        assert_eq!(edges.add_all(vec![link("c", 2, ""), link("a", 1, "")]), 2);
+        let made = edges.add_all(vec![
+            link("b", 1, "x"),
+            link("c", 1, "y"),
+            link("b", 3, "x"),
+            link("d", 1, ""),
+        ]);
+        assert_eq!(made, 2, "b and d are new");
+        let summary: Vec<(&str, u32, Vec<String>)> = edges
+            .0
+            .iter()
+            .map(|(id, e)| (id.as_str(), e.count, e.parentheticals.clone()))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                ("a", 1, vec![]),
+                ("b", 3, vec!["x".to_string()]),
+                ("c", 2, vec!["y".to_string()]),
+                ("d", 1, vec![]),
+            ]
+        );
+    }
 
     #[test]
     fn edges_read_back_as_written() {

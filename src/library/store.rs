@@ -7,7 +7,7 @@ use redb::{
 use serde::{Deserialize, Serialize};
 
 use super::cite_snapshot::CiteSnapshot;
-use super::graph::{self, CitedCase, Edge, OutEdges, PassageAt};
+use super::graph::{self, CitedCase, Edge, Link, OutEdges, PassageAt};
 use super::model::{
     Authority, BodyFormat, CaseCitation, CaseRecord, CiteKey, LawCoverage, NewCase, NewOpinion,
     OpinionMeta, Provenance, reporter_spelling,
@@ -977,20 +977,26 @@ impl<'txn> LibraryWriter<'txn> {
             let same = rest.iter().take_while(|(c, _, _)| c == citing).count();
             let (group, after) = rest.split_at(same);
             rest = after;
-            self.update_edges(citing, |stored| {
-                let mut made = 0;
-                for (_, cited, count) in group {
-                    if cited == citing {
-                        continue;
-                    }
-                    let (edge, is_new) = stored.entry(cited);
-                    edge.count = edge.count.max(*count);
-                    made += u64::from(is_new);
-                }
-                made
-            })?;
+            let links = group
+                .iter()
+                .filter(|(_, cited, _)| cited != citing)
+                .map(|(_, cited, count)| Link {
+                    cited: cited.clone(),
+                    count: *count,
+                    ..Link::default()
+                })
+                .collect();
+            self.add_links(citing, links)?;
         }
         Ok(())
+    }
+
+    /// Adds links to the edges of `citing` in one write ([`OutEdges::add_all`]).
+    pub fn add_links(&mut self, citing: &str, links: Vec<Link>) -> Result<(), StoreError> {
+        if links.is_empty() {
+            return Ok(());
+        }
+        self.update_edges(citing, |stored| stored.add_all(links))
     }
 
     /// Remembers a citation to a case the library does not hold yet.
@@ -1153,26 +1159,19 @@ impl<'txn> LibraryWriter<'txn> {
                 end: case.first.end,
             };
             match ids.as_slice() {
-                [one] if one != citing => held.push((one.clone(), case.count, at)),
+                [one] if one != citing => held.push(Link {
+                    cited: one.clone(),
+                    count: case.count,
+                    passage: Some(at),
+                    parentheticals: Vec::new(),
+                }),
                 [_] => {}
                 [] => self.add_unresolved(&case.key, citing, case.count, Some(at))?,
                 // Ambiguous: several cases start at that page; no edge is guessed.
                 _ => {}
             }
         }
-        if held.is_empty() {
-            return Ok(());
-        }
-        self.update_edges(citing, |edges| {
-            let mut made = 0;
-            for (cited, count, at) in &held {
-                let (edge, is_new) = edges.entry(cited);
-                edge.count = edge.count.max(*count);
-                edge.passage = edge.passage.or(Some(*at));
-                made += u64::from(is_new);
-            }
-            made
-        })
+        self.add_links(citing, held)
     }
 
     /// Links citations of case `id` into the index; and any citation that

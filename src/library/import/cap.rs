@@ -15,6 +15,7 @@ use super::{
     checkpoint_key, decision_date, open_input, parse_simple_cite, real_date, run_batches,
 };
 use crate::citations::{court_by_abbreviation, court_by_name};
+use crate::library::graph::Link;
 use crate::library::model::{BodyFormat, CaseRecord, NewCase, NewOpinion, Provenance};
 use crate::library::store::LibraryWriter;
 use crate::library::text::markup_to_text;
@@ -577,6 +578,7 @@ fn store_case(
     // The citation engine reads the opinion text's links (with their
     // passages) as the case is stored; CAP's own links add those it missed,
     // and their counts and parentheticals.
+    let mut links = Vec::new();
     for cited in cites_to {
         let count = page_number(&cited.weight)
             .filter(|&weight| weight > 0)
@@ -599,16 +601,23 @@ fn store_case(
                 None => None,
             },
         };
-        let Some(target) = target else { continue };
-        writer.add_edge(&stored.id, &target, count, None)?;
-        for pin in &cited.pin_cites {
-            if let Some(text) = pin.parenthetical.as_deref().map(str::trim)
-                && !text.is_empty()
-            {
-                writer.add_parenthetical(&stored.id, &target, text)?;
-            }
-        }
+        let Some(target) = target.filter(|target| *target != stored.id) else {
+            continue;
+        };
+        links.push(Link {
+            cited: target,
+            count,
+            passage: None,
+            parentheticals: cited
+                .pin_cites
+                .iter()
+                .filter_map(|pin| pin.parenthetical.as_deref().map(str::trim))
+                .filter(|text| !text.is_empty())
+                .map(str::to_string)
+                .collect(),
+        });
     }
+    writer.add_links(&stored.id, links)?;
     Ok(warnings)
 }
 
