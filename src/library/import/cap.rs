@@ -703,8 +703,29 @@ fn case_opinions(casebody: Option<&Value>, cap_id: &str) -> CaseBody {
         }
         _ => {}
     }
+    if body.opinions.len() > MAX_OPINIONS_PER_CASE {
+        let text = body
+            .opinions
+            .iter()
+            .map(|opinion| opinion.text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        body.opinions = vec![NewOpinion {
+            kind: "combined".into(),
+            author: None,
+            format: BodyFormat::Text,
+            text,
+            provenance: provenance(0),
+        }];
+    }
     body
 }
+
+/// More opinions than any decision has (a Supreme Court case has a dozen
+/// at most) mark no real opinions: the casebody is kept as one combined
+/// text, so a hostile file cannot make one case hold thousands of
+/// opinions (each one more is a scan of those held).
+const MAX_OPINIONS_PER_CASE: usize = 100;
 
 /// One `<opinion>` of an XML or HTML casebody, as text.
 struct MarkedOpinion {
@@ -853,6 +874,23 @@ mod tests {
             read_capped(&path)
                 .unwrap_err()
                 .ends_with("not UTF-8 at byte 2")
+        );
+    }
+
+    #[test]
+    fn a_casebody_of_more_opinions_than_any_case_has_is_one_text() {
+        let many = "<opinion type=\"x\"><p>part</p></opinion>".repeat(MAX_OPINIONS_PER_CASE + 1);
+        let body = case_opinions(Some(&Value::String(many)), "1");
+        assert_eq!(body.opinions.len(), 1);
+        assert_eq!(body.opinions[0].kind, "combined");
+        assert_eq!(
+            body.opinions[0].text.matches("part").count(),
+            MAX_OPINIONS_PER_CASE + 1
+        );
+        let few = "<opinion type=\"dissent\"><p>no</p></opinion>".repeat(3);
+        assert_eq!(
+            case_opinions(Some(&Value::String(few)), "1").opinions.len(),
+            3
         );
     }
 
