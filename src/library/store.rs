@@ -362,6 +362,11 @@ pub struct Unjoined {
     pub held: String,
 }
 
+/// More opinions than any decision has: a source giving one case more
+/// (a hostile dump of a million opinion rows for one cluster) has the
+/// rest refused, since each one more re-reads and re-writes the case.
+const MAX_OPINIONS_PER_CASE: usize = 1_000;
+
 /// The pending-coverage mark of a volume a file brings a case of at an
 /// unknown page.
 const WITHHELD: &str = "withheld";
@@ -1105,6 +1110,14 @@ impl<'txn> LibraryWriter<'txn> {
         if existing.is_some_and(|o| o.text_hash == opinion.meta.text_hash) {
             return Ok(false);
         }
+        if existing.is_none() && record.opinions.len() >= MAX_OPINIONS_PER_CASE {
+            tracing::warn!(
+                case = record.id,
+                opinion = ?opinion.meta.provenance,
+                "the case already holds {MAX_OPINIONS_PER_CASE} opinions; this one is not stored"
+            );
+            return Ok(false);
+        }
         let number = match existing {
             Some(existing) => existing.number,
             None => record
@@ -1774,6 +1787,43 @@ mod tests {
         assert_eq!(text.as_deref(), Some("Corrected text."));
         let totals = store.read(counts).unwrap();
         assert_eq!(totals.get("opinions"), Some(&1));
+    }
+
+    #[test]
+    fn a_case_holds_at_most_its_limit_of_opinions() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_library(dir.path()).unwrap();
+        let opinion = |n: usize| NewOpinion {
+            kind: "combined".into(),
+            author: None,
+            format: BodyFormat::Text,
+            text: format!("Opinion {n}."),
+            provenance: Provenance {
+                source: "courtlistener".into(),
+                id: n.to_string(),
+            },
+        };
+        let held = store
+            .write(|txn| -> Result<usize, StoreError> {
+                let mut writer = LibraryWriter::new(txn)?;
+                writer.put_case(NewCase {
+                    record: CaseRecord {
+                        id: "cl-1".into(),
+                        name: "Alpha v. Beta".into(),
+                        ..CaseRecord::default()
+                    },
+                    opinions: (0..MAX_OPINIONS_PER_CASE + 5).map(opinion).collect(),
+                })?;
+                writer.add_opinion(
+                    "cl-1",
+                    PreparedOpinion::new(opinion(MAX_OPINIONS_PER_CASE + 9)),
+                )?;
+                let held = writer.case("cl-1")?.unwrap().opinions.len();
+                writer.finish()?;
+                Ok(held)
+            })
+            .unwrap();
+        assert_eq!(held, MAX_OPINIONS_PER_CASE);
     }
 
     #[test]
