@@ -1742,11 +1742,7 @@ mod tests {
             .write(|txn| -> Result<(), StoreError> {
                 let mut writer = LibraryWriter::new(txn)?;
                 writer.put_case(NewCase {
-                    record: CaseRecord {
-                        id: "cl-1".into(),
-                        name: "Alpha v. Beta".into(),
-                        ..CaseRecord::default()
-                    },
+                    record: alpha_v_beta(),
                     opinions: Vec::new(),
                 })?;
                 writer.finish()
@@ -1789,6 +1785,14 @@ mod tests {
         assert_eq!(totals.get("opinions"), Some(&1));
     }
 
+    fn alpha_v_beta() -> CaseRecord {
+        CaseRecord {
+            id: "cl-1".into(),
+            name: "Alpha v. Beta".into(),
+            ..CaseRecord::default()
+        }
+    }
+
     #[test]
     fn a_case_holds_at_most_its_limit_of_opinions() {
         let dir = tempfile::tempdir().unwrap();
@@ -1807,11 +1811,7 @@ mod tests {
             .write(|txn| -> Result<usize, StoreError> {
                 let mut writer = LibraryWriter::new(txn)?;
                 writer.put_case(NewCase {
-                    record: CaseRecord {
-                        id: "cl-1".into(),
-                        name: "Alpha v. Beta".into(),
-                        ..CaseRecord::default()
-                    },
+                    record: alpha_v_beta(),
                     opinions: (0..MAX_OPINIONS_PER_CASE + 5).map(opinion).collect(),
                 })?;
                 writer.add_opinion(
