@@ -2,10 +2,10 @@
 //! used only to merge sources at import. (Checking a brief's case name
 //! against the library is the citation engine's stricter matcher.)
 
-/// Words that say nothing about which parties a case is between, including
-/// the sovereigns that are a party to thousands of cases.
 use crate::citations::names::squash_word;
 
+/// Words that say nothing about which parties a case is between, including
+/// the sovereigns that are a party to thousands of cases.
 const FILLER: &[&str] = &[
     "a",
     "al",
