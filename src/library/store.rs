@@ -533,19 +533,13 @@ impl<'txn> LibraryWriter<'txn> {
         cited: &str,
         text: &str,
     ) -> Result<(), StoreError> {
-        if citing == cited {
-            return Ok(());
-        }
-        self.update_edges(citing, |edges| {
-            let (edge, is_new) = edges.entry(cited);
-            if is_new {
-                edge.count = 1;
-            }
-            if !edge.parentheticals.iter().any(|p| p == text) {
-                edge.parentheticals.push(text.to_string());
-            }
-            u64::from(is_new)
-        })
+        let link = Link {
+            cited: cited.to_string(),
+            count: 1,
+            passage: None,
+            parentheticals: vec![text.to_string()],
+        };
+        self.add_links(citing, vec![link])
     }
 
     /// Changes the edges of `citing` with `change` (which says how many
@@ -961,15 +955,13 @@ impl<'txn> LibraryWriter<'txn> {
         count: u32,
         passage: Option<PassageAt>,
     ) -> Result<(), StoreError> {
-        if citing == cited {
-            return Ok(());
-        }
-        self.update_edges(citing, |edges| {
-            let (edge, is_new) = edges.entry(cited);
-            edge.count = edge.count.max(count);
-            edge.passage = edge.passage.or(passage);
-            u64::from(is_new)
-        })
+        let link = Link {
+            cited: cited.to_string(),
+            count,
+            passage,
+            parentheticals: Vec::new(),
+        };
+        self.add_links(citing, vec![link])
     }
 
     /// Adds the edges a bulk format links (citing, cited, count), each
@@ -984,7 +976,6 @@ impl<'txn> LibraryWriter<'txn> {
             rest = after;
             let links = group
                 .iter()
-                .filter(|(_, cited, _)| cited != citing)
                 .map(|(_, cited, count)| Link {
                     cited: cited.clone(),
                     count: *count,
@@ -996,8 +987,10 @@ impl<'txn> LibraryWriter<'txn> {
         Ok(())
     }
 
-    /// Adds links to the edges of `citing` in one write ([`OutEdges::add_all`]).
-    pub fn add_links(&mut self, citing: &str, links: Vec<Link>) -> Result<(), StoreError> {
+    /// Adds links to the edges of `citing` in one write ([`OutEdges::add_all`]);
+    /// a case citing itself makes no edge.
+    pub fn add_links(&mut self, citing: &str, mut links: Vec<Link>) -> Result<(), StoreError> {
+        links.retain(|link| link.cited != citing);
         if links.is_empty() {
             return Ok(());
         }
@@ -1172,13 +1165,12 @@ impl<'txn> LibraryWriter<'txn> {
                 end: case.first.end,
             };
             match ids.as_slice() {
-                [one] if one != citing => held.push(Link {
+                [one] => held.push(Link {
                     cited: one.clone(),
                     count: case.count,
                     passage: Some(at),
                     parentheticals: Vec::new(),
                 }),
-                [_] => {}
                 [] => self.add_unresolved(&case.key, citing, case.count, Some(at))?,
                 // Ambiguous: several cases start at that page; no edge is guessed.
                 _ => {}

@@ -601,9 +601,7 @@ fn store_case(
                 None => None,
             },
         };
-        let Some(target) = target.filter(|target| *target != stored.id) else {
-            continue;
-        };
+        let Some(target) = target else { continue };
         links.push(Link {
             cited: target,
             count,
