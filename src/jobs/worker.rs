@@ -113,19 +113,9 @@ pub async fn try_execute_next(ctx: &Ctx) -> Result<Outcome, StoreError> {
             crate::verification::MAX_CHECKED as u64,
         )
         .await;
-    let outcome = match &hold {
+    let outcome = match hold {
         Ok(_) => run(ctx, &job).await,
-        Err(BillingError::PaymentRequired) => Err(Failure::Permanent(
-            ErrorCode::PaymentRequired,
-            "the wallet balance was zero or negative when the job's work was to begin; top up \
-             and send the request again"
-                .into(),
-        )),
-        Err(BillingError::RequestIdReused) => Err(Failure::Permanent(
-            ErrorCode::RequestIdReused,
-            REQUEST_ID_BILLED_FIRST.into(),
-        )),
-        Err(err) => Err(Failure::Transient(err.to_string())),
+        Err(err) => Err(admission_failure(err)),
     };
     let store = ctx.jobs.store().clone();
     let now = now_millis();
@@ -175,6 +165,28 @@ pub async fn try_execute_next(ctx: &Ctx) -> Result<Outcome, StoreError> {
         }
     }
     Ok(Outcome::Done)
+}
+
+/// Why a job's work could not begin: only a billing writer that is closing
+/// or could not commit may do better on a later try.
+fn admission_failure(err: BillingError) -> Failure {
+    match err {
+        BillingError::PaymentRequired => Failure::Permanent(
+            ErrorCode::PaymentRequired,
+            "the wallet balance was zero or negative when the job's work was to begin; top up \
+             and send the request again"
+                .into(),
+        ),
+        BillingError::RequestIdReused => {
+            Failure::Permanent(ErrorCode::RequestIdReused, REQUEST_ID_BILLED_FIRST.into())
+        }
+        BillingError::NoWallet(_) | BillingError::Overflow => {
+            Failure::Permanent(ErrorCode::Internal, err.to_string())
+        }
+        BillingError::Closed | BillingError::CommitFailed(_) | BillingError::Store(_) => {
+            Failure::Transient(err.to_string())
+        }
+    }
 }
 
 async fn blocking<T: Send + 'static>(
@@ -260,5 +272,21 @@ async fn fetch_document(ctx: &Ctx, url: &str) -> Result<String, Failure> {
         Ok(document) => Ok(document.text),
         Err(err) if err.is_retryable() => Err(Failure::Transient(err.reason().to_string())),
         Err(err) => Err(Failure::Permanent(err.code(), err.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_billing_writer_in_trouble_is_worth_another_try() {
+        let permanent = |err| matches!(admission_failure(err), Failure::Permanent(..));
+        assert!(permanent(BillingError::PaymentRequired));
+        assert!(permanent(BillingError::RequestIdReused));
+        assert!(permanent(BillingError::NoWallet("key".into())));
+        assert!(permanent(BillingError::Overflow));
+        assert!(!permanent(BillingError::Closed));
+        assert!(!permanent(BillingError::CommitFailed("disk".into())));
     }
 }
