@@ -263,7 +263,7 @@ fn import_static_volume(
         rows,
         &mut progress,
         &mut report,
-        |writer, (entry, case, body), report| {
+        |writer, (entry, mut case, body), report| {
             let Some(id) = id_text(&case.id) else {
                 report.skip(
                     &metadata_path,
@@ -278,7 +278,6 @@ fn import_static_volume(
                 );
                 return Ok(());
             }
-            let mut case = case;
             if case.frontend_url.is_none() {
                 case.frontend_url = static_case_url(volume, case.file_name.as_deref());
             }
@@ -701,29 +700,14 @@ fn case_opinions(casebody: Option<&Value>, cap_id: &str) -> CaseBody {
         }
         _ => {}
     }
-    if body.opinions.len() > MAX_OPINIONS_PER_CASE {
-        let text = body
-            .opinions
-            .iter()
-            .map(|opinion| opinion.text.as_str())
-            .collect::<Vec<_>>()
-            .join("\n\n");
-        body.opinions = vec![NewOpinion {
-            kind: "combined".into(),
-            author: None,
-            format: BodyFormat::Text,
-            text,
-            provenance: provenance(0),
-        }];
-    }
     body
 }
 
-/// More opinions than any decision has (a Supreme Court case has a dozen
-/// at most) mark no real opinions: the casebody is kept as one combined
-/// text, so a hostile file cannot make one case hold thousands of
+/// More `<opinion>` elements than any decision has (a Supreme Court case
+/// has a dozen at most) mark no real opinions: the casebody is read as one
+/// combined text, so a hostile file cannot make one case hold thousands of
 /// opinions (each one more is a scan of those held).
-const MAX_OPINIONS_PER_CASE: usize = 100;
+const MAX_MARKED_OPINIONS: usize = 100;
 
 /// One `<opinion>` of an XML or HTML casebody, as text.
 struct MarkedOpinion {
@@ -734,7 +718,8 @@ struct MarkedOpinion {
 
 /// The head matter (parties, court, attorneys: what comes before the first
 /// opinion) and the `<opinion type="…">` elements of an XML or HTML
-/// casebody, each with its `<author>`; `None` when it marks no opinion.
+/// casebody, each with its `<author>`; `None` when it marks no opinion,
+/// or more than [`MAX_MARKED_OPINIONS`].
 fn marked_opinions(markup: &str) -> Option<(String, Vec<MarkedOpinion>)> {
     let starts: Vec<usize> = markup
         .match_indices("<opinion")
@@ -744,6 +729,9 @@ fn marked_opinions(markup: &str) -> Option<(String, Vec<MarkedOpinion>)> {
                 .starts_with(|c: char| c == '>' || c.is_ascii_whitespace())
         })
         .collect();
+    if starts.len() > MAX_MARKED_OPINIONS {
+        return None;
+    }
     let first = *starts.first()?;
     let mut opinions = Vec::with_capacity(starts.len());
     for (n, &start) in starts.iter().enumerate() {
@@ -877,13 +865,13 @@ mod tests {
 
     #[test]
     fn a_casebody_of_more_opinions_than_any_case_has_is_one_text() {
-        let many = "<opinion type=\"x\"><p>part</p></opinion>".repeat(MAX_OPINIONS_PER_CASE + 1);
+        let many = "<opinion type=\"x\"><p>part</p></opinion>".repeat(MAX_MARKED_OPINIONS + 1);
         let body = case_opinions(Some(&Value::String(many)), "1");
         assert_eq!(body.opinions.len(), 1);
         assert_eq!(body.opinions[0].kind, "combined");
         assert_eq!(
             body.opinions[0].text.matches("part").count(),
-            MAX_OPINIONS_PER_CASE + 1
+            MAX_MARKED_OPINIONS + 1
         );
         let few = "<opinion type=\"dissent\"><p>no</p></opinion>".repeat(3);
         assert_eq!(
