@@ -13,6 +13,7 @@ pub mod prices;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use redb::WriteTransaction;
 use tokio::sync::{mpsc, oneshot};
@@ -38,6 +39,8 @@ pub enum BillingError {
     Closed,
     #[error("billing commit failed: {0}")]
     CommitFailed(String),
+    #[error("the rest of the wallet balance stayed held by this key's work in flight")]
+    BalanceHeld,
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -88,7 +91,13 @@ pub struct Billing {
     sender: Mutex<Option<mpsc::Sender<(Posting, Reply)>>>,
     writer: Mutex<Option<JoinHandle<()>>>,
     holds: Arc<Holds>,
+    admission_wait: Duration,
 }
+
+/// How long billed work waits for the key's work in flight to release the
+/// balance it holds before it is refused ([`BillingError::BalanceHeld`]):
+/// a request must not wait without end, holding its connection.
+pub const ADMISSION_WAIT: Duration = Duration::from_secs(30);
 
 /// Money promised to billed work in flight, per key: the most each piece
 /// of work may be charged. Work is admitted while the balance less the
@@ -157,7 +166,14 @@ impl Billing {
             sender: Mutex::new(Some(sender)),
             writer: Mutex::new(Some(writer)),
             holds: Arc::default(),
+            admission_wait: ADMISSION_WAIT,
         }
+    }
+
+    /// The same billing, refusing work that waited `wait` for the balance.
+    pub fn with_admission_wait(mut self, wait: Duration) -> Self {
+        self.admission_wait = wait;
+        self
     }
 
     /// Admits billed work for `key_id` ([`Holds`]). Before any work: 409
@@ -177,6 +193,7 @@ impl Billing {
         let most = item
             .charge_micros(most_units)
             .ok_or(BillingError::Overflow)?;
+        let deadline = tokio::time::Instant::now() + self.admission_wait;
         loop {
             let (releases_seen, released) = self.releases(key_id);
             // Listening before the hold is tried: a release after that is
@@ -195,7 +212,11 @@ impl Billing {
                 .map_err(|e| BillingError::CommitFailed(format!("billing task: {e}")))??;
             match self.try_hold(key_id, balance, most, releases_seen) {
                 Admission::Held(hold) => return Ok(hold),
-                Admission::Full => released.await,
+                Admission::Full => {
+                    if tokio::time::timeout_at(deadline, released).await.is_err() {
+                        return Err(BillingError::BalanceHeld);
+                    }
+                }
                 Admission::Stale => {}
             }
         }

@@ -167,8 +167,9 @@ pub async fn try_execute_next(ctx: &Ctx) -> Result<Outcome, StoreError> {
     Ok(Outcome::Done)
 }
 
-/// Why a job's work could not begin: only a billing writer that is closing
-/// or could not commit may do better on a later try.
+/// Why a job's work could not begin: a balance held by other work, or a
+/// billing writer that is closing or could not commit, may do better on a
+/// later try.
 fn admission_failure(err: BillingError) -> Failure {
     match err {
         BillingError::PaymentRequired => Failure::Permanent(
@@ -183,9 +184,10 @@ fn admission_failure(err: BillingError) -> Failure {
         BillingError::NoWallet(_) | BillingError::Overflow => {
             Failure::Permanent(ErrorCode::Internal, err.to_string())
         }
-        BillingError::Closed | BillingError::CommitFailed(_) | BillingError::Store(_) => {
-            Failure::Transient(err.to_string())
-        }
+        BillingError::BalanceHeld
+        | BillingError::Closed
+        | BillingError::CommitFailed(_)
+        | BillingError::Store(_) => Failure::Transient(err.to_string()),
     }
 }
 
@@ -286,6 +288,7 @@ mod tests {
         assert!(permanent(BillingError::RequestIdReused));
         assert!(permanent(BillingError::NoWallet("key".into())));
         assert!(permanent(BillingError::Overflow));
+        assert!(!permanent(BillingError::BalanceHeld));
         assert!(!permanent(BillingError::Closed));
         assert!(!permanent(BillingError::CommitFailed("disk".into())));
     }

@@ -217,3 +217,27 @@ async fn concurrent_work_overruns_a_wallet_by_one_request_at_most() {
     assert_eq!(served, 2);
     assert_eq!(billing.balance(&key).unwrap(), Some(50_000 - 2 * 45_000));
 }
+
+/// Work that finds the rest of the balance held waits for it only so long,
+/// then is refused; once the hold is released, work is admitted again.
+#[tokio::test]
+async fn work_waits_for_a_held_balance_only_so_long() {
+    let (_dir, store) = open();
+    let key = new_key(&store, 10_000);
+    let billing = Billing::start(store).with_admission_wait(std::time::Duration::from_millis(200));
+    let first = admit(&billing, &key, "citations/verify", "r1")
+        .await
+        .unwrap();
+    let refused = admit(&billing, &key, "citations/verify", "r2").await;
+    assert!(
+        matches!(refused, Err(BillingError::BalanceHeld)),
+        "{:?}",
+        refused.err()
+    );
+    drop(first);
+    assert!(
+        admit(&billing, &key, "citations/verify", "r3")
+            .await
+            .is_ok()
+    );
+}

@@ -251,6 +251,11 @@ impl From<BillingError> for ApiError {
                 ErrorCode::PaymentRequired,
                 "wallet balance is zero or negative; top up to continue",
             ),
+            BillingError::BalanceHeld => ApiError::new(
+                ErrorCode::PaymentRequired,
+                "the rest of the wallet balance is held by this key's requests in flight; try \
+                 again when they finish, or top up",
+            ),
             other => ApiError::internal(&other),
         }
     }
