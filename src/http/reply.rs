@@ -47,18 +47,11 @@ pub fn error(err: &ApiError, request_id: &str) -> Response {
 
 /// A JSON body as is (the application API returns its DTOs unwrapped).
 pub fn json_response<T: Serialize>(status: StatusCode, body: &T, request_id: &str) -> Response {
-    let bytes = serde_json::to_vec(body).unwrap_or_else(|_| b"{}".to_vec());
-    let mut response = Response::new(bytes.into());
-    *response.status_mut() = status;
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    if let Ok(value) = HeaderValue::from_str(request_id) {
-        headers.insert("x-request-id", value);
-    }
+    let json = serde_json::to_vec(body).unwrap_or_else(|_| b"{}".to_vec());
+    let mut response = bytes(status, "application/json", json, request_id);
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
 }
 
