@@ -127,6 +127,11 @@ impl RawRow {
         }
     }
 
+    /// A line with nothing on it: one unquoted, empty field.
+    fn is_blank(&self) -> bool {
+        self.fields == 1 && self.spans.first() == Some(&None)
+    }
+
     /// The row as text: UTF-8, or else each field that is not UTF-8 read as
     /// Windows-1252 ([`text`]).
     fn into_row(self, line: u64) -> Row {
@@ -275,32 +280,6 @@ impl<R: BufRead> CsvReader<R> {
             self.byte();
         }
         Step::Malformed(error)
-    }
-
-    /// Skips blank lines ("\n" or "\r\n"), which hold no row (a file's
-    /// last line break doubled, say), unless the file has one column, where
-    /// a blank line is a row with an empty field. Returns whether a row
-    /// follows.
-    fn skip_blank_lines(&mut self) -> bool {
-        loop {
-            let blank = match self.input.fill_buf() {
-                Ok([]) => return false,
-                Ok(buffer) if self.header.len() != 1 => {
-                    if buffer.starts_with(b"\n") {
-                        1
-                    } else if buffer.starts_with(b"\r\n") {
-                        2
-                    } else {
-                        return true;
-                    }
-                }
-                Ok(_) => return true,
-                Err(_) => return false,
-            };
-            for _ in 0..blank {
-                self.byte();
-            }
-        }
     }
 
     fn read_row(&mut self) -> Step {
@@ -456,12 +435,19 @@ impl<R: BufRead> Iterator for CsvReader<R> {
     type Item = Result<Row, RowError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.done || !self.skip_blank_lines() {
-            self.done = true;
+        if self.done {
             return None;
         }
-        let line = self.line;
-        match self.read_row() {
+        let mut line = self.line;
+        let mut step = self.read_row();
+        // A blank line ("\n" or "\r\n", wherever the buffer splits it)
+        // holds no row (a file's last line break doubled, say), unless the
+        // file has one column, where it is a row with an empty field.
+        while matches!(&step, Step::Row(row) if row.is_blank() && self.header.len() != 1) {
+            line = self.line;
+            step = self.read_row();
+        }
+        match step {
             Step::End => {
                 self.done = true;
                 None
@@ -549,13 +535,22 @@ mod tests {
             rows in prop::collection::vec(prop::collection::vec(value(), 3), 1..8),
             rfc in any::<bool>(),
             crlf in any::<bool>(),
+            blank_lines in any::<bool>(),
+            buffer_bytes in 1usize..8,
         ) {
             let dialect = if rfc { Dialect::Rfc4180 } else { Dialect::Postgres };
             let header = vec![Some("a".to_string()), Some("b".into()), Some("c".into())];
-            let mut all = vec![header];
-            all.extend(rows.iter().cloned());
-            let text = write(&all, dialect, crlf);
-            let reader = CsvReader::new(text.as_bytes(), dialect).unwrap();
+            let mut text = write(&[header], dialect, crlf);
+            for row in &rows {
+                text.push_str(&write(std::slice::from_ref(row), dialect, crlf));
+                if blank_lines {
+                    // A doubled line break, which a small buffer splits
+                    // anywhere (between "\r" and "\n" too).
+                    text.push_str(if crlf { "\r\n" } else { "\n" });
+                }
+            }
+            let input = std::io::BufReader::with_capacity(buffer_bytes, text.as_bytes());
+            let reader = CsvReader::new(input, dialect).unwrap();
             let read: Vec<Vec<Option<String>>> = reader
                 .map(|row| {
                     let row = row.unwrap();
