@@ -6,7 +6,9 @@
 //! the listener waits), so idle connections cannot take every file
 //! descriptor the store and the index need. A client that goes away
 //! mid-request is logged at debug, not as a server error. HEAD is served
-//! wherever GET is.
+//! wherever GET is. Only HTTP/1 is spoken: hyper's header timeout is an
+//! HTTP/1 one, so a client opening with the HTTP/2 preface would otherwise
+//! hold its connection for as long as it liked.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -14,9 +16,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hyper::body::Incoming;
+use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
-use hyper_util::server::conn::auto;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
@@ -74,14 +76,10 @@ pub async fn serve(
             request.extensions_mut().insert(body_read_timeout);
             hyper::service::Service::call(&warp_service, request)
         });
-        let mut builder = auto::Builder::new(TokioExecutor::new());
-        builder
-            .http1()
+        let connection = http1::Builder::new()
             .timer(TokioTimer::new())
-            .header_read_timeout(header_read_timeout);
-        let connection = builder
-            .serve_connection_with_upgrades(TokioIo::new(stream), service)
-            .into_owned();
+            .header_read_timeout(header_read_timeout)
+            .serve_connection(TokioIo::new(stream), service);
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             if let Err(err) = connection.await {

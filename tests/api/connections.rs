@@ -34,6 +34,14 @@ async fn a_request_head_that_never_ends_is_dropped_after_the_header_timeout() {
 }
 
 #[tokio::test]
+async fn a_client_opening_with_the_http2_preface_is_not_kept() {
+    let app = spawn_app_with(|config| config.http.header_read_timeout_secs = 1).await;
+    // HTTP/2 "prior knowledge": the preface, then nothing.
+    let answer = exchange(app.addr, b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n").await;
+    assert!(!answer.contains("200 OK"), "{answer}");
+}
+
+#[tokio::test]
 async fn a_body_declared_over_the_limit_is_refused_without_reading_it() {
     let app = spawn_app_with(|_| {}).await;
     let head = |length: u64, expect: &str| {
