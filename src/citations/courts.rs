@@ -54,6 +54,10 @@ struct Courts {
     /// lookups by binary search. The first court (in courts-db order) wins
     /// a shared string.
     keys: Vec<(String, usize)>,
+    /// Squashed citation strings without their "Ct." ("N.J. Super. App.
+    /// Div.", "Ky. App."), which sources often drop, that name one court
+    /// only, sorted.
+    keys_without_ct: Vec<(String, usize)>,
     /// Squashed full names that name one court only, sorted.
     names: Vec<(String, usize)>,
     /// Court indexes sorted by id.
@@ -85,6 +89,16 @@ fn find_key(keys: &[(String, usize)], key: &str) -> Option<usize> {
     (k == key).then_some(*index)
 }
 
+/// Keeps the sorted keys that only one court has.
+fn only_once(keys: &mut Vec<(String, usize)>) {
+    let shared: Vec<String> = keys
+        .windows(2)
+        .filter(|pair| pair[0].0 == pair[1].0)
+        .map(|pair| pair[0].0.clone())
+        .collect();
+    keys.retain(|(key, _)| shared.binary_search(key).is_err());
+}
+
 fn courts() -> &'static Courts {
     static COURTS: OnceLock<Courts> = OnceLock::new();
     COURTS.get_or_init(|| {
@@ -102,18 +116,26 @@ fn courts() -> &'static Courts {
             })
             .collect();
         let keys = squashed_keys(&courts, |court| &court.citation_string);
-        let mut names = squashed_keys(&courts, |court| &court.name);
-        let shared: Vec<String> = names
-            .windows(2)
-            .filter(|pair| pair[0].0 == pair[1].0)
-            .map(|pair| pair[0].0.clone())
+        let mut keys_without_ct: Vec<(String, usize)> = courts
+            .iter()
+            .enumerate()
+            .filter_map(|(index, court)| {
+                let words: Vec<&str> = court.citation_string.split_whitespace().collect();
+                let kept: Vec<&str> = words.iter().copied().filter(|w| *w != "Ct.").collect();
+                (kept.len() < words.len() && !kept.is_empty())
+                    .then(|| (squash(&kept.join(" ")), index))
+            })
             .collect();
-        names.retain(|(name, _)| shared.binary_search(name).is_err());
+        keys_without_ct.sort();
+        only_once(&mut keys_without_ct);
+        let mut names = squashed_keys(&courts, |court| &court.name);
+        only_once(&mut names);
         let mut by_id: Vec<usize> = (0..courts.len()).collect();
         by_id.sort_by(|&a, &b| courts[a].id.cmp(&courts[b].id).then(a.cmp(&b)));
         Courts {
             courts,
             keys,
+            keys_without_ct,
             names,
             by_id,
         }
@@ -184,12 +206,10 @@ fn lookup(abbreviation: &str) -> Option<&'static Court> {
     if let Some(court) = all.exact(&key) {
         return Some(court);
     }
-    // "Ky. App." and "Cal. App." are common for "Ky. Ct. App.", "Cal. Ct. App.".
-    if let Some(court) = key
-        .strip_suffix("app")
-        .and_then(|state| all.exact(&format!("{state}ctapp")))
-    {
-        return Some(court);
+    // "Ky. App." and "N.J. Super. App. Div." are common for "Ky. Ct. App.",
+    // "N.J. Super. Ct. App. Div.".
+    if let Some(index) = find_key(&all.keys_without_ct, &key) {
+        return Some(&all.courts[index]);
     }
     // Florida's district courts of appeal cite as "Fla. 3d DCA".
     if key.starts_with("fla") && key.ends_with("dca") {
@@ -238,6 +258,7 @@ mod tests {
         assert_eq!(id("3d Cir."), Some("ca3"));
         assert_eq!(id("3rd Cir."), Some("ca3"));
         assert_eq!(id("Ky. App."), Some("kyctapp"));
+        assert_eq!(id("N.J. Super. App. Div."), Some("njsuperctappdiv"));
         assert_eq!(id("Tex. App.—Houston [1st Dist.]"), Some("texapp"));
         assert_eq!(id("Fla. 3d DCA"), Some("fladistctapp"));
     }

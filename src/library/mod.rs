@@ -371,10 +371,23 @@ pub fn canonical_reporter(reporter: &str) -> String {
         .unwrap_or_else(|| reporter.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
-/// The courts-db id of a court named by its abbreviation ("Ill. App. Ct.").
-pub fn court_id(abbreviation: &str) -> Option<String> {
-    crate::citations::court_by_abbreviation(abbreviation).map(|court| court.id.to_string())
+/// The courts-db id of a court a source gives by its abbreviation ("Ill.
+/// App. Ct."), else by its full name. Case-law sources (CAP, Fastcase)
+/// abbreviate the Supreme Court "U.S.", which is no court's citation
+/// string, and name it in more than one way.
+pub fn court_id(abbreviation: Option<&str>, name: Option<&str>) -> Option<String> {
+    let abbreviation = abbreviation.map(str::trim);
+    if abbreviation == Some("U.S.") {
+        return Some(SUPREME_COURT.into());
+    }
+    abbreviation
+        .and_then(crate::citations::court_by_abbreviation)
+        .or_else(|| name.and_then(crate::citations::court_by_name))
+        .map(|court| court.id.to_string())
 }
+
+/// The courts-db id of the Supreme Court of the United States.
+const SUPREME_COURT: &str = "scotus";
 
 impl Library {
     /// Reads a citation string and answers it from the library.

@@ -14,7 +14,6 @@ use super::{
     DecisionDate, FirstSeen, ImportError, ImportReport, Lines, MAX_RECORD_BYTES, Progress,
     checkpoint_key, decision_date, open_input, parse_simple_cite, real_date, run_batches,
 };
-use crate::citations::{court_by_abbreviation, court_by_name};
 use crate::library::graph::Link;
 use crate::library::model::{BodyFormat, CaseRecord, NewCase, NewOpinion, Provenance};
 use crate::library::store::LibraryWriter;
@@ -429,23 +428,10 @@ struct CapCourt {
 }
 
 impl CapCourt {
-    /// Its courts-db id: by abbreviation, else by full name. CAP
-    /// abbreviates the Supreme Court "U.S.", which is no court's citation
-    /// string, and names it in more than one way.
     fn court_id(&self) -> Option<String> {
-        let abbreviation = self.name_abbreviation.as_deref().map(str::trim);
-        if abbreviation == Some("U.S.") {
-            return Some(SUPREME_COURT.into());
-        }
-        abbreviation
-            .and_then(court_by_abbreviation)
-            .or_else(|| self.name.as_deref().and_then(court_by_name))
-            .map(|court| court.id.to_string())
+        crate::library::court_id(self.name_abbreviation.as_deref(), self.name.as_deref())
     }
 }
-
-/// The courts-db id of the Supreme Court of the United States.
-const SUPREME_COURT: &str = "scotus";
 
 #[derive(Debug, Deserialize)]
 #[serde(expecting = "a cited case (an object with a cite)")]

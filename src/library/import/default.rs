@@ -570,9 +570,10 @@ fn parse_fastcase(stem: &str, xml: &str, pages: Option<(u32, u32)>) -> Option<Ne
         record: CaseRecord {
             id: format!("fc-{}", provenance.id.replace(' ', "")),
             name,
-            court: element("CourtAbbreviation")
-                .as_deref()
-                .and_then(crate::library::court_id),
+            court: crate::library::court_id(
+                element("CourtAbbreviation").as_deref(),
+                element("CourtName").as_deref(),
+            ),
             decision_date: date,
             docket_numbers: all("DocketNumber")
                 .iter()
@@ -1264,6 +1265,28 @@ fn cfr(store: &Store) -> Result<ImportReport, ImportError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_fastcase_sample_has_its_court() {
+        let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(FASTCASE));
+        let mut courts = Vec::new();
+        for entry in archive.entries().unwrap() {
+            let mut entry = entry.unwrap();
+            let path = entry.path().unwrap().to_string_lossy().into_owned();
+            let Some(stem) = path.strip_suffix(".xml").map(str::to_string) else {
+                continue;
+            };
+            let mut xml = String::new();
+            entry.read_to_string(&mut xml).unwrap();
+            let case = parse_fastcase(&stem, &xml, None).unwrap();
+            courts.push((stem, case.record.court));
+        }
+        assert_eq!(courts.len(), 33);
+        let missing: Vec<_> = courts.iter().filter(|(_, court)| court.is_none()).collect();
+        assert!(missing.is_empty(), "{missing:?}");
+        let supreme_court = courts.iter().filter(|(_, court)| court.as_deref() == Some("scotus"));
+        assert_eq!(supreme_court.count(), 1, "abbreviated \"U.S.\"");
+    }
 
     #[test]
     fn fastcase_dates_in_either_order_become_iso() {
