@@ -1284,7 +1284,9 @@ mod tests {
         assert_eq!(courts.len(), 33);
         let missing: Vec<_> = courts.iter().filter(|(_, court)| court.is_none()).collect();
         assert!(missing.is_empty(), "{missing:?}");
-        let supreme_court = courts.iter().filter(|(_, court)| court.as_deref() == Some("scotus"));
+        let supreme_court = courts
+            .iter()
+            .filter(|(_, court)| court.as_deref() == Some("scotus"));
         assert_eq!(supreme_court.count(), 1, "abbreviated \"U.S.\"");
     }
 
