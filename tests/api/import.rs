@@ -1431,3 +1431,33 @@ fn a_wrong_file_is_named_once_in_its_error() {
         "the path once: {stderr}"
     );
 }
+
+/// A CAP file whose official reporter the citation engine does not know
+/// says so once for the file, naming the reporter, not once for each case.
+#[test]
+fn an_unknown_reporter_is_noted_once_for_its_file() {
+    let dir = data_with_library();
+    let input = tempfile::tempdir().unwrap();
+    let case = |id: u32, cite: &str| {
+        format!(
+            r#"{{"id": {id}, "name": "Case {id} v. Other", "decision_date": "1901-02-03", "citations": [{{"cite": "{cite}", "type": "official"}}]}}"#
+        )
+    };
+    let lines = [
+        case(8101, "5 Zyx. Rep. 10"),
+        case(8102, "5 Zyx. Rep. 20"),
+        case(8103, "6 Zyx. Rep. 1"),
+    ];
+    let path = input.path().join("cases.jsonl");
+    std::fs::write(&path, lines.join("\n")).unwrap();
+    let before = counts(dir.path());
+    let output = import(dir.path(), &["cap", path.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(stdout.matches("Zyx. Rep.").count(), 1, "{stdout}");
+    assert!(
+        stdout.contains("1 reporter is not one the citation engine knows"),
+        "{stdout}"
+    );
+    let after = counts(dir.path());
+    assert_eq!(after["cases"], before["cases"] + 3, "the cases are stored");
+}

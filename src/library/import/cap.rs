@@ -12,7 +12,8 @@ use serde_json::Value;
 
 use super::{
     DecisionDate, FirstSeen, ImportError, ImportReport, Lines, MAX_RECORD_BYTES, Progress,
-    checkpoint_key, decision_date, open_input, parse_simple_cite, real_date, run_batches,
+    UnknownReporters, checkpoint_key, decision_date, open_input, parse_simple_cite, real_date,
+    run_batches,
 };
 use crate::library::graph::Link;
 use crate::library::model::{BodyFormat, CaseRecord, NewCase, NewOpinion, Provenance};
@@ -150,6 +151,7 @@ pub fn import_jsonl(
             })
     });
     let mut first_lines = FirstSeen::default();
+    let mut unknown_reporters = UnknownReporters::default();
     run_batches(
         store,
         &key,
@@ -169,13 +171,14 @@ pub fn import_jsonl(
                 );
                 return Ok(());
             }
-            for why in store_case(writer, case, None, options)? {
+            for why in store_case(writer, case, None, options, &mut unknown_reporters)? {
                 report.warn(name, format!("line {line}: {why}"));
             }
             report.stored += 1;
             Ok(())
         },
     )?;
+    unknown_reporters.note(&mut report, name);
     Ok(report)
 }
 
@@ -255,6 +258,7 @@ fn import_static_volume(
         Ok::<_, String>((entry, case, body))
     });
     let mut first_entries = FirstSeen::default();
+    let mut unknown_reporters = UnknownReporters::default();
     run_batches(
         store,
         &key,
@@ -280,13 +284,14 @@ fn import_static_volume(
             if case.frontend_url.is_none() {
                 case.frontend_url = static_case_url(volume, case.file_name.as_deref());
             }
-            for why in store_case(writer, case, body, options)? {
+            for why in store_case(writer, case, body, options, &mut unknown_reporters)? {
                 report.warn(&metadata_path, format!("case {id}: {why}"));
             }
             report.stored += 1;
             Ok(())
         },
     )?;
+    unknown_reporters.note(&mut report, &metadata_path);
     Ok(report)
 }
 
@@ -482,6 +487,7 @@ fn store_case(
     case: CapCase,
     body: Option<Value>,
     options: Options,
+    unknown_reporters: &mut UnknownReporters,
 ) -> Result<Vec<String>, ImportError> {
     let Some(cap_id) = id_text(&case.id) else {
         return Ok(Vec::new());
@@ -543,10 +549,7 @@ fn store_case(
     })?;
     match held_volume {
         Some(key) if !writer.mark_volume_held(&key.reporter, key.volume, SOURCE)? => {
-            warnings.push(format!(
-                "the reporter of its official citation ({key}) is not one the citation engine \
-                 knows, so that volume is not counted as held"
-            ));
+            unknown_reporters.insert(&key.reporter);
         }
         Some(_) => {}
         None if options.mark_coverage => {

@@ -15,8 +15,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::csv::{CsvReader, Dialect, Row, RowError};
 use super::{
-    Batches, DecisionDate, ImportError, ImportReport, Progress, checkpoint_key, decision_date,
-    each_row, open_input, real_date, unpaged_volume, volume_or_page_number,
+    Batches, DecisionDate, ImportError, ImportReport, Progress, UnknownReporters, checkpoint_key,
+    decision_date, each_row, open_input, real_date, unpaged_volume, volume_or_page_number,
 };
 use crate::library::cite_snapshot::{CiteSnapshot, MAX_SNAPSHOT_KEYS};
 use crate::library::model::{
@@ -394,7 +394,7 @@ fn import_table(
         Table::Citations => {
             let c = CitationColumns::new(&columns);
             let clusters = joins.clusters_mut(store)?;
-            let mut unknown_reporters = BTreeSet::new();
+            let mut unknown_reporters = UnknownReporters::default();
             batches.run(
                 start,
                 csv,
@@ -413,23 +413,7 @@ fn import_table(
                     )
                 },
             )?;
-            if !unknown_reporters.is_empty() {
-                let some: Vec<&str> = unknown_reporters
-                    .iter()
-                    .take(10)
-                    .map(String::as_str)
-                    .collect();
-                let count = match unknown_reporters.len() {
-                    1 => "1 reporter is not one".to_string(),
-                    n => format!("{n} reporters are not ones"),
-                };
-                report_ref.note(format!(
-                    "{}: {count} the citation engine knows, so no volume of theirs is counted \
-                     as held (their cases and citations are stored): {}",
-                    path.display(),
-                    some.join(", ")
-                ));
-            }
+            unknown_reporters.note(report_ref, path);
         }
         Table::Opinions => {
             let c = OpinionColumns::new(&columns);
@@ -1005,7 +989,7 @@ fn store_citations(
     report: &mut ImportReport,
     clusters: &mut CaseIds,
     options: Options,
-    unknown_reporters: &mut BTreeSet<String>,
+    unknown_reporters: &mut UnknownReporters,
 ) -> Result<(), ImportError> {
     // Each case's clusters and citations.
     let mut by_case: BTreeMap<String, (Vec<u64>, Vec<CaseCitation>)> = BTreeMap::new();
@@ -1044,7 +1028,7 @@ fn store_citations(
     }
     for (reporter, volume) in volumes {
         if !writer.mark_volume_held(&reporter, volume, SOURCE)? {
-            unknown_reporters.insert(reporter);
+            unknown_reporters.insert(&reporter);
         }
     }
     for (case_id, (case_clusters, citations)) in by_case {

@@ -621,6 +621,39 @@ impl<P: Copy> FirstSeen<P> {
     }
 }
 
+/// The reporters of one input's volumes that the citation engine does not
+/// know, so none of their volumes is counted as held: told once for the
+/// input, not once for each row or case.
+#[derive(Default)]
+pub struct UnknownReporters(std::collections::BTreeSet<String>);
+
+impl UnknownReporters {
+    pub fn insert(&mut self, reporter: &str) {
+        if !self.0.contains(reporter) {
+            self.0.insert(reporter.to_string());
+        }
+    }
+
+    /// Adds the note naming them (the first ten) to `report`, if there are
+    /// any.
+    pub fn note(self, report: &mut ImportReport, file: &Path) {
+        if self.0.is_empty() {
+            return;
+        }
+        let some: Vec<&str> = self.0.iter().take(10).map(String::as_str).collect();
+        let count = match self.0.len() {
+            1 => "1 reporter is not one".to_string(),
+            n => format!("{n} reporters are not ones"),
+        };
+        report.note(format!(
+            "{}: {count} the citation engine knows, so no volume of theirs is counted \
+             as held (their cases and citations are stored): {}",
+            file.display(),
+            some.join(", ")
+        ));
+    }
+}
+
 /// Feeds `rows` to `apply` in batches of [`BATCH_ROWS`], one transaction
 /// each, with a checkpoint under `key`: rows an earlier run committed are
 /// skipped, and a finished input is not read again (see [`Batches::start`]).
