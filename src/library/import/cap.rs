@@ -12,8 +12,8 @@ use serde_json::Value;
 
 use super::{
     DecisionDate, FirstSeen, ImportError, ImportReport, Lines, MAX_RECORD_BYTES, Progress,
-    UnknownReporters, checkpoint_key, decision_date, open_input, parse_simple_cite, real_date,
-    run_batches,
+    UnknownReporters, checkpoint_key, decision_date, longer_than_any_record, open_input,
+    parse_simple_cite, real_date, run_batches,
 };
 use crate::library::graph::Link;
 use crate::library::model::{BodyFormat, CaseRecord, NewCase, NewOpinion, Provenance};
@@ -320,11 +320,7 @@ fn read_capped(path: &Path) -> Result<String, String> {
         .read_to_end(&mut bytes)
         .map_err(failed)?;
     if bytes.len() > MAX_RECORD_BYTES {
-        return Err(format!(
-            "{}: more than the {} MiB a volume's metadata or a case's file holds",
-            path.display(),
-            MAX_RECORD_BYTES >> 20
-        ));
+        return Err(format!("{}: {}", path.display(), longer_than_any_record()));
     }
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to() + 1;
@@ -841,7 +837,7 @@ mod tests {
             .unwrap();
         let why = read_capped(&path).unwrap_err();
         assert!(
-            why.ends_with("more than the 64 MiB a volume's metadata or a case's file holds"),
+            why.ends_with("longer than 64 MiB, more than any record of a bulk file"),
             "{why}"
         );
         std::fs::write(&path, b"[\xff]").unwrap();

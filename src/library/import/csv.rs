@@ -8,7 +8,7 @@
 use std::io::BufRead;
 use std::ops::Range;
 
-use super::MAX_RECORD_BYTES;
+use super::{MAX_RECORD_BYTES, longer_than_any_record};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dialect {
@@ -458,10 +458,7 @@ impl<R: BufRead> Iterator for CsvReader<R> {
                     return Some(Err(RowError {
                         line,
                         column: 0,
-                        message: format!(
-                            "the row is longer than {} MiB, more than any bulk file's",
-                            MAX_RECORD_BYTES >> 20
-                        ),
+                        message: format!("the row is {}", longer_than_any_record()),
                     }));
                 }
                 if self.header.is_empty() && fields > MAX_HEADER_FIELDS {

@@ -32,6 +32,15 @@ pub const BATCH_ROWS: usize = 5_000;
 /// its end without being kept and skipped as malformed, so a file without
 /// line breaks or closing quotes cannot take memory without bound.
 pub const MAX_RECORD_BYTES: usize = 64 << 20;
+
+/// Why a row, line or file past [`MAX_RECORD_BYTES`] is skipped, said the
+/// same way by every reader.
+pub fn longer_than_any_record() -> String {
+    format!(
+        "longer than {} MiB, more than any record of a bulk file",
+        MAX_RECORD_BYTES >> 20
+    )
+}
 /// At most this many row errors are kept in a report (all are counted).
 const MAX_REPORTED_ERRORS: usize = 50;
 
@@ -481,11 +490,7 @@ impl<R: BufRead> Iterator for Lines<R> {
             self.number += 1;
             let mut line = Vec::new();
             if !self.read_capped(&mut line) {
-                let why = format!(
-                    "line {}: longer than {} MiB, more than any record's",
-                    self.number,
-                    MAX_RECORD_BYTES >> 20
-                );
+                let why = format!("line {}: {}", self.number, longer_than_any_record());
                 return Some((self.number, Err(why)));
             }
             if line.last() == Some(&b'\r') {
