@@ -1430,6 +1430,27 @@ fn a_wrong_file_is_named_once_in_its_error() {
         1,
         "the path once: {stderr}"
     );
+
+    let dump = input.path().join("courtlistener");
+    std::fs::create_dir(&dump).unwrap();
+    std::fs::write(
+        dump.join("dockets-2024-05-06.csv"),
+        "\"id\",\"court\"\n\"1\",\"scotus\"\n",
+    )
+    .unwrap();
+    let output = lexstack()
+        .arg("--data")
+        .arg(dir.path())
+        .args(["import", "courtlistener"])
+        .arg(&dump)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("header has no column court_id, docket_number"),
+        "every missing column: {stderr}"
+    );
 }
 
 /// A CAP file whose official reporter the citation engine does not know

@@ -296,14 +296,11 @@ fn import_table(
     let columns = Columns {
         names: csv.header().to_vec(),
     };
-    if let Some(missing) = table
-        .required_columns()
-        .iter()
-        .find(|c| columns.index(c).is_none())
-    {
+    let missing = csv.missing_columns(table.required_columns());
+    if !missing.is_empty() {
         return Err(ImportError::format(
             path,
-            format!("header has no column {missing:?}"),
+            format!("header has no column {}", missing.join(", ")),
         ));
     }
     // A sample's citations hold no volume: the same file read again as a

@@ -204,6 +204,15 @@ impl<R: BufRead> CsvReader<R> {
         self.header.iter().position(|h| h == name)
     }
 
+    /// Those of `names` the header lacks.
+    pub fn missing_columns<'a>(&self, names: &[&'a str]) -> Vec<&'a str> {
+        names
+            .iter()
+            .copied()
+            .filter(|name| self.column(name).is_none())
+            .collect()
+    }
+
     fn byte(&mut self) -> Option<u8> {
         let buffer = self.input.fill_buf().ok()?;
         let byte = *buffer.first()?;

@@ -76,15 +76,9 @@ fn required_columns<R: BufRead, const N: usize>(
     csv: &CsvReader<R>,
     names: [&'static str; N],
 ) -> Result<[usize; N], Vec<&'static str>> {
-    let found = names.map(|name| csv.column(name));
-    let missing: Vec<&'static str> = names
-        .iter()
-        .zip(&found)
-        .filter(|(_, column)| column.is_none())
-        .map(|(name, _)| *name)
-        .collect();
+    let missing = csv.missing_columns(&names);
     if missing.is_empty() {
-        Ok(found.map(Option::unwrap_or_default))
+        Ok(names.map(|name| csv.column(name).unwrap_or_default()))
     } else {
         Err(missing)
     }
