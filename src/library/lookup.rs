@@ -6,7 +6,7 @@
 use redb::ReadTransaction;
 use serde::Serialize;
 
-use super::model::{Authority, CiteKey, codes};
+use super::model::{Authority, CiteKey, codes, order_series};
 use super::store;
 use crate::citations::reporters;
 use crate::store::StoreError;
@@ -63,7 +63,7 @@ pub fn find_case(txn: &ReadTransaction, key: &CiteKey) -> Result<CaseLookup, Sto
     }
     // A Westlaw or LEXIS number, or a neutral citation's, names one
     // document: no other document runs over it, and no volume is whole.
-    if !reporters::has_pages(&key.reporter) {
+    if !reporters::has_pages(&key.reporter) || order_series(&key.reporter).is_some() {
         return Ok(CaseLookup::NotHeld);
     }
     let held = store::volume_coverage(txn, &key.reporter, key.volume)?;

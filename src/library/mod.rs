@@ -417,12 +417,12 @@ pub fn query_of(citation: &crate::citations::Citation) -> Option<lookup::Citatio
                 });
             }
             let reporter = citation.reporter?;
-            let key = model::CiteKey::new(
+            let key = model::CiteKey::of_page_text(
                 citation.volume.as_deref()?.parse().ok()?,
                 reporter,
                 citation.reporter_found.as_deref().unwrap_or(reporter),
-                citation.page.as_deref()?.parse().ok()?,
-            );
+                citation.page.as_deref()?,
+            )?;
             Some(lookup::CitationQuery::Case { key })
         }
         CitationKind::Law => {

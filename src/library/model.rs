@@ -38,6 +38,44 @@ impl CiteKey {
             },
         }
     }
+
+    /// The address a citation's page as written names: a page number, or
+    /// the number of an unpublished order with its suffix ("2020 IL App (2d)
+    /// 190775-U", "2019 NY Slip Op 51234(U)"), which is addressed in a
+    /// series of its own ([`order_series`]) so that it is never taken for
+    /// the published decision of the same number.
+    pub fn of_page_text(volume: u32, reporter: &str, written: &str, page: &str) -> Option<Self> {
+        let page = page.trim();
+        if let Ok(number) = page.parse::<u32>() {
+            return (number > 0).then(|| Self::new(volume, reporter, written, number));
+        }
+        ORDER_SUFFIXES.iter().find_map(|suffix| {
+            let number = page.strip_suffix(suffix)?;
+            if !number.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let number: u32 = number.parse().ok().filter(|&n| n > 0)?;
+            Some(Self {
+                volume,
+                reporter: format!("{reporter} {suffix}"),
+                page: number,
+            })
+        })
+    }
+}
+
+/// The suffixes of unpublished orders' numbers: Illinois Rule 23 orders
+/// ("-U", "-UB") and New York's unreported slip opinions ("(U)").
+const ORDER_SUFFIXES: [&str; 3] = ["-UB", "-U", "(U)"];
+
+/// The reporter and suffix of an unpublished orders' series ("IL App (2d)
+/// -U"), which holds no volume: orders are numbered, not paged, and no
+/// source lists them all.
+pub fn order_series(reporter: &str) -> Option<(&str, &str)> {
+    ORDER_SUFFIXES.iter().find_map(|suffix| {
+        let base = reporter.strip_suffix(suffix)?.strip_suffix(' ')?;
+        Some((base, *suffix))
+    })
 }
 
 /// The reporter as a citation "VOLUME REPORTER PAGE" spells it
@@ -51,7 +89,12 @@ pub fn reporter_spelling(citation: &str) -> &str {
 
 impl fmt::Display for CiteKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {} {}", self.volume, self.reporter, self.page)
+        match order_series(&self.reporter) {
+            Some((reporter, suffix)) => {
+                write!(f, "{} {reporter} {}{suffix}", self.volume, self.page)
+            }
+            None => write!(f, "{} {} {}", self.volume, self.reporter, self.page),
+        }
     }
 }
 
@@ -236,6 +279,9 @@ impl CaseRecord {
                     if known.last_page.is_none() {
                         known.last_page = citation.last_page;
                     }
+                    if known.key.is_none() {
+                        known.key = citation.key;
+                    }
                 }
                 None => self.citations.push(citation),
             }
@@ -417,6 +463,45 @@ mod tests {
             }],
             ..CaseRecord::default()
         }
+    }
+
+    #[test]
+    fn an_unpublished_orders_number_is_addressed_in_its_own_series() {
+        let order = |page: &str| CiteKey::of_page_text(2020, "IL App (2d)", "IL App (2d)", page);
+        let key = order("190775-U").unwrap();
+        assert_eq!(
+            (key.reporter.as_str(), key.page),
+            ("IL App (2d) -U", 190775)
+        );
+        assert_eq!(key.to_string(), "2020 IL App (2d) 190775-U");
+        assert_eq!(order("190775-UB").unwrap().reporter, "IL App (2d) -UB");
+        assert_eq!(order(" 190775 ").unwrap().reporter, "IL App (2d)");
+        for not_a_page in ["0", "-U", "12a-U", "0-U", "190775-X", "1 9-U"] {
+            assert_eq!(order(not_a_page), None, "{not_a_page}");
+        }
+        assert_eq!(order_series("NY Slip Op (U)"), Some(("NY Slip Op", "(U)")));
+        assert_eq!(order_series("U.S."), None);
+    }
+
+    #[test]
+    fn a_keyless_citation_takes_the_key_a_later_record_gives_it() {
+        let cite = "2020 IL App (2d) 190775-U";
+        let mut held = from("juriscraper", "1");
+        held.citations.push(CaseCitation {
+            cite: cite.into(),
+            key: None,
+            last_page: None,
+        });
+        let mut again = from("juriscraper", "1");
+        let key = CiteKey::of_page_text(2020, "IL App (2d)", "IL App (2d)", "190775-U");
+        again.citations.push(CaseCitation {
+            cite: cite.into(),
+            key: key.clone(),
+            last_page: None,
+        });
+        held.merge(again);
+        assert_eq!(held.citations.len(), 1);
+        assert_eq!(held.citations[0].key, key);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::cite_snapshot::CiteSnapshot;
 use super::graph::{self, CitedCase, Edge, Link, OutEdges, PassageAt};
 use super::model::{
     Authority, BodyFormat, CaseCitation, CaseRecord, CiteKey, LawCoverage, NewCase, NewOpinion,
-    OpinionMeta, Provenance, reporter_spelling,
+    OpinionMeta, Provenance, order_series, reporter_spelling,
 };
 use super::names::names_compatible;
 use super::text::markup_to_text;
@@ -811,6 +811,9 @@ impl<'txn> LibraryWriter<'txn> {
         volume: u32,
         source: &str,
     ) -> Result<bool, StoreError> {
+        if let Some((reporter, _)) = order_series(reporter) {
+            return Ok(reporters::is_known(reporter));
+        }
         if volume == 0 || !reporters::is_known(reporter) {
             return Ok(false);
         }

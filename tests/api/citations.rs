@@ -185,6 +185,31 @@ async fn a_pin_page_outside_the_case_is_unverified() {
     );
 }
 
+/// An unpublished order the library holds is verified by its number with
+/// the suffix, under its own name only; one it does not hold, and the
+/// published decision of the same number, cannot be told.
+#[tokio::test]
+async fn unpublished_orders_are_checked_by_their_numbers() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let text = "People v. Gilliam, 2020 IL App (4th) 180071-U, ¶ 12. \
+                Smith v. Jones, 2020 IL App (4th) 180071-U. \
+                People v. Gilliam, 2020 IL App (4th) 180072-U. \
+                People v. Gilliam, 2020 IL App (4th) 180071.";
+    let (status, body) = verify(&app, &key, json!({ "text": text })).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        statuses(&body),
+        [
+            ("2020 IL App (4th) 180071-U", "verified"),
+            ("2020 IL App (4th) 180071-U", "unverified"),
+            ("2020 IL App (4th) 180072-U", "unavailable"),
+            ("2020 IL App (4th) 180071", "unavailable"),
+        ],
+        "{body}"
+    );
+}
+
 /// A case cited again at another pin is checked at that pin too: a wrong
 /// second pin makes the claim unverified instead of hiding behind the first.
 /// It is still one citation, billed once.

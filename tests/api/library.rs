@@ -339,6 +339,35 @@ fn metadata_and_sample_opinions_are_held() {
     );
 }
 
+/// Illinois Rule 23 orders and New York's unreported slip opinions are
+/// found by their numbers with the suffix, apart from the published
+/// decision of the same number; no volume of theirs is held.
+#[test]
+fn unpublished_orders_are_found_in_their_own_series() {
+    let (_dir, library) = library();
+    let name = |citation: &str| lookup(&library, citation)["cases"][0]["name"].clone();
+    assert_eq!(name("2020 IL App (4th) 180071-U"), "People v. Gilliam");
+    assert_eq!(
+        name("2026 NY Slip Op 50326(U)"),
+        "Amicus Assoc., LP v. Boeskov"
+    );
+    assert_eq!(
+        name("2026 NYSlipOp 50326(U)"),
+        "Amicus Assoc., LP v. Boeskov"
+    );
+    for unknown in [
+        "2020 IL App (4th) 180071",
+        "2020 IL App (4th) 180072-U",
+        "2026 NY Slip Op 50327(U)",
+    ] {
+        assert_eq!(
+            lookup(&library, unknown)["verdict"],
+            "volume_not_held",
+            "{unknown}"
+        );
+    }
+}
+
 /// An operator who removes `index/` gets it back from the store; a damaged
 /// one is named, with that remedy.
 #[test]

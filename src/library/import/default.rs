@@ -27,7 +27,7 @@ use crate::store::{Store, StoreError};
 /// 3: SCDB's docket-level file, with the cases decided together.
 /// 4: neutral citations of metadata records keyed as a lookup reads them;
 /// the Federal Rules of Evidence checked by article.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 4;
+pub const DEFAULT_LIBRARY_VERSION: u32 = 5;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");

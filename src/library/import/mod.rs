@@ -581,13 +581,7 @@ fn simple_cite_key(cite: &str) -> Option<CiteKey> {
     let (volume, rest) = cite.split_once(' ')?;
     let (reporter, page) = rest.rsplit_once(' ')?;
     let volume = volume_or_page_number(volume)?;
-    let page = volume_or_page_number(page)?;
-    Some(CiteKey::new(
-        volume,
-        &super::canonical_reporter(reporter),
-        reporter,
-        page,
-    ))
+    CiteKey::of_page_text(volume, &super::canonical_reporter(reporter), reporter, page)
 }
 
 /// The reporter and volume of a citation written "VOLUME REPORTER PAGE"

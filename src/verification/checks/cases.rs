@@ -23,16 +23,17 @@ fn address_of(citation: &Citation) -> Result<CiteKey, &'static str> {
         .ok_or("the reporter abbreviation is unknown or could stand for several")?;
     let (Some(volume), Some(page)) = (
         citation.volume.as_deref().and_then(|v| v.parse().ok()),
-        citation.page.as_deref().and_then(|p| p.parse().ok()),
+        citation.page.as_deref(),
     ) else {
         return Err("the citation has no volume or page to look up");
     };
-    Ok(CiteKey::new(
+    CiteKey::of_page_text(
         volume,
         reporter,
         citation.reporter_found.as_deref().unwrap_or(reporter),
         page,
-    ))
+    )
+    .ok_or("the citation has no volume or page to look up")
 }
 
 /// The cases the library holds at `key`, or the answer when it holds none
