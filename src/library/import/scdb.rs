@@ -49,8 +49,7 @@ pub fn held_volumes(name: &Path, reader: impl BufRead) -> Result<BTreeSet<u32>, 
         let term_value = row.field(term).unwrap_or_default().to_string();
         let volume = row
             .field(us)
-            .and_then(|cite| parse_simple_cite(cite).key)
-            .filter(|key| key.reporter == "U.S.")
+            .and_then(|cite| column_citation(cite, "usCite", &["U.S."]).ok()?.key)
             .map(|key| key.volume);
         match volume {
             Some(volume) => {
