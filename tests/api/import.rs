@@ -1146,6 +1146,7 @@ fn vendor_and_neutral_citations_hold_no_volume() {
             ("2010", "WL", "1234500", "7", "7001"),
             ("2010", "U.S. Dist. LEXIS", "20000", "6", "7001"),
             ("2013", "Ohio", "55", "8", "7001"),
+            ("2020", "IL App (2d)", "190775-U", "8", "7001"),
         ],
     );
     import(
@@ -1162,7 +1163,7 @@ fn vendor_and_neutral_citations_hold_no_volume() {
         .map(|r| r.reporter.clone())
         .collect();
     assert!(held.iter().any(|r| r == "F.3d"), "{held:?}");
-    for unpaged in ["WL", "U.S. Dist. LEXIS", "Ohio"] {
+    for unpaged in ["WL", "U.S. Dist. LEXIS", "Ohio", "IL App (2d) -U"] {
         assert!(!held.iter().any(|r| r == unpaged), "{unpaged}: {held:?}");
     }
     let verdict = |cite: &str| library.lookup(cite).unwrap().verdict;
@@ -1171,6 +1172,10 @@ fn vendor_and_neutral_citations_hold_no_volume() {
     assert_eq!(verdict("2010 U.S. Dist. LEXIS 20001"), "volume_not_held");
     assert_eq!(verdict("401 F.3d 10"), "found");
     assert_eq!(verdict("401 F.3d 5"), "not_in_held_volume");
+    // An unpublished order is found by its number, and holds no volume.
+    assert_eq!(verdict("2020 IL App (2d) 190775-U"), "found");
+    assert_eq!(verdict("2020 IL App (2d) 190776-U"), "volume_not_held");
+    assert_eq!(verdict("2020 IL App (2d) 190775"), "volume_not_held");
 }
 
 /// SCDB's docket-level file: the rows after a case's first are the dockets

@@ -957,7 +957,8 @@ fn citation(c: &CitationColumns, row: &Row) -> Result<(u64, CaseCitation), Strin
             page,
         }),
         Some(page) => Some(CiteKey::new(volume_number, &reporter, given, page)),
-        None => None,
+        // An unpublished order's number ("190775-U"), else no address.
+        None => CiteKey::of_page_text(volume_number, &reporter, given, page),
     };
     // "1 Cranch 100" would be the Supreme Court's: a series filed under an
     // early reporter's abbreviation ("Cranch C.C.", the D.C. circuit
