@@ -28,9 +28,19 @@ const LAW_SECTION_PATTERN: &str = concat!(
 /// suffix of a Rule 23 order's number kept ("130875-U", and "160592-UB",
 /// "-UC" for the order as modified), and of a workers' compensation
 /// commission division order ("150284WC-U"). Cut at its first letter, a
-/// modified order's number would name the published opinion.
+/// modified order's number would name the published opinion, so the "-U"
+/// is also read as briefs mistype it: another dash, an underscore, a space
+/// before it, lower case.
 const ILLINOIS_NEUTRAL_PATTERN: &str =
-    r"$volume_year $reporter (?P<page>\d{1,7}(?:WC)?(?:-[A-Z]{1,2})?)";
+    r"$volume_year $reporter (?P<page>\d{1,7}(?:WC)?(?:-[A-Z]{1,2}|\s?[-‐‑–—_][Uu][BbCc]?)?)";
+
+/// Page forms reporters-db writes more strictly than documents do, and the
+/// form read instead: New York's unreported slip opinions, "51234(U)", are
+/// also written "51234 (U)" and "51234(u)".
+const LOOSER_PAGES: [(&str, &str); 1] = [(
+    r"(?P<page>\d+[\[(]U[)\]])",
+    r"(?P<page>\d+\s?[\[(][Uu][)\]])",
+)];
 
 /// Inserted before the page of a template to read its short form
 /// ("347 U.S. at 495", "174 Cal.App.2d at p. 651").
@@ -183,7 +193,10 @@ pub(crate) fn compile(source: &str, variables: &Variables) -> Result<Template, T
         source: source.to_string(),
         reason,
     };
-    let expanded = variables.expand(source);
+    let mut expanded = variables.expand(source);
+    for (strict, loose) in LOOSER_PAGES {
+        expanded = expanded.replace(strict, loose);
+    }
     let node = pattern::parse(&expanded).map_err(|e| fail(e.to_string()))?;
     let items = match node {
         Node::Concat(items) => items,

@@ -41,41 +41,65 @@ impl CiteKey {
 
     /// The address a citation's page as written names: a page number, or
     /// the number of an unpublished order with its suffix ("2020 IL App (2d)
-    /// 190775-U", "2019 NY Slip Op 51234(U)"), which is addressed in a
+    /// 190775-U", "2019 NY Slip Op 51234(U)") or an Illinois workers'
+    /// compensation number ("190486WC", "190486WC-U"), each addressed in a
     /// series of its own ([`order_series`]) so that it is never taken for
     /// the published decision of the same number.
     pub fn of_page_text(volume: u32, reporter: &str, written: &str, page: &str) -> Option<Self> {
         let page = page.trim();
-        if let Ok(number) = page.parse::<u32>() {
-            return (number > 0).then(|| Self::new(volume, reporter, written, number));
+        let digits = page.len() - page.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let number: u32 = page[..digits].parse().ok().filter(|&n| n > 0)?;
+        if digits == page.len() {
+            return Some(Self::new(volume, reporter, written, number));
         }
-        ORDER_SUFFIXES.iter().find_map(|suffix| {
-            let number = page.strip_suffix(suffix)?;
-            if !number.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            let number: u32 = number.parse().ok().filter(|&n| n > 0)?;
-            Some(Self {
-                volume,
-                reporter: format!("{reporter} {suffix}"),
-                page: number,
-            })
+        let suffix = order_suffix(&page[digits..])?;
+        Some(Self {
+            volume,
+            reporter: format!("{reporter} {suffix}"),
+            page: number,
         })
     }
 }
 
-/// The suffixes of unpublished orders' numbers: Illinois Rule 23 orders
-/// ("-U", "-UB") and New York's unreported slip opinions ("(U)").
-const ORDER_SUFFIXES: [&str; 3] = ["-UB", "-U", "(U)"];
+/// The suffix after an order's number in its one form ("-U", "-UB", "WC",
+/// "WC-U", "(U)"), from any of the ways briefs write it: another dash or
+/// an underscore for the hyphen, a space before it, lower case, "[U]".
+fn order_suffix(written: &str) -> Option<String> {
+    let suffix: String = written
+        .trim_start()
+        .chars()
+        .map(|c| match c {
+            '‐' | '‑' | '–' | '—' | '_' => '-',
+            '[' => '(',
+            ']' => ')',
+            other => other.to_ascii_uppercase(),
+        })
+        .collect();
+    is_order_suffix(&suffix).then_some(suffix)
+}
 
-/// The reporter and suffix of an unpublished orders' series ("IL App (2d)
-/// -U"), which holds no volume: orders are numbered, not paged, and no
-/// source lists them all.
+/// "(U)" (New York), or Illinois' "WC" and "-" with one or two capitals,
+/// either or both ("WC-U").
+fn is_order_suffix(suffix: &str) -> bool {
+    if suffix == "(U)" {
+        return true;
+    }
+    let rest = suffix.strip_prefix("WC").unwrap_or(suffix);
+    let letters = match rest.strip_prefix('-') {
+        Some(letters) => letters,
+        None => return rest.is_empty() && !suffix.is_empty(),
+    };
+    (1..=2).contains(&letters.len()) && letters.bytes().all(|b| b.is_ascii_uppercase())
+}
+
+/// The reporter and suffix of an order series ("IL App (2d) -U"), which
+/// holds no volume: orders are numbered, not paged, and no source lists
+/// them all. The reporter before the suffix must be one the citation
+/// engine knows ("TN WC" is a reporter of its own).
 pub fn order_series(reporter: &str) -> Option<(&str, &str)> {
-    ORDER_SUFFIXES.iter().find_map(|suffix| {
-        let base = reporter.strip_suffix(suffix)?.strip_suffix(' ')?;
-        Some((base, *suffix))
-    })
+    let (base, suffix) = reporter.rsplit_once(' ')?;
+    (is_order_suffix(suffix) && crate::citations::reporters::is_known(base))
+        .then_some((base, suffix))
 }
 
 /// The reporter as a citation "VOLUME REPORTER PAGE" spells it
@@ -476,11 +500,39 @@ mod tests {
         assert_eq!(key.to_string(), "2020 IL App (2d) 190775-U");
         assert_eq!(order("190775-UB").unwrap().reporter, "IL App (2d) -UB");
         assert_eq!(order(" 190775 ").unwrap().reporter, "IL App (2d)");
-        for not_a_page in ["0", "-U", "12a-U", "0-U", "190775-X", "1 9-U"] {
+        for written in ["190775–U", "190775 -u", "190775_U", "190775‑U"] {
+            assert_eq!(order(written), order("190775-U"), "{written}");
+        }
+        let workers_compensation = order("190486WC-U").unwrap();
+        assert_eq!(workers_compensation.reporter, "IL App (2d) WC-U");
+        assert_eq!(
+            workers_compensation.to_string(),
+            "2020 IL App (2d) 190486WC-U"
+        );
+        assert_eq!(order("190486WC").unwrap().reporter, "IL App (2d) WC");
+        for not_a_page in [
+            "0",
+            "-U",
+            "12a-U",
+            "0-U",
+            "190775-X1",
+            "1 9-U",
+            "190775-Ufoo",
+            "190775-UBX",
+            "190775WCX",
+            "190775U",
+        ] {
             assert_eq!(order(not_a_page), None, "{not_a_page}");
         }
         assert_eq!(order_series("NY Slip Op (U)"), Some(("NY Slip Op", "(U)")));
+        assert_eq!(
+            CiteKey::of_page_text(2024, "NY Slip Op", "NY Slip Op", "51192[U]")
+                .unwrap()
+                .reporter,
+            "NY Slip Op (U)"
+        );
         assert_eq!(order_series("U.S."), None);
+        assert_eq!(order_series("TN WC"), None, "a reporter of its own");
     }
 
     #[test]

@@ -1174,6 +1174,7 @@ fn vendor_and_neutral_citations_hold_no_volume() {
     assert_eq!(verdict("401 F.3d 5"), "not_in_held_volume");
     // An unpublished order is found by its number, and holds no volume.
     assert_eq!(verdict("2020 IL App (2d) 190775-U"), "found");
+    assert_eq!(verdict("2020 IL App (2d) 190775–U"), "found");
     assert_eq!(verdict("2020 IL App (2d) 190776-U"), "volume_not_held");
     assert_eq!(verdict("2020 IL App (2d) 190775"), "volume_not_held");
 }

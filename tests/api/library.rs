@@ -355,6 +355,16 @@ fn unpublished_orders_are_found_in_their_own_series() {
         name("2026 NYSlipOp 50326(U)"),
         "Amicus Assoc., LP v. Boeskov"
     );
+    // Written loosely, as briefs do.
+    assert_eq!(name("2020 IL App (4th) 180071–U"), "People v. Gilliam");
+    assert_eq!(name("2020 IL App (4th) 180071-u"), "People v. Gilliam");
+    assert_eq!(
+        name("2026 NY Slip Op 50326 (U)"),
+        "Amicus Assoc., LP v. Boeskov"
+    );
+    // A workers' compensation division order.
+    let hamann = name("2020 IL App (3d) 190486WC-U");
+    assert!(hamann.as_str().unwrap().starts_with("Hamann"), "{hamann}");
     for unknown in [
         "2020 IL App (4th) 180071",
         "2020 IL App (4th) 180072-U",

@@ -449,6 +449,34 @@ fn illinois_rule_23_orders_keep_their_whole_number() {
     assert_ne!(modified.resolves_to, published.resolves_to);
 }
 
+/// An order's suffix as briefs mistype it is still the order's, never the
+/// published decision's number; a number glued to more than a suffix is no
+/// citation.
+#[test]
+fn order_suffixes_written_loosely_stay_orders() {
+    for (text, page) in [
+        ("Doe v. Roe, 2019 IL App (2d) 190775–U, ¶ 3.", "190775–U"),
+        ("Doe v. Roe, 2019 IL App (2d) 190775 -U, ¶ 3.", "190775 -U"),
+        ("Doe v. Roe, 2019 IL App (2d) 190775-u.", "190775-u"),
+        ("Doe v. Roe, 2019 IL App (2d) 190775_UB.", "190775_UB"),
+        ("Doe v. Roe, 2026 NY Slip Op 50326 (U).", "50326 (U)"),
+        ("Doe v. Roe, 2026 NY Slip Op 50326(u).", "50326(u)"),
+        ("Doe v. Roe, 2026 NY Slip Op 50326[U].", "50326[U]"),
+        // Prose after a dash is not a suffix.
+        ("Doe v. Roe, 2015 IL 116725—Under that rule", "116725"),
+    ] {
+        let citations = extract(text);
+        assert_eq!(citations.len(), 1, "{text}");
+        assert_eq!(citations[0].page.as_deref(), Some(page), "{text}");
+    }
+    for glued in [
+        "Doe v. Roe, 2019 IL App (2d) 190775-Ufoo.",
+        "Doe v. Roe, 2019 IL App (2d) 190775-U2.",
+    ] {
+        assert!(extract(glued).is_empty(), "{glued}");
+    }
+}
+
 #[test]
 fn cranchs_circuit_court_reports_are_not_the_supreme_courts() {
     let text = "Smith v. Jones, 1 Cranch C.C. 100 (1801); Marbury v. Madison, 1 Cranch 137 (1803).";

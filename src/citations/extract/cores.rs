@@ -667,8 +667,10 @@ fn collect(
 }
 
 /// Checks templates cannot express: Roman-numeral pages must be real
-/// numerals, and a reporter written as a bare word ("Holmes", "Chase")
-/// without a volume must not sit where a party name would.
+/// numerals, a number glued to an order's "-U" that is not one
+/// ("190775-U2", "190775-Ufoo") is not the published decision's number,
+/// and a reporter written as a bare word ("Holmes", "Chase") without a
+/// volume must not sit where a party name would.
 fn plausible(
     text: &str,
     groups: &[(&'static str, Range<usize>)],
@@ -685,6 +687,12 @@ fn plausible(
     if let Some(page) = group("page")
         && page.starts_with(|c: char| c.is_ascii_lowercase())
         && roman_value(page).is_none()
+    {
+        return false;
+    }
+    if let Some((_, page)) = groups.iter().find(|(name, _)| *name == "page")
+        && text[page.clone()].bytes().all(|b| b.is_ascii_digit())
+        && text[page.end..].starts_with("-U")
     {
         return false;
     }
