@@ -223,7 +223,28 @@ fn lookup(abbreviation: &str) -> Option<&'static Court> {
     if matches.next().is_some() {
         return None;
     }
-    Some(&all.courts[first.1])
+    let court = &all.courts[first.1];
+    ends_a_word_of(&court.citation_string, &key).then_some(court)
+}
+
+/// Whether `key` (squashed) is the citation string squashed up to the end
+/// of one of its words: "App." begins "Appomattox Cir. Ct." but is no word
+/// of it.
+fn ends_a_word_of(citation_string: &str, key: &str) -> bool {
+    let mut squashed = String::new();
+    let mut in_word = false;
+    for c in bluebook_ordinals(citation_string).chars() {
+        if c.is_alphanumeric() {
+            squashed.extend(c.to_lowercase());
+            in_word = true;
+        } else {
+            if in_word && squashed == key {
+                return true;
+            }
+            in_word = false;
+        }
+    }
+    squashed == key
 }
 
 /// The court with a courts-db id.
@@ -265,6 +286,11 @@ mod tests {
 
     #[test]
     fn refuses_to_guess() {
+        assert_eq!(
+            id("App."),
+            None,
+            "the beginning of Appomattox, not a word of it"
+        );
         assert_eq!(id(""), None);
         assert_eq!(id("..."), None);
         assert_eq!(id("Nowhere Ct."), None);

@@ -371,18 +371,20 @@ pub fn canonical_reporter(reporter: &str) -> String {
         .unwrap_or_else(|| reporter.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
-/// The courts-db id of a court a source gives by its abbreviation ("Ill.
-/// App. Ct."), else by its full name. Case-law sources (CAP, Fastcase)
-/// abbreviate the Supreme Court "U.S.", which is no court's citation
-/// string, and name it in more than one way.
+/// The courts-db id of a court a source gives by its full name, else by
+/// its abbreviation ("Ill. App. Ct."). The name goes first: an
+/// abbreviation may be shared ("D.C." is the District of Columbia Court of
+/// Appeals' and its criminal court's), while a name taken is one court's
+/// only. Case-law sources (CAP, Fastcase) abbreviate the Supreme Court
+/// "U.S.", which is no court's citation string, and name it in more than
+/// one way.
 pub fn court_id(abbreviation: Option<&str>, name: Option<&str>) -> Option<String> {
     let abbreviation = abbreviation.map(str::trim);
     if abbreviation == Some("U.S.") {
         return Some(SUPREME_COURT.into());
     }
-    abbreviation
-        .and_then(crate::citations::court_by_abbreviation)
-        .or_else(|| name.and_then(crate::citations::court_by_name))
+    name.and_then(crate::citations::court_by_name)
+        .or_else(|| abbreviation.and_then(crate::citations::court_by_abbreviation))
         .map(|court| court.id.to_string())
 }
 

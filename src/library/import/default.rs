@@ -1288,6 +1288,15 @@ mod tests {
             .iter()
             .filter(|(_, court)| court.as_deref() == Some("scotus"));
         assert_eq!(supreme_court.count(), 1, "abbreviated \"U.S.\"");
+        // "DC" is also the abbreviation of the District's criminal court;
+        // the name says which.
+        let court_of = |stem_end: &str| {
+            courts
+                .iter()
+                .find(|(stem, _)| stem.ends_with(stem_end))
+                .and_then(|(_, court)| court.clone())
+        };
+        assert_eq!(court_of("100a3d1076_Replace2").as_deref(), Some("dc"));
     }
 
     #[test]
