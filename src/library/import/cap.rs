@@ -866,7 +866,7 @@ mod tests {
     }
 
     #[test]
-    fn a_court_is_found_by_abbreviation_or_else_by_name() {
+    fn a_court_is_found_by_name_or_else_by_abbreviation() {
         let court = |abbreviation: &str, name: &str| {
             CapCourt {
                 name_abbreviation: Some(abbreviation.into()),
@@ -888,6 +888,11 @@ mod tests {
         assert_eq!(
             court("Ill. App. Ct.", "Illinois Appellate Court").as_deref(),
             Some("illappct")
+        );
+        // A shared abbreviation: the name says which court.
+        assert_eq!(
+            court("D.C.", "District of Columbia Court of Appeals").as_deref(),
+            Some("dc")
         );
         assert_eq!(court("Zz.", "No Such Court"), None);
     }
