@@ -156,9 +156,11 @@ fn abbreviate(party: &str) -> String {
         .join(" ")
 }
 
+/// A pin after "Id." or a short form: a page takes "at", a paragraph or
+/// section does not ("Id. ¶ 20").
 fn at_pin(pin: &str) -> String {
     let pin = pin.trim().trim_start_matches(',').trim();
-    if pin.starts_with("at ") {
+    if pin.starts_with("at ") || pin.starts_with(['¶', '§']) {
         pin.to_string()
     } else {
         format!("at {pin}")

@@ -191,7 +191,15 @@ fn pin_fits(full: &Citation, pin: Option<&str>) -> bool {
     };
     let pin = pin.trim().trim_start_matches("at").trim();
     if pin.starts_with('¶') {
-        return false;
+        // Paragraphs are the pins of a neutral citation ("2015 IL 116725,
+        // ¶ 12"), not of a reporter's pages.
+        return full
+            .reporter
+            .is_some_and(|r| !super::reporters::has_pages(r))
+            || full
+                .pin_cite
+                .as_deref()
+                .is_some_and(|p| p.trim_start().starts_with('¶'));
     }
     match (page.parse::<u64>().ok(), number(pin)) {
         (Some(first), Some(p)) if !pin.starts_with('*') => {

@@ -477,6 +477,26 @@ fn order_suffixes_written_loosely_stay_orders() {
     }
 }
 
+/// A paragraph is the pin of a neutral citation: "Id. ¶ 20" after one is
+/// that case, after a reporter's page is not.
+#[test]
+fn id_at_a_paragraph_follows_a_neutral_citation_only() {
+    let text = "People v. Smith, 2015 IL 116725, ¶ 12. Id. ¶ 20. \
+                Brown v. Board, 347 U.S. 483, 495 (1954). Id. ¶ 21.";
+    let citations = extract(text);
+    let ids: Vec<_> = citations
+        .iter()
+        .filter(|c| c.kind == CitationKind::Id)
+        .collect();
+    assert_eq!(ids.len(), 2);
+    assert_eq!(ids[0].resolves_to, Some(0));
+    assert_eq!(
+        lexstack::citations::bluebook(ids[0]).as_deref(),
+        Some("Id. ¶ 20")
+    );
+    assert_eq!(ids[1].resolves_to, None);
+}
+
 #[test]
 fn cranchs_circuit_court_reports_are_not_the_supreme_courts() {
     let text = "Smith v. Jones, 1 Cranch C.C. 100 (1801); Marbury v. Madison, 1 Cranch 137 (1803).";
