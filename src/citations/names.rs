@@ -320,10 +320,48 @@ pub fn case_sides(name: &str) -> Option<(Vec<String>, Vec<String>)> {
     (!later.is_empty()).then(|| (first, later.into_iter().flatten().collect()))
 }
 
+/// A parenthetical of a few capitalised words after a name: New York's
+/// given name of a party ("People v Romero (Wilbert)"), or the short name
+/// of one of several decisions ("(Brown II)"). Names compare without it.
+pub(crate) fn is_name_parenthetical(inner: &str) -> bool {
+    let words: Vec<&str> = inner.split_whitespace().collect();
+    (1..=3).contains(&words.len())
+        && words.iter().all(|word| {
+            word.starts_with(|c: char| c.is_uppercase())
+                && word
+                    .chars()
+                    .all(|c| c.is_alphabetic() || matches!(c, '.' | '-' | '\''))
+        })
+}
+
+/// The name without its [`is_name_parenthetical`]s.
+fn without_name_parentheticals(name: &str) -> std::borrow::Cow<'_, str> {
+    let mut kept = String::new();
+    let mut rest = name;
+    let mut changed = false;
+    while let Some(open) = rest.find('(') {
+        let Some(close) = rest[open..].find(')').map(|c| open + c) else {
+            break;
+        };
+        kept.push_str(&rest[..open]);
+        if is_name_parenthetical(&rest[open + 1..close]) {
+            changed = true;
+        } else {
+            kept.push_str(&rest[open..=close]);
+        }
+        rest = &rest[close + 1..];
+    }
+    if !changed {
+        return std::borrow::Cow::Borrowed(name);
+    }
+    kept.push_str(rest);
+    std::borrow::Cow::Owned(kept)
+}
+
 /// Each side of a case name's "v."s as canonical tokens, an empty side
 /// kept in its place.
 fn sides(name: &str) -> Vec<Vec<String>> {
-    let lowered: String = name
+    let lowered: String = without_name_parentheticals(name)
         .chars()
         .map(|c| match c {
             '’' | '‘' => '\'',
@@ -571,7 +609,7 @@ fn same_party(
 /// AND IN DEFENSE OF ANIMALS"; none in "WADE, DISTRICT ATTORNEY OF DALLAS
 /// COUNTY"). A first name alone does not name the party.
 fn first_names(name: &str) -> HashSet<String> {
-    let lowered = name.to_lowercase();
+    let lowered = without_name_parentheticals(name).to_lowercase();
     // In the matcher's own words ("corporation" is "corp").
     let words = |text: &str| parties(text).concat();
     let is_company = |party: &str| {

@@ -477,6 +477,55 @@ fn order_suffixes_written_loosely_stay_orders() {
     }
 }
 
+/// Names with numbers, an entity after a comma, and New York's given name
+/// in parentheses are read whole; a year or a section before a name is not
+/// part of it.
+#[test]
+fn names_with_numbers_entities_and_given_names() {
+    for (text, plaintiff, defendant) in [
+        (
+            "See INK 954 LLC v. Mann, 2026 NY Slip Op 50326(U).",
+            Some("INK 954 LLC"),
+            "Mann",
+        ),
+        (
+            "See Velez v. LSG 105 W. 28th, LLC, 2026 NY Slip Op 50326(U).",
+            Some("Velez"),
+            "LSG 105 W. 28th, LLC",
+        ),
+        (
+            "See Acupuncture Now, P.C. v. MVAIC, 2026 NY Slip Op 50326(U).",
+            Some("Acupuncture Now, P.C."),
+            "MVAIC",
+        ),
+        (
+            "See People v. Romero (Wilbert), 2026 NY Slip Op 50326(U).",
+            Some("People"),
+            "Romero",
+        ),
+        (
+            "In 2019, Smith v. Jones, 1 F.3d 1 (2d Cir. 1993).",
+            Some("Smith"),
+            "Jones",
+        ),
+        (
+            "The rule of KRS 439.3106 and Doe v. Roe, 1 F.3d 1 (2d Cir. 1993).",
+            Some("Doe"),
+            "Roe",
+        ),
+    ] {
+        let citations = extract(text);
+        assert_eq!(
+            (
+                citations[0].plaintiff.as_deref(),
+                citations[0].defendant.as_deref()
+            ),
+            (plaintiff, Some(defendant)),
+            "{text}"
+        );
+    }
+}
+
 /// A paragraph is the pin of a neutral citation: "Id. ¶ 20" after one is
 /// that case, after a reporter's page is not.
 #[test]

@@ -30,6 +30,9 @@ fn matcher_accepts_names_briefs_write() {
             "Ne. Pa. Fed'n v. Smith",
             "Northeastern Pennsylvania Federation v. Smith",
         ),
+        // New York's given name in parentheses.
+        ("People v. Romero", "People v. Romero (Wilbert)"),
+        ("People v. Romero (Wilbert)", "People v. Romero"),
     ] {
         assert!(case_names_match(cited, actual), "{cited} ~ {actual}");
     }
@@ -49,6 +52,7 @@ fn matcher_rejects_a_different_case_at_the_same_page() {
         ),
         ("Miller v. United States", "Miller v. Johnson"),
         ("Petersen v. Iran Air", "Petersen v. Iraq"),
+        ("People v. Wilbert", "People v. Romero (Wilbert)"),
     ] {
         assert!(!case_names_match(cited, actual), "{cited} !~ {actual}");
     }

@@ -81,7 +81,7 @@ fn skip_between(text: &str, start: usize, floor: usize, result: &mut Before) -> 
                 in_docket = true;
                 continue;
             }
-            if is_caption_parenthetical(inner) {
+            if is_caption_parenthetical(inner) || names::is_name_parenthetical(inner) {
                 pos = paren.span.start;
                 continue;
             }
@@ -336,16 +336,22 @@ fn name_span(text: &str, words: &[Range<usize>]) -> Option<Range<usize>> {
         if bare.is_empty() || is_signal(bare) && !after_versus {
             break;
         }
-        if core.ends_with(',') && is_transition(bare) && !after_versus {
+        if core.ends_with(',')
+            && is_transition(bare)
+            && !after_versus
+            && !before_corporate_word(text, &taken)
+        {
             break;
         }
-        if bare.bytes().any(|b| b.is_ascii_digit()) {
+        let has_digits = bare.bytes().any(|b| b.is_ascii_digit());
+        let before = words.get(i + 1).map(|w| &text[w.clone()]);
+        if has_digits && !number_in_name(bare, &taken, before) {
             break;
         }
         let first = bare.chars().next().unwrap_or(' ');
         let capital = first.is_uppercase()
             || first == '\'' && bare.chars().nth(1).is_some_and(char::is_uppercase);
-        if !capital && !is_connector(bare) {
+        if !capital && !is_connector(bare) && !has_digits {
             break;
         }
         let ends_its_sentence = if i == 0 {
@@ -584,6 +590,29 @@ fn introduces_name(word: &str, next: Option<&str>) -> bool {
         && next.is_some_and(|n| matches!(n, "on" | "upon" | "to" | "in" | "that"))
 }
 
+/// A word with digits inside a name, between capitalised words ("INK 954
+/// LLC", "LSG 105 W. 28th, LLC"): not a year, which more likely dates the
+/// sentence ("In 2019, Smith v. Jones"), nor a section number.
+fn number_in_name(word: &str, taken: &[Range<usize>], before: Option<&str>) -> bool {
+    let year = word.len() == 4
+        && word.bytes().all(|b| b.is_ascii_digit())
+        && word.parse::<u32>().is_ok_and(|n| (1600..2100).contains(&n));
+    // "439.3106", "12:34": a section or a time, not a name's number.
+    let section = word
+        .as_bytes()
+        .windows(3)
+        .any(|w| w[0].is_ascii_digit() && matches!(w[1], b'.' | b':') && w[2].is_ascii_digit());
+    if year || section {
+        return false;
+    }
+    let named_before = before.is_some_and(|w| {
+        w.starts_with(|c: char| c.is_uppercase())
+            && !w.ends_with([',', ';', ':', ')'])
+            && !is_signal(w)
+    });
+    !taken.is_empty() && named_before
+}
+
 /// Whether the name read so far begins with a corporate word ("Co.",
 /// "Inc."), before which a period-ended word is part of the name
 /// ("Loup-Miller Const. Co.").
@@ -591,7 +620,24 @@ fn before_corporate_word(text: &str, taken: &[Range<usize>]) -> bool {
     taken.last().is_some_and(|w| {
         matches!(
             text[w.clone()].trim_end_matches(','),
-            "Co." | "Inc." | "Corp." | "Ltd." | "LLC" | "L.L.C." | "Ass'n" | "Co" | "Inc" | "Bros."
+            "Co."
+                | "Inc."
+                | "Corp."
+                | "Ltd."
+                | "LLC"
+                | "L.L.C."
+                | "Ass'n"
+                | "Co"
+                | "Inc"
+                | "Bros."
+                | "P.C."
+                | "P.A."
+                | "L.P."
+                | "LP"
+                | "LLP"
+                | "L.L.P."
+                | "PLLC"
+                | "N.A."
         )
     })
 }
