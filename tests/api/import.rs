@@ -38,6 +38,19 @@ fn import(data: &Path, args: &[&str]) -> Output {
     output
 }
 
+/// The error output of an import that must fail.
+fn failed_import(data: &Path, source: &str, input: &Path) -> String {
+    let output = lexstack()
+        .arg("--data")
+        .arg(data)
+        .args(["import", source])
+        .arg(input)
+        .output()
+        .unwrap();
+    assert!(!output.status.success(), "import {source} succeeded");
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
 /// Rows an import read, over all its files (its report lines' "rows N").
 fn rows_read(output: &Output) -> u64 {
     String::from_utf8_lossy(&output.stdout)
@@ -1421,15 +1434,7 @@ fn a_wrong_file_is_named_once_in_its_error() {
     let input = tempfile::tempdir().unwrap();
     let path = input.path().join("not-scdb.csv");
     std::fs::write(&path, "\"a\",\"b\"\n\"1\",\"2\"\n").unwrap();
-    let output = lexstack()
-        .arg("--data")
-        .arg(dir.path())
-        .args(["import", "scdb"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(!output.status.success());
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = failed_import(dir.path(), "scdb", &path);
     assert!(stderr.contains("not an SCDB case-centred file"), "{stderr}");
     assert_eq!(
         stderr.matches("not-scdb.csv").count(),
@@ -1444,15 +1449,7 @@ fn a_wrong_file_is_named_once_in_its_error() {
         "\"id\",\"court\"\n\"1\",\"scotus\"\n",
     )
     .unwrap();
-    let output = lexstack()
-        .arg("--data")
-        .arg(dir.path())
-        .args(["import", "courtlistener"])
-        .arg(&dump)
-        .output()
-        .unwrap();
-    assert!(!output.status.success());
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = failed_import(dir.path(), "courtlistener", &dump);
     assert!(
         stderr.contains("header has no column court_id, docket_number"),
         "every missing column: {stderr}"
