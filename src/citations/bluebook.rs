@@ -160,6 +160,13 @@ fn abbreviate(party: &str) -> String {
 /// section does not ("Id. ¶ 20").
 fn at_pin(pin: &str) -> String {
     let pin = pin.trim().trim_start_matches(',').trim();
+    if let Some(mark) = pin
+        .strip_prefix("at ")
+        .map(str::trim_start)
+        .filter(|rest| rest.starts_with(['¶', '§']))
+    {
+        return mark.to_string();
+    }
     if pin.starts_with("at ") || pin.starts_with(['¶', '§']) {
         pin.to_string()
     } else {

@@ -228,20 +228,25 @@ fn lookup(abbreviation: &str) -> Option<&'static Court> {
 }
 
 /// Whether `key` (squashed) is the citation string squashed up to the end
-/// of one of its words: "App." begins "Appomattox Cir. Ct." but is no word
-/// of it.
+/// of one of its words, or into a word by at least four letters (courts-db
+/// spells some out: "Minn." of "D. Minnesota"): "App." begins "Appomattox
+/// Cir. Ct." but is no word of it.
 fn ends_a_word_of(citation_string: &str, key: &str) -> bool {
+    const ABBREVIATED_WORD: usize = 4;
     let mut squashed = String::new();
-    let mut in_word = false;
+    let mut word_letters = 0;
     for c in bluebook_ordinals(citation_string).chars() {
         if c.is_alphanumeric() {
             squashed.extend(c.to_lowercase());
-            in_word = true;
-        } else {
-            if in_word && squashed == key {
+            word_letters += 1;
+            if squashed == key && word_letters >= ABBREVIATED_WORD {
                 return true;
             }
-            in_word = false;
+        } else {
+            if word_letters > 0 && squashed == key {
+                return true;
+            }
+            word_letters = 0;
         }
     }
     squashed == key

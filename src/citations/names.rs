@@ -322,7 +322,8 @@ pub fn case_sides(name: &str) -> Option<(Vec<String>, Vec<String>)> {
 
 /// A parenthetical of a few capitalised words after a name: New York's
 /// given name of a party ("People v Romero (Wilbert)"), or the short name
-/// of one of several decisions ("(Brown II)"). Names compare without it.
+/// of one of several decisions ("(Brown II)"). Names also compare without
+/// it.
 pub(crate) fn is_name_parenthetical(inner: &str) -> bool {
     let words: Vec<&str> = inner.split_whitespace().collect();
     (1..=3).contains(&words.len())
@@ -361,7 +362,7 @@ fn without_name_parentheticals(name: &str) -> std::borrow::Cow<'_, str> {
 /// Each side of a case name's "v."s as canonical tokens, an empty side
 /// kept in its place.
 fn sides(name: &str) -> Vec<Vec<String>> {
-    let lowered: String = without_name_parentheticals(name)
+    let lowered: String = name
         .chars()
         .map(|c| match c {
             '’' | '‘' => '\'',
@@ -609,7 +610,9 @@ fn same_party(
 /// AND IN DEFENSE OF ANIMALS"; none in "WADE, DISTRICT ATTORNEY OF DALLAS
 /// COUNTY"). A first name alone does not name the party.
 fn first_names(name: &str) -> HashSet<String> {
-    let lowered = without_name_parentheticals(name).to_lowercase();
+    let plain = without_name_parentheticals(name);
+    let mut given = given_names(name);
+    let lowered = plain.to_lowercase();
     // In the matcher's own words ("corporation" is "corp").
     let words = |text: &str| parties(text).concat();
     let is_company = |party: &str| {
@@ -631,7 +634,31 @@ fn first_names(name: &str) -> HashSet<String> {
             ((2..=3).contains(&words.len()) && words.iter().all(name_word))
                 .then(|| words[0].clone())
         })
-        .collect()
+        .for_each(|first| {
+            given.insert(first);
+        });
+    given
+}
+
+/// New York's given names in parentheses after a surname ("Romero
+/// (Wilbert)"); not a decision's short name ("(Brown II)").
+fn given_names(name: &str) -> HashSet<String> {
+    let mut given = HashSet::new();
+    let mut rest = name;
+    while let Some(open) = rest.find('(') {
+        let Some(close) = rest[open..].find(')').map(|c| open + c) else {
+            break;
+        };
+        let inner = &rest[open + 1..close];
+        let numbered = inner
+            .split_whitespace()
+            .any(|w| w.chars().all(|c| matches!(c, 'I' | 'V' | 'X')));
+        if is_name_parenthetical(inner) && !numbered {
+            given.extend(inner.split_whitespace().map(squash_word));
+        }
+        rest = &rest[close + 1..];
+    }
+    given
 }
 
 /// Words of an office that a name of record adds after a party's name.
@@ -723,7 +750,7 @@ pub fn reversed(name: &str) -> Option<String> {
 
 /// Whether a name is written as a case of one party ("In re Brown", "Ex
 /// parte Young").
-fn names_one_party(name: &str) -> bool {
+pub(crate) fn names_one_party(name: &str) -> bool {
     let lowered = name.trim_start().to_lowercase();
     CAPTION_PREFIXES
         .iter()
@@ -734,6 +761,23 @@ fn names_one_party(name: &str) -> bool {
 /// `actual` (the name of record). See the module documentation for what
 /// counts as the same name.
 pub fn case_names_match(cited: &str, actual: &str) -> bool {
+    if names_match_as_written(cited, actual) {
+        return true;
+    }
+    // A parenthetical given name or short name ("People v. Romero
+    // (Wilbert)") may be left out on either side; one that is part of a
+    // party's name ("Citibank (South Dakota), N.A.") is kept by the first
+    // comparison.
+    let (plain_cited, plain_actual) = (
+        without_name_parentheticals(cited),
+        without_name_parentheticals(actual),
+    );
+    let stripped = matches!(plain_cited, std::borrow::Cow::Owned(_))
+        || matches!(plain_actual, std::borrow::Cow::Owned(_));
+    stripped && names_match_as_written(&plain_cited, &plain_actual)
+}
+
+fn names_match_as_written(cited: &str, actual: &str) -> bool {
     let cited_text = cited;
     let (cited_acronyms, actual_acronyms) = (acronyms(cited), acronyms(actual));
     // Read only for a one-word party that matched: the extractor calls this

@@ -82,6 +82,14 @@ pub fn has_pages(reporter: &str) -> bool {
     })
 }
 
+/// Whether a reporter is a neutral (public-domain) citation's, whose
+/// opinions are cited at numbered paragraphs ("2015 IL 116725, ¶ 12").
+pub fn is_neutral(reporter: &str) -> bool {
+    editions_for(reporter)
+        .iter()
+        .any(|edition| reporter_of(edition).cite_type == "neutral")
+}
+
 /// A reporter series number as written after a reporter's name, in the
 /// form reporter abbreviations give it: "2nd" and "2d" are "2d", "3rd" is
 /// "3d", "4th" is "4th". `None` for the first series, which is written

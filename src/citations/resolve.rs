@@ -193,9 +193,7 @@ fn pin_fits(full: &Citation, pin: Option<&str>) -> bool {
     if pin.starts_with('¶') {
         // Paragraphs are the pins of a neutral citation ("2015 IL 116725,
         // ¶ 12"), not of a reporter's pages.
-        return full
-            .reporter
-            .is_some_and(|r| !super::reporters::has_pages(r))
+        return full.reporter.is_some_and(super::reporters::is_neutral)
             || full
                 .pin_cite
                 .as_deref()

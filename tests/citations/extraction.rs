@@ -513,6 +513,27 @@ fn names_with_numbers_entities_and_given_names() {
             Some("Doe"),
             "Roe",
         ),
+        // A label's number before a name is not part of it.
+        (
+            "Under Rule 23, Wal-Mart Stores, Inc. v. Dukes, 564 U.S. 338 (2011).",
+            Some("Wal-Mart Stores, Inc."),
+            "Dukes",
+        ),
+        (
+            "Section 301 Textile Workers Union v. Lincoln Mills, 353 U.S. 448 (1957).",
+            Some("Textile Workers Union"),
+            "Lincoln Mills",
+        ),
+        (
+            "No. 12-345, Doe v. Roe, 1 F.3d 1 (2d Cir. 1993).",
+            Some("Doe"),
+            "Roe",
+        ),
+        (
+            "Motel 6 Operating L.P. v. Smith, 1 F.3d 1 (2d Cir. 1993).",
+            Some("Motel 6 Operating L.P."),
+            "Smith",
+        ),
     ] {
         let citations = extract(text);
         assert_eq!(
@@ -523,6 +544,13 @@ fn names_with_numbers_entities_and_given_names() {
             (plaintiff, Some(defendant)),
             "{text}"
         );
+    }
+    // A parenthetical after a word that is no case name leaves no name.
+    for text in [
+        "Plaintiffs cite the Manual (Fourth), 123 F.3d 456 (2d Cir. 1997).",
+        "See Smith (Kasie) v. Dist. Ct. (State), 142 Nev. Adv. Op. No. 43 (2026).",
+    ] {
+        assert_eq!(extract(text)[0].case_name, None, "{text}");
     }
 }
 
@@ -544,6 +572,16 @@ fn id_at_a_paragraph_follows_a_neutral_citation_only() {
         Some("Id. ¶ 20")
     );
     assert_eq!(ids[1].resolves_to, None);
+    // Westlaw numbers documents at star pages, not paragraphs.
+    let text = "Smith v. Jones, 2017 WL 1234567, at *3 (D. Minn. 2017). Id. ¶ 4. \
+                People v. Smith, 2015 IL 116725, ¶ 12. Id. at ¶ 30.";
+    let citations = extract(text);
+    assert_eq!(citations[0].court, Some("mnd"));
+    assert_eq!(citations[1].resolves_to, None);
+    assert_eq!(
+        lexstack::citations::bluebook(&citations[3]).as_deref(),
+        Some("Id. ¶ 30")
+    );
 }
 
 #[test]

@@ -33,6 +33,11 @@ fn matcher_accepts_names_briefs_write() {
         // New York's given name in parentheses.
         ("People v. Romero", "People v. Romero (Wilbert)"),
         ("People v. Romero (Wilbert)", "People v. Romero"),
+        // A parenthetical that is part of a party's name.
+        (
+            "Smiley v. Citibank (South Dakota), N.A.",
+            "BARBARA SMILEY v. CITIBANK (SOUTH DAKOTA), N. A.",
+        ),
     ] {
         assert!(case_names_match(cited, actual), "{cited} ~ {actual}");
     }

@@ -29,12 +29,25 @@ pub(crate) struct Before {
 pub(crate) fn before(text: &str, start: usize, floor: usize, split_parties: bool) -> Before {
     let floor = floor.max(start.saturating_sub(MAX_REACH));
     let mut result = Before::default();
-    let name_end = skip_between(text, start, floor, &mut result);
+    let mut skipped_name_parenthetical = false;
+    let name_end = skip_between(
+        text,
+        start,
+        floor,
+        &mut result,
+        &mut skipped_name_parenthetical,
+    );
     let words = words_back(text, name_end, floor);
     let Some(span) = name_span(text, &words) else {
         return result;
     };
     let name = clean_name(&text[span.clone()]);
+    // A parenthetical is a party's given name or a decision's short name
+    // only after a case name ("People v Romero (Wilbert)"); after a word
+    // ("the Manual (Fourth)") the name read is no case's.
+    if skipped_name_parenthetical && split(&name).0.is_none() && !names::names_one_party(&name) {
+        return result;
+    }
     if split_parties {
         let (plaintiff, defendant) = split(&name);
         result.plaintiff = plaintiff;
@@ -50,7 +63,13 @@ pub(crate) fn before(text: &str, start: usize, floor: usize, split_parties: bool
 /// parenthetical ("(In re Smith)", "(per curiam)"), "et al." (Bluebook
 /// drops it from the name), the closing quote of a quoted name, blank-page
 /// placeholders ("— U.S. —"), a docket number, "supra".
-fn skip_between(text: &str, start: usize, floor: usize, result: &mut Before) -> usize {
+fn skip_between(
+    text: &str,
+    start: usize,
+    floor: usize,
+    result: &mut Before,
+    skipped_name_parenthetical: &mut bool,
+) -> usize {
     let mut pos = start;
     // Set after a docket number part, so "No." and "p." before it go too.
     let mut in_docket = false;
@@ -81,7 +100,12 @@ fn skip_between(text: &str, start: usize, floor: usize, result: &mut Before) -> 
                 in_docket = true;
                 continue;
             }
-            if is_caption_parenthetical(inner) || names::is_name_parenthetical(inner) {
+            if is_caption_parenthetical(inner) {
+                pos = paren.span.start;
+                continue;
+            }
+            if names::is_name_parenthetical(inner) {
+                *skipped_name_parenthetical = true;
                 pos = paren.span.start;
                 continue;
             }
@@ -345,7 +369,7 @@ fn name_span(text: &str, words: &[Range<usize>]) -> Option<Range<usize>> {
         }
         let has_digits = bare.bytes().any(|b| b.is_ascii_digit());
         let before = words.get(i + 1).map(|w| &text[w.clone()]);
-        if has_digits && !number_in_name(bare, &taken, before) {
+        if has_digits && !number_in_name(text, core, bare, &taken, before) {
             break;
         }
         let first = bare.chars().next().unwrap_or(' ');
@@ -591,26 +615,114 @@ fn introduces_name(word: &str, next: Option<&str>) -> bool {
 }
 
 /// A word with digits inside a name, between capitalised words ("INK 954
-/// LLC", "LSG 105 W. 28th, LLC"): not a year, which more likely dates the
-/// sentence ("In 2019, Smith v. Jones"), nor a section number.
-fn number_in_name(word: &str, taken: &[Range<usize>], before: Option<&str>) -> bool {
+/// LLC", "Motel 6 v.", "LSG 105 W. 28th, LLC"). Not a year, which more
+/// likely dates the sentence ("In 2019, Smith v. Jones"), nor a section,
+/// a docket or a statute ("439.3106", "12-345", "5/2-619", "10(b)"), nor
+/// the number of a label ("Rule 23", "Section 301", "No. 92", "Count 3"),
+/// nor a number closing a phrase with a comma ("Under Rule 23, Wal-Mart"),
+/// unless a corporate word follows it ("28th, LLC").
+fn number_in_name(
+    text: &str,
+    raw: &str,
+    word: &str,
+    taken: &[Range<usize>],
+    before: Option<&str>,
+) -> bool {
     let year = word.len() == 4
         && word.bytes().all(|b| b.is_ascii_digit())
         && word.parse::<u32>().is_ok_and(|n| (1600..2100).contains(&n));
-    // "439.3106", "12:34": a section or a time, not a name's number.
-    let section = word
+    let digits_joined = word.as_bytes().windows(3).any(|w| {
+        w[0].is_ascii_digit() && matches!(w[1], b'.' | b':' | b'-' | b'/') && w[2].is_ascii_digit()
+    });
+    // "No.92ofPottawatomie": a label run into its number.
+    let label_run_in = word
         .as_bytes()
-        .windows(3)
-        .any(|w| w[0].is_ascii_digit() && matches!(w[1], b'.' | b':') && w[2].is_ascii_digit());
-    if year || section {
+        .windows(2)
+        .any(|w| w[0] == b'.' && w[1].is_ascii_digit());
+    if year || digits_joined || label_run_in || word.contains(['/', '(', '§']) {
         return false;
     }
-    let named_before = before.is_some_and(|w| {
-        w.starts_with(|c: char| c.is_uppercase())
-            && !w.ends_with([',', ';', ':', ')'])
-            && !is_signal(w)
-    });
-    !taken.is_empty() && named_before
+    if raw.ends_with(',') && !before_corporate_word(text, taken) {
+        return false;
+    }
+    let Some(before) = before else {
+        return false;
+    };
+    let label = is_number_label(before.trim_end_matches(['.', ',']));
+    let named_before = before.starts_with(|c: char| c.is_uppercase())
+        && !before.ends_with([',', ';', ':', ')'])
+        && !is_signal(before);
+    !taken.is_empty() && named_before && !label
+}
+
+/// Words that label a number in prose or a record, not in a name.
+fn is_number_label(word: &str) -> bool {
+    matches!(
+        word.to_lowercase().as_str(),
+        "rule"
+            | "rules"
+            | "section"
+            | "sections"
+            | "sec"
+            | "no"
+            | "nos"
+            | "number"
+            | "count"
+            | "counts"
+            | "claim"
+            | "claims"
+            | "chapter"
+            | "ch"
+            | "exhibit"
+            | "ex"
+            | "part"
+            | "pt"
+            | "page"
+            | "pageid"
+            | "table"
+            | "title"
+            | "form"
+            | "document"
+            | "doc"
+            | "dkt"
+            | "docket"
+            | "de"
+            | "ecf"
+            | "footnote"
+            | "fn"
+            | "n"
+            | "note"
+            | "exemption"
+            | "order"
+            | "article"
+            | "art"
+            | "amendment"
+            | "paragraph"
+            | "para"
+            | "volume"
+            | "vol"
+            | "schedule"
+            | "appendix"
+            | "app"
+            | "step"
+            | "phase"
+            | "category"
+            | "class"
+            | "code"
+            | "act"
+            | "item"
+            | "question"
+            | "issue"
+            | "ground"
+            | "point"
+            | "factor"
+            | "prong"
+            | "element"
+            | "line"
+            | "figure"
+            | "fig"
+            | "opin"
+    )
 }
 
 /// Whether the name read so far begins with a corporate word ("Co.",
