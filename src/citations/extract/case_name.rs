@@ -345,6 +345,16 @@ fn name_span(text: &str, words: &[Range<usize>]) -> Option<Range<usize>> {
         if raw.ends_with(';') || raw.ends_with(':') {
             break;
         }
+        // A one-word given name inside the name ("Causey (Kasie) v. Dist.
+        // Ct."): part of it, read past.
+        let given_name = raw
+            .trim_end_matches(',')
+            .strip_prefix('(')
+            .and_then(|w| w.strip_suffix(')'));
+        let given_name = given_name.filter(|w| w.chars().any(char::is_lowercase));
+        if !taken.is_empty() && given_name.is_some_and(names::is_name_parenthetical) {
+            continue;
+        }
         let opens = raw.starts_with(['(', '[', '“', '"', '‘']);
         let closes_quote = raw.ends_with(['”', '"', '’']) && !raw.ends_with("s’");
         if closes_quote || raw.ends_with(')') || raw.ends_with(']') {
@@ -369,7 +379,8 @@ fn name_span(text: &str, words: &[Range<usize>]) -> Option<Range<usize>> {
         }
         let has_digits = bare.bytes().any(|b| b.is_ascii_digit());
         let before = words.get(i + 1).map(|w| &text[w.clone()]);
-        if has_digits && !number_in_name(text, core, bare, &taken, before) {
+        let before_that = words.get(i + 2).map(|w| &text[w.clone()]);
+        if has_digits && !number_in_name(text, core, bare, &taken, before, before_that) {
             break;
         }
         let first = bare.chars().next().unwrap_or(' ');
@@ -627,6 +638,7 @@ fn number_in_name(
     word: &str,
     taken: &[Range<usize>],
     before: Option<&str>,
+    before_that: Option<&str>,
 ) -> bool {
     let year = word.len() == 4
         && word.bytes().all(|b| b.is_ascii_digit())
@@ -648,11 +660,53 @@ fn number_in_name(
     let Some(before) = before else {
         return false;
     };
-    let label = is_number_label(before.trim_end_matches(['.', ',']));
+    let bare_before = before.trim_end_matches(['.', ',']);
+    // "Local No. 93", "School Dist. No. 283": a body's number.
+    let numbered_body = bare_before.eq_ignore_ascii_case("no")
+        && before_that.is_some_and(|w| is_numbered_body(w.trim_end_matches(['.', ','])));
+    let label = !numbered_body && (is_number_label(bare_before) || is_month(bare_before));
     let named_before = before.starts_with(|c: char| c.is_uppercase())
         && !before.ends_with([',', ';', ':', ')'])
         && !is_signal(before);
     !taken.is_empty() && named_before && !label
+}
+
+/// Bodies known by a number: "Local No. 93", "School Dist. No. 283".
+fn is_numbered_body(word: &str) -> bool {
+    matches!(
+        word.to_lowercase().as_str(),
+        "local" | "dist" | "district" | "union" | "unit" | "lodge" | "council" | "post"
+    )
+}
+
+fn is_month(word: &str) -> bool {
+    matches!(
+        word.to_lowercase().as_str(),
+        "january"
+            | "jan"
+            | "february"
+            | "feb"
+            | "march"
+            | "mar"
+            | "april"
+            | "apr"
+            | "may"
+            | "june"
+            | "jun"
+            | "july"
+            | "jul"
+            | "august"
+            | "aug"
+            | "september"
+            | "sept"
+            | "sep"
+            | "october"
+            | "oct"
+            | "november"
+            | "nov"
+            | "december"
+            | "dec"
+    )
 }
 
 /// Words that label a number in prose or a record, not in a name.
@@ -722,6 +776,20 @@ fn is_number_label(word: &str) -> bool {
             | "figure"
             | "fig"
             | "opin"
+            | "headnote"
+            | "syllabus"
+            | "region"
+            | "interstate"
+            | "tab"
+            | "attachment"
+            | "annex"
+            | "clause"
+            | "task"
+            | "milestone"
+            | "amend"
+            | "slip"
+            | "op"
+            | "id"
     )
 }
 

@@ -149,10 +149,13 @@ pub(crate) fn add(text: &str, citations: &mut Vec<Citation>, contexts: &mut Vec<
     }
 }
 
-/// A party name worth searching for: not a government, not an initial.
+/// A party name worth searching for: not a government, not an initial,
+/// not a court (a writ's respondent: "X v. Dist. Ct.").
 fn usable(party: &str) -> bool {
     let trimmed = party.trim();
-    trimmed.chars().count() >= 3
+    let court = trimmed.ends_with("Ct.") || trimmed.ends_with("Court");
+    !court
+        && trimmed.chars().count() >= 3
         && trimmed.split_whitespace().count() <= 6
         && trimmed.chars().next().is_some_and(char::is_uppercase)
         && !GENERIC.iter().any(|g| trimmed.eq_ignore_ascii_case(g))
