@@ -772,9 +772,11 @@ pub fn case_names_match(cited: &str, actual: &str) -> bool {
         without_name_parentheticals(cited),
         without_name_parentheticals(actual),
     );
-    let stripped = matches!(plain_cited, std::borrow::Cow::Owned(_))
-        || matches!(plain_actual, std::borrow::Cow::Owned(_));
-    stripped && names_match_as_written(&plain_cited, &plain_actual)
+    // Only one side may give them: two given names that differ ("Causey
+    // (Julie)", "Causey (Kasie)") are two people.
+    let cited_gives = matches!(plain_cited, std::borrow::Cow::Owned(_));
+    let actual_gives = matches!(plain_actual, std::borrow::Cow::Owned(_));
+    cited_gives != actual_gives && names_match_as_written(&plain_cited, &plain_actual)
 }
 
 fn names_match_as_written(cited: &str, actual: &str) -> bool {

@@ -6,9 +6,8 @@
 use redb::ReadTransaction;
 use serde::Serialize;
 
-use super::model::{Authority, CiteKey, codes, order_series};
+use super::model::{Authority, CiteKey, codes, numbers_documents};
 use super::store;
-use crate::citations::reporters;
 use crate::store::StoreError;
 
 /// The answer for a reporter citation.
@@ -61,9 +60,9 @@ pub fn find_case(txn: &ReadTransaction, key: &CiteKey) -> Result<CaseLookup, Sto
             by_page_range: false,
         });
     }
-    // A Westlaw or LEXIS number, or a neutral citation's, names one
-    // document: no other document runs over it, and no volume is whole.
-    if !reporters::has_pages(&key.reporter) || order_series(&key.reporter).is_some() {
+    // A Westlaw or LEXIS number, a neutral citation's or an order's names
+    // one document: no other document runs over it, and no volume is whole.
+    if numbers_documents(&key.reporter) {
         return Ok(CaseLookup::NotHeld);
     }
     let held = store::volume_coverage(txn, &key.reporter, key.volume)?;

@@ -92,6 +92,17 @@ fn is_order_suffix(suffix: &str) -> bool {
     (1..=2).contains(&letters.len()) && letters.bytes().all(|b| b.is_ascii_uppercase())
 }
 
+/// Whether the numbers after a series' volume number documents, not pages:
+/// Westlaw, LEXIS and neutral citations, unpublished orders' series, and
+/// advance opinions cited by opinion number ("142 Nev. Adv. Op. No. 43").
+/// No page range is inferred there, and a pin there ("at 3") is a page of
+/// the document, which the library cannot check.
+pub fn numbers_documents(reporter: &str) -> bool {
+    !reporters::has_pages(reporter)
+        || order_series(reporter).is_some()
+        || reporter.contains("Adv. Op.")
+}
+
 /// The reporter and suffix of an order series ("IL App (2d) -U"), which
 /// holds no volume: orders are numbered, not paged, and no source lists
 /// them all. The reporter before the suffix must be one the citation

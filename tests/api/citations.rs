@@ -208,6 +208,16 @@ async fn unpublished_orders_are_checked_by_their_numbers() {
         ],
         "{body}"
     );
+    // An order's number is no first page: a pin in it cannot be checked
+    // against it. New York's given name may be left out.
+    let text = "People v. Romero, 2026 NY Slip Op 50191(U), at 2.";
+    let (status, body) = verify(&app, &key, json!({ "text": text })).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        statuses(&body),
+        [("2026 NY Slip Op 50191(U)", "verified")],
+        "{body}"
+    );
 }
 
 /// A case cited again at another pin is checked at that pin too: a wrong

@@ -58,6 +58,11 @@ fn matcher_rejects_a_different_case_at_the_same_page() {
         ("Miller v. United States", "Miller v. Johnson"),
         ("Petersen v. Iran Air", "Petersen v. Iraq"),
         ("People v. Wilbert", "People v. Romero (Wilbert)"),
+        // Two given names that differ are two people.
+        (
+            "Causey (Julie) v. Dist. Ct.",
+            "Causey (Kasie) v. Dist. Ct. (State)",
+        ),
     ] {
         assert!(!case_names_match(cited, actual), "{cited} !~ {actual}");
     }

@@ -351,7 +351,9 @@ fn name_span(text: &str, words: &[Range<usize>]) -> Option<Range<usize>> {
             .trim_end_matches(',')
             .strip_prefix('(')
             .and_then(|w| w.strip_suffix(')'));
-        let given_name = given_name.filter(|w| w.chars().any(char::is_lowercase));
+        let given_name = given_name.filter(|w| {
+            w.chars().any(char::is_lowercase) && !raw.ends_with(',') && !is_ordinal_word(w)
+        });
         if !taken.is_empty() && given_name.is_some_and(names::is_name_parenthetical) {
             continue;
         }
@@ -669,6 +671,14 @@ fn number_in_name(
         && !before.ends_with([',', ';', ':', ')'])
         && !is_signal(before);
     !taken.is_empty() && named_before && !label
+}
+
+/// "Second" of "Restatement (Second)": an edition, not a given name.
+fn is_ordinal_word(word: &str) -> bool {
+    matches!(
+        word,
+        "First" | "Second" | "Third" | "Fourth" | "Fifth" | "Sixth" | "Seventh" | "Eighth"
+    )
 }
 
 /// Bodies known by a number: "Local No. 93", "School Dist. No. 283".

@@ -3,7 +3,7 @@
 use redb::ReadTransaction;
 
 use crate::library::lookup::{CaseLookup, find_case};
-use crate::library::model::{CaseRecord, CiteKey};
+use crate::library::model::{CaseRecord, CiteKey, numbers_documents};
 use crate::library::store;
 use crate::store::StoreError;
 
@@ -17,6 +17,9 @@ pub(super) fn pin_outside_case(
     pin: Option<&str>,
     record: &CaseRecord,
 ) -> Result<Option<String>, StoreError> {
+    if numbers_documents(&key.reporter) {
+        return Ok(None);
+    }
     for page in pin.map(pin_pages).unwrap_or_default() {
         if let Some(reason) = page_outside_case(txn, key, page, record)? {
             return Ok(Some(reason));
