@@ -689,6 +689,7 @@ fn is_numbered_body(word: &str) -> bool {
     )
 }
 
+/// A month's name: "March 3" dates a sentence and names no party.
 fn is_month(word: &str) -> bool {
     matches!(
         word.to_lowercase().as_str(),
