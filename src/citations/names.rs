@@ -326,7 +326,15 @@ pub fn case_sides(name: &str) -> Option<(Vec<String>, Vec<String>)> {
 /// it.
 pub(crate) fn is_name_parenthetical(inner: &str) -> bool {
     let words: Vec<&str> = inner.split_whitespace().collect();
-    (1..=3).contains(&words.len())
+    // "Restatement (Second)": an edition.
+    let edition = words.iter().any(|w| {
+        matches!(
+            *w,
+            "First" | "Second" | "Third" | "Fourth" | "Fifth" | "Sixth" | "Seventh" | "Eighth"
+        )
+    });
+    !edition
+        && (1..=3).contains(&words.len())
         && words.iter().all(|word| {
             word.starts_with(|c: char| c.is_uppercase())
                 && word
@@ -776,7 +784,22 @@ pub fn case_names_match(cited: &str, actual: &str) -> bool {
     // (Julie)", "Causey (Kasie)") are two people.
     let cited_gives = matches!(plain_cited, std::borrow::Cow::Owned(_));
     let actual_gives = matches!(plain_actual, std::borrow::Cow::Owned(_));
-    cited_gives != actual_gives && names_match_as_written(&plain_cited, &plain_actual)
+    if cited_gives == actual_gives {
+        return false;
+    }
+    // A given name written another way ("Julie Causey" for "Causey
+    // (Kasie)") is a word the name of record lacks.
+    if actual_gives {
+        let actual_words: HashSet<String> = parties(actual).concat().into_iter().collect();
+        if parties(cited)
+            .concat()
+            .iter()
+            .any(|w| !actual_words.contains(w))
+        {
+            return false;
+        }
+    }
+    names_match_as_written(&plain_cited, &plain_actual)
 }
 
 fn names_match_as_written(cited: &str, actual: &str) -> bool {

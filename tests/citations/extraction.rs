@@ -501,7 +501,7 @@ fn names_with_numbers_entities_and_given_names() {
         (
             "See People v. Romero (Wilbert), 2026 NY Slip Op 50326(U).",
             Some("People"),
-            "Romero",
+            "Romero (Wilbert)",
         ),
         (
             "In 2019, Smith v. Jones, 1 F.3d 1 (2d Cir. 1993).",
@@ -552,7 +552,7 @@ fn names_with_numbers_entities_and_given_names() {
         (
             "See Causey (Kasie) v. Dist. Ct. (State), 142 Nev. Adv. Op. No. 43 (2026).",
             Some("Causey (Kasie)"),
-            "Dist. Ct.",
+            "Dist. Ct. (State)",
         ),
     ] {
         let citations = extract(text);
@@ -568,6 +568,17 @@ fn names_with_numbers_entities_and_given_names() {
     // A parenthetical after a word that is no case name leaves no name.
     let text = "Plaintiffs cite the Manual (Fourth), 123 F.3d 456 (2d Cir. 1997).";
     assert_eq!(extract(text)[0].case_name, None, "{text}");
+    // A given name after the last party stays in the name, to be checked.
+    let text = "State v. Salazar (Ricky), 142 Nev. Adv. Op. No. 39 (2026).";
+    assert_eq!(
+        extract(text)[0].defendant.as_deref(),
+        Some("Salazar (Ricky)")
+    );
+    let text = "Smiley v. Citibank (Nevada), N.A., 517 U.S. 735 (1996).";
+    assert_eq!(
+        extract(text)[0].defendant.as_deref(),
+        Some("Citibank (Nevada), N.A.")
+    );
 }
 
 /// A paragraph is the pin of a neutral citation: "Id. ¶ 20" after one is

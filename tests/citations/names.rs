@@ -58,11 +58,17 @@ fn matcher_rejects_a_different_case_at_the_same_page() {
         ("Miller v. United States", "Miller v. Johnson"),
         ("Petersen v. Iran Air", "Petersen v. Iraq"),
         ("People v. Wilbert", "People v. Romero (Wilbert)"),
-        // Two given names that differ are two people.
+        // Two given names that differ are two people, however the cited
+        // one is written.
         (
             "Causey (Julie) v. Dist. Ct.",
             "Causey (Kasie) v. Dist. Ct. (State)",
         ),
+        (
+            "Julie Causey v. Dist. Ct.",
+            "Causey (Kasie) v. Dist. Ct. (State)",
+        ),
+        ("State v. Salazar (Ricky)", "State v. Salazar (Rocky)"),
     ] {
         assert!(!case_names_match(cited, actual), "{cited} !~ {actual}");
     }

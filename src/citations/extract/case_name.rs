@@ -29,25 +29,28 @@ pub(crate) struct Before {
 pub(crate) fn before(text: &str, start: usize, floor: usize, split_parties: bool) -> Before {
     let floor = floor.max(start.saturating_sub(MAX_REACH));
     let mut result = Before::default();
-    let mut skipped_name_parenthetical = false;
-    let name_end = skip_between(
-        text,
-        start,
-        floor,
-        &mut result,
-        &mut skipped_name_parenthetical,
-    );
+    let mut name_parenthetical = None;
+    let name_end = skip_between(text, start, floor, &mut result, &mut name_parenthetical);
     let words = words_back(text, name_end, floor);
-    let Some(span) = name_span(text, &words) else {
+    let Some(mut span) = name_span(text, &words) else {
         return result;
     };
-    let name = clean_name(&text[span.clone()]);
-    // A parenthetical is a party's given name or a decision's short name
-    // only after a case name ("People v Romero (Wilbert)"); after a word
-    // ("the Manual (Fourth)") the name read is no case's.
-    if skipped_name_parenthetical && split(&name).0.is_none() && !names::names_one_party(&name) {
-        return result;
+    if let Some(parenthetical) = name_parenthetical {
+        // A parenthetical is a party's given name or a decision's short
+        // name only after a case name ("People v Romero (Wilbert)"); after
+        // a word ("the Guidelines (Commentary)") the name read is no
+        // case's.
+        let name = clean_name(&text[span.clone()]);
+        if split(&name).0.is_none() && !names::names_one_party(&name) {
+            return result;
+        }
+        // It is part of the name as written, so a wrong given name is
+        // checked too.
+        if text[span.end..parenthetical.start].trim().is_empty() {
+            span.end = parenthetical.end;
+        }
     }
+    let name = clean_name(&text[span.clone()]);
     if split_parties {
         let (plaintiff, defendant) = split(&name);
         result.plaintiff = plaintiff;
@@ -68,7 +71,7 @@ fn skip_between(
     start: usize,
     floor: usize,
     result: &mut Before,
-    skipped_name_parenthetical: &mut bool,
+    name_parenthetical: &mut Option<Range<usize>>,
 ) -> usize {
     let mut pos = start;
     // Set after a docket number part, so "No." and "p." before it go too.
@@ -104,8 +107,8 @@ fn skip_between(
                 pos = paren.span.start;
                 continue;
             }
-            if names::is_name_parenthetical(inner) {
-                *skipped_name_parenthetical = true;
+            if names::is_name_parenthetical(inner) && name_parenthetical.is_none() {
+                *name_parenthetical = Some(paren.span.clone());
                 pos = paren.span.start;
                 continue;
             }
@@ -351,9 +354,7 @@ fn name_span(text: &str, words: &[Range<usize>]) -> Option<Range<usize>> {
             .trim_end_matches(',')
             .strip_prefix('(')
             .and_then(|w| w.strip_suffix(')'));
-        let given_name = given_name.filter(|w| {
-            w.chars().any(char::is_lowercase) && !raw.ends_with(',') && !is_ordinal_word(w)
-        });
+        let given_name = given_name.filter(|w| w.chars().any(char::is_lowercase));
         if !taken.is_empty() && given_name.is_some_and(names::is_name_parenthetical) {
             continue;
         }
@@ -671,14 +672,6 @@ fn number_in_name(
         && !before.ends_with([',', ';', ':', ')'])
         && !is_signal(before);
     !taken.is_empty() && named_before && !label
-}
-
-/// "Second" of "Restatement (Second)": an edition, not a given name.
-fn is_ordinal_word(word: &str) -> bool {
-    matches!(
-        word,
-        "First" | "Second" | "Third" | "Fourth" | "Fifth" | "Sixth" | "Seventh" | "Eighth"
-    )
 }
 
 /// Bodies known by a number: "Local No. 93", "School Dist. No. 283".
