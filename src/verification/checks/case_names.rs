@@ -58,6 +58,23 @@ pub(super) fn unread_case_name(citations: &[Citation], index: usize, text: &str)
     [" v. ", " vs. ", " v ", "In re ", "Ex parte ", "Matter of "]
         .iter()
         .any(|marker| sentence.contains(marker))
+        || ends_with_given_name(sentence)
+}
+
+/// Whether text ends with a word and a parenthetical given name, as a
+/// one-party name with its given name does ("Causey (Julie), "), which the
+/// extractor does not take for a name.
+fn ends_with_given_name(text: &str) -> bool {
+    let text = text.trim_end().trim_end_matches(',').trim_end();
+    let Some(inside) = text.strip_suffix(')') else {
+        return false;
+    };
+    let Some((before, given)) = inside.rsplit_once('(') else {
+        return false;
+    };
+    let word_before = before.split_whitespace().next_back().unwrap_or("");
+    crate::citations::names::is_name_parenthetical(given)
+        && word_before.starts_with(|c: char| c.is_uppercase())
 }
 
 /// Where the last sentence or string-cite clause of `text` starts: after a
@@ -254,7 +271,21 @@ pub(super) fn companion_named<'r>(cited: &str, record: &'r CaseRecord) -> Option
 
 #[cfg(test)]
 mod tests {
-    use super::unread_case_name;
+    use super::{ends_with_given_name, unread_case_name};
+
+    #[test]
+    fn a_word_with_a_given_name_is_a_name_not_read() {
+        assert!(ends_with_given_name("See Causey (Julie), "));
+        assert!(ends_with_given_name("Romero (Wilbert)"));
+        for text in [
+            "the Restatement (Second), ",
+            "a statute (1994), ",
+            "held (per curiam) ",
+            "",
+        ] {
+            assert!(!ends_with_given_name(text), "{text}");
+        }
+    }
     use crate::citations::Extractor;
 
     /// Whether the last full case citation of `text` has a name written
