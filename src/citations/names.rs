@@ -343,27 +343,32 @@ pub(crate) fn is_name_parenthetical(inner: &str) -> bool {
         })
 }
 
+/// The parentheticals of a name, in order: where each is, brackets
+/// included, and what it holds.
+pub(crate) fn parentheticals(name: &str) -> impl Iterator<Item = (std::ops::Range<usize>, &str)> {
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        let open = from + name[from..].find('(')?;
+        let close = open + name[open..].find(')')?;
+        from = close + 1;
+        Some((open..close + 1, &name[open + 1..close]))
+    })
+}
+
 /// The name without its [`is_name_parenthetical`]s.
 fn without_name_parentheticals(name: &str) -> std::borrow::Cow<'_, str> {
     let mut kept = String::new();
-    let mut rest = name;
-    let mut changed = false;
-    while let Some(open) = rest.find('(') {
-        let Some(close) = rest[open..].find(')').map(|c| open + c) else {
-            break;
-        };
-        kept.push_str(&rest[..open]);
-        if is_name_parenthetical(&rest[open + 1..close]) {
-            changed = true;
-        } else {
-            kept.push_str(&rest[open..=close]);
+    let mut from = 0;
+    for (span, inner) in parentheticals(name) {
+        if is_name_parenthetical(inner) {
+            kept.push_str(&name[from..span.start]);
+            from = span.end;
         }
-        rest = &rest[close + 1..];
     }
-    if !changed {
+    if from == 0 {
         return std::borrow::Cow::Borrowed(name);
     }
-    kept.push_str(rest);
+    kept.push_str(&name[from..]);
     std::borrow::Cow::Owned(kept)
 }
 
@@ -651,22 +656,15 @@ fn first_names(name: &str) -> HashSet<String> {
 /// New York's given names in parentheses after a surname ("Romero
 /// (Wilbert)"); not a decision's short name ("(Brown II)").
 fn given_names(name: &str) -> HashSet<String> {
-    let mut given = HashSet::new();
-    let mut rest = name;
-    while let Some(open) = rest.find('(') {
-        let Some(close) = rest[open..].find(')').map(|c| open + c) else {
-            break;
-        };
-        let inner = &rest[open + 1..close];
-        let numbered = inner
-            .split_whitespace()
-            .any(|w| w.chars().all(|c| matches!(c, 'I' | 'V' | 'X')));
-        if is_name_parenthetical(inner) && !numbered {
-            given.extend(inner.split_whitespace().map(squash_word));
-        }
-        rest = &rest[close + 1..];
-    }
-    given
+    parentheticals(name)
+        .filter(|(_, inner)| {
+            let numbered = inner
+                .split_whitespace()
+                .any(|w| w.chars().all(|c| matches!(c, 'I' | 'V' | 'X')));
+            is_name_parenthetical(inner) && !numbered
+        })
+        .flat_map(|(_, inner)| inner.split_whitespace().map(squash_word))
+        .collect()
 }
 
 /// Words of an office that a name of record adds after a party's name.

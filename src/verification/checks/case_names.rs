@@ -65,16 +65,15 @@ pub(super) fn unread_case_name(citations: &[Citation], index: usize, text: &str)
 /// one-party name with its given name does ("Causey (Julie), "), which the
 /// extractor does not take for a name.
 fn ends_with_given_name(text: &str) -> bool {
+    use crate::citations::names::{is_name_parenthetical, parentheticals};
     let text = text.trim_end().trim_end_matches(',').trim_end();
-    let Some(inside) = text.strip_suffix(')') else {
+    let Some((span, given)) = parentheticals(text).last() else {
         return false;
     };
-    let Some((before, given)) = inside.rsplit_once('(') else {
-        return false;
-    };
-    let word_before = before.split_whitespace().next_back().unwrap_or("");
-    crate::citations::names::is_name_parenthetical(given)
-        && word_before.starts_with(|c: char| c.is_uppercase())
+    let word_before = text[..span.start].split_whitespace().next_back();
+    span.end == text.len()
+        && is_name_parenthetical(given)
+        && word_before.is_some_and(|w| w.starts_with(|c: char| c.is_uppercase()))
 }
 
 /// Where the last sentence or string-cite clause of `text` starts: after a
