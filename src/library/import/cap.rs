@@ -713,6 +713,7 @@ fn marked_opinions(markup: &str) -> Option<(String, Vec<MarkedOpinion>)> {
             markup[at + "<opinion".len()..]
                 .starts_with(|c: char| c == '>' || c.is_ascii_whitespace())
         })
+        .take(MAX_MARKED_OPINIONS + 1)
         .collect();
     if starts.len() > MAX_MARKED_OPINIONS {
         return None;
@@ -723,13 +724,20 @@ fn marked_opinions(markup: &str) -> Option<(String, Vec<MarkedOpinion>)> {
         let next = starts.get(n + 1).copied().unwrap_or(markup.len());
         let element = &markup[start..next];
         let tag_end = element.find('>').map_or(element.len(), |at| at + 1);
-        let (tag, inner) = element.split_at(tag_end);
-        let inner = inner.split("</opinion>").next().unwrap_or(inner);
-        let author = element_text(inner, "author");
+        let (tag, body) = element.split_at(tag_end);
+        let (inner, after) = body.split_once("</opinion>").unwrap_or((body, ""));
+        let mut text = markup_to_text(inner).trim().to_string();
+        // What follows an opinion before the next one (a disposition, a
+        // note on rehearing) is the casebody's too: kept with it.
+        let trailing = markup_to_text(after);
+        if !trailing.trim().is_empty() {
+            text.push_str("\n\n");
+            text.push_str(trailing.trim());
+        }
         opinions.push(MarkedOpinion {
             kind: attribute(tag, "type").unwrap_or("majority").to_string(),
-            author,
-            text: markup_to_text(inner).trim().to_string(),
+            author: element_text(inner, "author"),
+            text,
         });
     }
     Some((
@@ -784,6 +792,16 @@ mod tests {
         );
         assert!(opinions[1].text.ends_with("I dissent & would reverse."));
         assert!(!opinions[0].text.contains("dissent"));
+        // Text between opinions stays with the one before it.
+        let with_disposition = r#"<opinion type="majority"><p>We affirm.</p></opinion>
+<p>Judgment affirmed.</p><opinion type="dissent"><p>No.</p></opinion>"#;
+        let (_, opinions) = marked_opinions(with_disposition).unwrap();
+        assert!(
+            opinions[0].text.ends_with("Judgment affirmed."),
+            "{}",
+            opinions[0].text
+        );
+        assert_eq!(opinions[1].text, "No.");
         assert!(marked_opinions("<p>No opinion element; <opinions>none</opinions></p>").is_none());
         // Broken markup is still read, never a panic.
         for broken in [
