@@ -106,15 +106,15 @@ fn page_outside_case(
     }
     // Another case the library knows starts between the first page and the
     // pin: the pin is past this case's end, held volume or not.
-    let Some((next, ids)) = next_other_case(txn, key, first, record)? else {
+    let Some((next, case)) = next_other_case(txn, key, first, record)? else {
         return Ok(None);
     };
     if pin <= next {
         return Ok(None);
     }
-    let name = first_named(txn, &ids)?.map_or_else(String::new, |case| case.name);
     Ok(Some(format!(
-        "page {pin} is past the start of the next case the library knows in the volume ({name}, page {next})"
+        "page {pin} is past the start of the next case the library knows in the volume ({}, page {next})",
+        case.name
     )))
 }
 
@@ -133,14 +133,15 @@ fn first_named(txn: &ReadTransaction, ids: &[String]) -> Result<Option<CaseRecor
     Ok(None)
 }
 
-/// The first case after page `first` of `key`'s volume that is not
-/// `record`, with the page it starts on.
+/// The first named case after page `first` of `key`'s volume that is not
+/// `record`, with the page it starts on. Pages of unnamed records count
+/// among the few looked at.
 fn next_other_case(
     txn: &ReadTransaction,
     key: &CiteKey,
     first: u32,
     record: &CaseRecord,
-) -> Result<Option<(u32, Vec<String>)>, StoreError> {
+) -> Result<Option<(u32, CaseRecord)>, StoreError> {
     let mut from = first;
     // A record listed at a second page of its own volume is skipped over.
     for _ in 0..4 {
@@ -152,8 +153,10 @@ fn next_other_case(
             ..key.clone()
         };
         let ids = store::cases_at(txn, &at_next)?;
-        if !ids.contains(&record.id) && first_named(txn, &ids)?.is_some() {
-            return Ok(Some((next, ids)));
+        if !ids.contains(&record.id)
+            && let Some(case) = first_named(txn, &ids)?
+        {
+            return Ok(Some((next, case)));
         }
         from = next;
     }
