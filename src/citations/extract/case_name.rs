@@ -667,7 +667,7 @@ fn number_in_name(
     // "Local No. 93", "School Dist. No. 283": a body's number.
     let numbered_body = bare_before.eq_ignore_ascii_case("no")
         && before_that.is_some_and(|w| is_numbered_body(w.trim_end_matches(['.', ','])));
-    let label = !numbered_body && (is_number_label(bare_before) || is_month(bare_before));
+    let label = !numbered_body && is_number_label(bare_before);
     let named_before = before.starts_with(|c: char| c.is_uppercase())
         && !before.ends_with([',', ';', ':', ')'])
         && !is_signal(before);
@@ -682,38 +682,8 @@ fn is_numbered_body(word: &str) -> bool {
     )
 }
 
-/// A month's name: "March 3" dates a sentence and names no party.
-fn is_month(word: &str) -> bool {
-    matches!(
-        word.to_lowercase().as_str(),
-        "january"
-            | "jan"
-            | "february"
-            | "feb"
-            | "march"
-            | "mar"
-            | "april"
-            | "apr"
-            | "may"
-            | "june"
-            | "jun"
-            | "july"
-            | "jul"
-            | "august"
-            | "aug"
-            | "september"
-            | "sept"
-            | "sep"
-            | "october"
-            | "oct"
-            | "november"
-            | "nov"
-            | "december"
-            | "dec"
-    )
-}
-
-/// Words that label a number in prose or a record, not in a name.
+/// Words that label a number in prose or a record, not in a name; a
+/// month's name dates a sentence ("On March 3 Terry v. Ohio").
 fn is_number_label(word: &str) -> bool {
     matches!(
         word.to_lowercase().as_str(),
@@ -794,6 +764,30 @@ fn is_number_label(word: &str) -> bool {
             | "slip"
             | "op"
             | "id"
+            | "january"
+            | "jan"
+            | "february"
+            | "feb"
+            | "march"
+            | "mar"
+            | "april"
+            | "apr"
+            | "may"
+            | "june"
+            | "jun"
+            | "july"
+            | "jul"
+            | "august"
+            | "aug"
+            | "september"
+            | "sept"
+            | "sep"
+            | "october"
+            | "oct"
+            | "november"
+            | "nov"
+            | "december"
+            | "dec"
     )
 }
 

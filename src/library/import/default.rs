@@ -27,6 +27,8 @@ use crate::store::{Store, StoreError};
 /// 3: SCDB's docket-level file, with the cases decided together.
 /// 4: neutral citations of metadata records keyed as a lookup reads them;
 /// the Federal Rules of Evidence checked by article.
+/// 5: unpublished orders keyed in series of their own; Fastcase courts by
+/// name; CAP text between opinions kept.
 pub const DEFAULT_LIBRARY_VERSION: u32 = 5;
 
 const SCOTUS_INDEX: &[u8] =

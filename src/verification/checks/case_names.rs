@@ -271,6 +271,7 @@ pub(super) fn companion_named<'r>(cited: &str, record: &'r CaseRecord) -> Option
 #[cfg(test)]
 mod tests {
     use super::{ends_with_given_name, unread_case_name};
+    use crate::citations::Extractor;
 
     #[test]
     fn a_word_with_a_given_name_is_a_name_not_read() {
@@ -285,7 +286,6 @@ mod tests {
             assert!(!ends_with_given_name(text), "{text}");
         }
     }
-    use crate::citations::Extractor;
 
     /// Whether the last full case citation of `text` has a name written
     /// before it that was not read.
