@@ -352,6 +352,20 @@ pub struct Stored {
     /// The other sources' ids the record named that belong to a decision
     /// of another name or year: not joined, and left out of the record.
     pub unjoined: Vec<Unjoined>,
+    /// Opinions not stored: the case already held
+    /// [`MAX_OPINIONS_PER_CASE`].
+    pub opinions_refused: usize,
+}
+
+/// What adding an opinion to a case did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpinionAdded {
+    Stored,
+    /// The case holds this opinion already, the same text.
+    Unchanged,
+    /// The case already holds [`MAX_OPINIONS_PER_CASE`] opinions; this one
+    /// is not stored.
+    CaseFull,
 }
 
 /// Another source's id that names a decision a record does not fit.
@@ -365,7 +379,7 @@ pub struct Unjoined {
 /// More opinions than any decision has: a source giving one case more
 /// (a hostile dump of a million opinion rows for one cluster) has the
 /// rest refused, since each one more re-reads and re-writes the case.
-const MAX_OPINIONS_PER_CASE: usize = 1_000;
+pub const MAX_OPINIONS_PER_CASE: usize = 1_000;
 
 /// The pending-coverage mark of a volume a file brings a case of at an
 /// unknown page.
@@ -631,8 +645,13 @@ impl<'txn> LibraryWriter<'txn> {
             }
             None => (record, true, None, Vec::new()),
         };
+        let mut opinions_refused = 0;
         for opinion in opinions {
-            self.attach_opinion(&mut stored, PreparedOpinion::new(opinion))?;
+            if self.attach_opinion(&mut stored, PreparedOpinion::new(opinion))?
+                == OpinionAdded::CaseFull
+            {
+                opinions_refused += 1;
+            }
         }
         let bytes = encode(&stored)?;
         let changed = before.as_deref() != Some(bytes.as_slice());
@@ -662,6 +681,7 @@ impl<'txn> LibraryWriter<'txn> {
             created,
             changed,
             unjoined,
+            opinions_refused,
         })
     }
 
@@ -670,15 +690,16 @@ impl<'txn> LibraryWriter<'txn> {
         &mut self,
         case_id: &str,
         opinion: PreparedOpinion,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<Option<OpinionAdded>, StoreError> {
         let Some(mut record) = self.case(case_id)? else {
-            return Ok(false);
+            return Ok(None);
         };
-        if self.attach_opinion(&mut record, opinion)? {
+        let added = self.attach_opinion(&mut record, opinion)?;
+        if added == OpinionAdded::Stored {
             self.cases.insert(case_id, encode(&record)?.as_slice())?;
             self.mark_for_index(case_id)?;
         }
-        Ok(true)
+        Ok(Some(added))
     }
 
     /// Adds citations to a stored case (and to the citation index); returns
@@ -1098,21 +1119,16 @@ impl<'txn> LibraryWriter<'txn> {
         &mut self,
         record: &mut CaseRecord,
         opinion: PreparedOpinion,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<OpinionAdded, StoreError> {
         let existing = record
             .opinions
             .iter()
             .find(|o| o.provenance == opinion.meta.provenance);
         if existing.is_some_and(|o| o.text_hash == opinion.meta.text_hash) {
-            return Ok(false);
+            return Ok(OpinionAdded::Unchanged);
         }
         if existing.is_none() && record.opinions.len() >= MAX_OPINIONS_PER_CASE {
-            tracing::warn!(
-                case = record.id,
-                opinion = ?opinion.meta.provenance,
-                "the case already holds {MAX_OPINIONS_PER_CASE} opinions; this one is not stored"
-            );
-            return Ok(false);
+            return Ok(OpinionAdded::CaseFull);
         }
         let number = match existing {
             Some(existing) => existing.number,
@@ -1147,7 +1163,7 @@ impl<'txn> LibraryWriter<'txn> {
                 .collect::<Result<_, _>>()?,
         };
         self.link_cited(&record.id, number, &cited, cited_ids)?;
-        Ok(true)
+        Ok(OpinionAdded::Stored)
     }
 
     /// Makes an edge for every case an opinion cites that the library
@@ -1753,7 +1769,7 @@ mod tests {
             store
                 .write(|txn| -> Result<(), StoreError> {
                     let mut writer = LibraryWriter::new(txn)?;
-                    assert!(writer.add_opinion("cl-1", opinion(text))?);
+                    assert!(writer.add_opinion("cl-1", opinion(text))?.is_some());
                     writer.finish()
                 })
                 .unwrap();
@@ -1802,23 +1818,25 @@ mod tests {
                 id: n.to_string(),
             },
         };
-        let held = store
-            .write(|txn| -> Result<usize, StoreError> {
+        let (stored, added, held) = store
+            .write(|txn| -> Result<_, StoreError> {
                 let mut writer = LibraryWriter::new(txn)?;
-                writer.put_case(NewCase {
+                let stored = writer.put_case(NewCase {
                     record: alpha_v_beta(),
                     opinions: (0..MAX_OPINIONS_PER_CASE + 5).map(opinion).collect(),
                 })?;
-                writer.add_opinion(
+                let added = writer.add_opinion(
                     "cl-1",
                     PreparedOpinion::new(opinion(MAX_OPINIONS_PER_CASE + 9)),
                 )?;
                 let held = writer.case("cl-1")?.unwrap().opinions.len();
                 writer.finish()?;
-                Ok(held)
+                Ok((stored, added, held))
             })
             .unwrap();
         assert_eq!(held, MAX_OPINIONS_PER_CASE);
+        assert_eq!(stored.opinions_refused, 5, "told, not only logged");
+        assert_eq!(added, Some(OpinionAdded::CaseFull));
     }
 
     #[test]

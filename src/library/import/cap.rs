@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::{
     DecisionDate, FirstSeen, ImportError, ImportReport, Lines, MAX_RECORD_BYTES, Progress,
     UnknownReporters, checkpoint_key, decision_date, longer_than_any_record, open_input,
-    parse_simple_cite, real_date, run_batches,
+    opinions_refused, parse_simple_cite, real_date, run_batches,
 };
 use crate::library::graph::Link;
 use crate::library::model::{BodyFormat, CaseRecord, NewCase, NewOpinion, Provenance};
@@ -543,6 +543,9 @@ fn store_case(
         record,
         opinions: opinions.opinions,
     })?;
+    if stored.opinions_refused > 0 {
+        warnings.push(opinions_refused(stored.opinions_refused));
+    }
     match held_volume {
         Some(key) if !writer.mark_volume_held(&key.reporter, key.volume, SOURCE)? => {
             unknown_reporters.insert(&key.reporter);

@@ -16,13 +16,16 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::csv::{CsvReader, Dialect, Row, RowError};
 use super::{
     Batches, DecisionDate, ImportError, ImportReport, Progress, UnknownReporters, checkpoint_key,
-    decision_date, each_row, open_input, real_date, unpaged_volume, volume_or_page_number,
+    decision_date, each_row, open_input, opinions_refused, real_date, unpaged_volume,
+    volume_or_page_number,
 };
 use crate::library::cite_snapshot::{CiteSnapshot, MAX_SNAPSHOT_KEYS};
 use crate::library::model::{
     BodyFormat, CaseCitation, CaseRecord, CiteKey, NewCase, NewOpinion, Provenance,
 };
-use crate::library::store::{DocketInfo, LibraryWriter, NamedIds, PreparedOpinion, Unjoined};
+use crate::library::store::{
+    DocketInfo, LibraryWriter, NamedIds, OpinionAdded, PreparedOpinion, Unjoined,
+};
 use crate::library::text::markup_to_text;
 use crate::store::Store;
 
@@ -902,8 +905,10 @@ fn store_opinion(
         ))));
     };
     writer.set_courtlistener_opinion(row.id, &case_id)?;
-    if let Some(opinion) = row.opinion {
-        writer.add_opinion(&case_id, opinion)?;
+    if let Some(opinion) = row.opinion
+        && writer.add_opinion(&case_id, opinion)? == Some(OpinionAdded::CaseFull)
+    {
+        return Ok(Ok(Some(opinions_refused(1))));
     }
     STORED
 }

@@ -33,6 +33,14 @@ pub const BATCH_ROWS: usize = 5_000;
 /// line breaks or closing quotes cannot take memory without bound.
 pub const MAX_RECORD_BYTES: usize = 64 << 20;
 
+/// Why opinions of a case were left out (a row's or a case's warning).
+pub fn opinions_refused(count: usize) -> String {
+    format!(
+        "{count} opinion(s) not stored: the case already holds {}, more than any decision has",
+        super::store::MAX_OPINIONS_PER_CASE
+    )
+}
+
 /// Why a row, line or file past [`MAX_RECORD_BYTES`] is skipped, said the
 /// same way by every reader.
 pub fn longer_than_any_record() -> String {
