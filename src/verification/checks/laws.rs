@@ -187,16 +187,17 @@ fn check_part(
     written: String,
 ) -> Result<CheckedCitation, StoreError> {
     let content_type = Some(content_type_of(code));
+    let not_held = |written| {
+        cannot_tell(
+            format!("the library holds no section of part {part} of this title"),
+            written,
+            content_type,
+        )
+    };
     let sections = match find_part(txn, code, title, part)? {
         PartLookup::Found { sections } => sections,
         PartLookup::Absent { reason } => return Ok(cannot_exist(reason, written, content_type)),
-        PartLookup::NotHeld => {
-            return Ok(cannot_tell(
-                format!("the library holds no section of part {part} of this title"),
-                written,
-                content_type,
-            ));
-        }
+        PartLookup::NotHeld => return Ok(not_held(written)),
     };
     let live = sections.iter().filter(|s| s.status == "live").count();
     let reason = match sections.as_slice() {
@@ -217,13 +218,7 @@ fn check_part(
             first.section,
             first.heading
         ),
-        [] => {
-            return Ok(cannot_tell(
-                format!("the library holds no section of part {part} of this title"),
-                written,
-                content_type,
-            ));
-        }
+        [] => return Ok(not_held(written)),
     };
     Ok(CheckedCitation::verified_law(
         written,
