@@ -19,6 +19,13 @@ fn by_citation<'a>(data: &'a Value, written: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("{written} not in {data}"))
 }
 
+/// Verifies `text` inline: the answer's body, which must be a 200.
+async fn verify_text(app: &TestApp, key: &str, text: &str) -> Value {
+    let (status, body) = verify(app, key, json!({ "text": text })).await;
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
 /// Each checked citation as (citation, status), in order.
 fn statuses(body: &Value) -> Vec<(&str, &str)> {
     body["data"]["citations"]
@@ -143,8 +150,7 @@ async fn every_name_given_at_a_page_is_checked() {
     let text = "Brown v. Board of Education, 347 U.S. 483 (1954). Later, in Smith v. Jones, \
                 347 U.S. 483 (1960), the Court held otherwise. Brown v. Board of Educ., 347 U.S. 483. \
                 Fake v. Case, 410 U.S. 113 (1973). Zzz v. The, 384 U.S. 436 (1966).";
-    let (status, body) = verify(&app, &key, json!({ "text": text })).await;
-    assert_eq!(status, 200, "{body}");
+    let body = verify_text(&app, &key, text).await;
     assert_eq!(
         statuses(&body),
         [
@@ -166,8 +172,7 @@ async fn a_pin_page_outside_the_case_is_unverified() {
     let mut answers = Vec::new();
     for pin in [495, 500, 482] {
         let text = format!("Brown v. Board of Education, 347 U.S. 483, {pin} (1954).");
-        let (status, body) = verify(&app, &key, json!({ "text": text })).await;
-        assert_eq!(status, 200, "{body}");
+        let body = verify_text(&app, &key, &text).await;
         answers.push(body["data"]["citations"][0].clone());
     }
     let statuses: Vec<&str> = answers
@@ -196,8 +201,7 @@ async fn unpublished_orders_are_checked_by_their_numbers() {
                 Smith v. Jones, 2020 IL App (4th) 180071-U. \
                 People v. Gilliam, 2020 IL App (4th) 180072-U. \
                 People v. Gilliam, 2020 IL App (4th) 180071.";
-    let (status, body) = verify(&app, &key, json!({ "text": text })).await;
-    assert_eq!(status, 200, "{body}");
+    let body = verify_text(&app, &key, text).await;
     assert_eq!(
         statuses(&body),
         [
@@ -211,8 +215,7 @@ async fn unpublished_orders_are_checked_by_their_numbers() {
     // An order's number is no first page: a pin in it cannot be checked
     // against it. New York's given name may be left out.
     let text = "People v. Romero, 2026 NY Slip Op 50191(U), at 2.";
-    let (status, body) = verify(&app, &key, json!({ "text": text })).await;
-    assert_eq!(status, 200, "{body}");
+    let body = verify_text(&app, &key, text).await;
     assert_eq!(
         statuses(&body),
         [("2026 NY Slip Op 50191(U)", "verified")],
@@ -252,8 +255,7 @@ async fn a_wrong_nominative_volume_is_unverified() {
     let (_, key) = app.create_key("10").await;
     let text = "See 5 U.S. (1 Cranch) 137 (1803). \
                 Osborn v. Bank of the United States, 22 U.S. (3 Dall.) 738 (1824).";
-    let (status, body) = verify(&app, &key, json!({ "text": text })).await;
-    assert_eq!(status, 200, "{body}");
+    let body = verify_text(&app, &key, text).await;
     let checked = body["data"]["citations"].as_array().unwrap();
     assert_eq!(checked[0]["status"], "verified", "{body}");
     assert_eq!(checked[1]["status"], "unverified", "{body}");
@@ -274,8 +276,7 @@ async fn early_supreme_court_reporters_are_checked_as_the_us_reports() {
     let (_, key) = app.create_key("10").await;
     let text = "See 1 Cranch 137 (1803); 4 Wheat. 316 (1819); 1 Cranch C.C. 137; \
                 5 U.S. 137.";
-    let (status, body) = verify(&app, &key, json!({ "text": text })).await;
-    assert_eq!(status, 200, "{body}");
+    let body = verify_text(&app, &key, text).await;
     assert_eq!(
         statuses(&body),
         [
@@ -295,8 +296,7 @@ async fn bluebook_form_of_pins_and_section_ranges() {
     let app = spawn_app().await;
     let (_, key) = app.create_key("10").await;
     let text = "Roe v. Wade, 410 U.S. 150 (1973). 42 U.S.C. §§ 1981-1983.";
-    let (status, body) = verify(&app, &key, json!({ "text": text })).await;
-    assert_eq!(status, 200, "{body}");
+    let body = verify_text(&app, &key, text).await;
     let roe = by_citation(&body["data"], "410 U.S. 150");
     assert_eq!(roe["status"], "verified", "{roe}");
     assert_eq!(
@@ -320,8 +320,7 @@ async fn constitution_sections_and_clauses_are_checked() {
                 U.S. Const. art. I, § 8, cl. 99. U.S. Const. art. I, § 8, cl. 3. \
                 U.S. Const. amend. XIV, § 1. U.S. Const. art. VI, cl. 99. U.S. Const. art. VI, cl. 2. \
                 U.S. Const. art. I, cl. 3.";
-    let (status, body) = verify(&app, &key, json!({ "text": text })).await;
-    assert_eq!(status, 200, "{body}");
+    let body = verify_text(&app, &key, text).await;
     assert_eq!(
         statuses(&body),
         [
@@ -386,8 +385,7 @@ async fn verify_checks_at_most_fifty_and_bills_fifty() {
     let app = spawn_app().await;
     let (_, key) = app.create_key("10").await;
     let text: String = (1..=60).map(|n| format!("{n} F.3d {n}. ")).collect();
-    let (status, body) = verify(&app, &key, json!({ "text": text })).await;
-    assert_eq!(status, 200, "{body}");
+    let body = verify_text(&app, &key, &text).await;
     assert_eq!(body["data"]["citations"].as_array().unwrap().len(), 50);
     assert_eq!(body["data"]["truncated"], true);
     assert_eq!(body["data"]["extractedCount"], 60);

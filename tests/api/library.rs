@@ -16,6 +16,11 @@ fn lookup(library: &Library, citation: &str) -> Value {
     serde_json::to_value(library.lookup(citation).unwrap()).unwrap()
 }
 
+/// The lookup's detail, "" when it has none.
+fn detail(answer: &Value) -> &str {
+    answer["detail"].as_str().unwrap_or_default()
+}
+
 fn case_ids(answer: &Value) -> Vec<String> {
     answer["cases"]
         .as_array()
@@ -122,9 +127,7 @@ fn coverage_tells_held_volumes_from_unheld_ones() {
     let past_the_last_case = lookup(&library, "347 U.S. 99999");
     assert_eq!(past_the_last_case["verdict"], "page_not_placed");
     assert!(
-        past_the_last_case["detail"]
-            .as_str()
-            .unwrap()
+        detail(&past_the_last_case)
             .starts_with("the library holds this volume (scotus_dates+scdb) but cannot tell"),
         "{past_the_last_case}"
     );
@@ -225,10 +228,7 @@ fn rules_statutes_and_regulations_resolve() {
         let earlier = lookup(&library, cite);
         assert_eq!(earlier["verdict"], "not_held", "{cite}: {earlier}");
         assert!(
-            earlier["detail"]
-                .as_str()
-                .unwrap()
-                .contains("an earlier edition may have used this number"),
+            detail(&earlier).contains("an earlier edition may have used this number"),
             "{earlier}"
         );
     }
@@ -284,10 +284,7 @@ fn reporter_series_the_data_does_not_list() {
     let further = lookup(&library, "16 L. Ed. 4th 694");
     assert_eq!(further["verdict"], "cannot_exist", "{further}");
     assert!(
-        further["detail"]
-            .as_str()
-            .unwrap()
-            .contains("no such reporter series"),
+        detail(&further).contains("no such reporter series"),
         "{further}"
     );
 }
