@@ -1,12 +1,11 @@
-//! `POST /v1/cases/lookup`: a citation or a case id → `found` with the
-//! case id, `not_in_library` with an external link, or `unresolved`.
+//! `POST /v1/cases/lookup`: a citation (read as resolve reads it) or a case
+//! id → `found` with the case id, `not_in_library` with an external link,
+//! or `unresolved`.
 
 use serde::Serialize;
 
-use super::urls;
-use crate::library::lookup::{
-    AuthorityLookup, CaseLookup, CitationQuery, find_authority, find_case,
-};
+use super::{Status, Verifier, urls};
+use crate::library::lookup::{AuthorityLookup, CitationQuery, find_authority};
 use crate::library::model::CaseRecord;
 use crate::library::{Library, parse_citation, store};
 use crate::store::StoreError;
@@ -91,30 +90,35 @@ pub fn by_case_id(library: &Library, id: &str) -> Result<CaseLookupResult, Store
     })
 }
 
-pub fn by_citation(library: &Library, text: &str) -> Result<CaseLookupResult, StoreError> {
-    let Some(query) = parse_citation(text) else {
+/// A citation string → the case or authority it names, when resolve
+/// verifies it as written: a name, year or pin that does not fit the case
+/// at that page leaves it `unresolved`, so lookup never hands out the id of
+/// another case than the one cited (resolve and lookup agree).
+pub fn by_citation(verifier: &Verifier, text: &str) -> Result<CaseLookupResult, StoreError> {
+    let checked = verifier.resolve(&[text.to_string()], false)?;
+    let Some(checked) = checked.first().filter(|c| c.status == Status::Verified) else {
         return Ok(UNRESOLVED);
     };
-    library.store.read(|txn| match query {
-        CitationQuery::Case { key } => match find_case(txn, &key)? {
-            CaseLookup::Found { cases, .. } if cases.len() == 1 => Ok(store::case(txn, &cases[0])?
-                .map(|case| of_case(&case))
-                .unwrap_or(UNRESOLVED)),
-            _ => Ok(UNRESOLVED),
-        },
-        CitationQuery::Authority {
-            code,
-            title,
-            section,
-        } => Ok(match find_authority(txn, &code, &title, &section)? {
+    if let Some(case_status) = &checked.case_status {
+        return by_case_id(verifier.library, &case_status.case_id);
+    }
+    let Some(CitationQuery::Authority {
+        code,
+        title,
+        section,
+    }) = parse_citation(text)
+    else {
+        // A Constitution part, or a string of several authorities.
+        return Ok(UNRESOLVED);
+    };
+    verifier.library.store.read(|txn| {
+        Ok(match find_authority(txn, &code, &title, &section)? {
             AuthorityLookup::Found { authority } => CaseLookupResult {
                 status: LookupStatus::Found,
                 case_id: Some(authority.id()),
                 external_source_url: Some(urls::authority_page(&authority)),
             },
             _ => UNRESOLVED,
-        }),
-        // A part is many authorities; a series that does not exist, none.
-        CitationQuery::Part { .. } | CitationQuery::UnlistedSeries { .. } => Ok(UNRESOLVED),
+        })
     })
 }

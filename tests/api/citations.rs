@@ -713,6 +713,27 @@ async fn case_lookup_by_citation_and_id() {
     );
     let (_, nothing) = lookup(json!({ "citation": "999 F.3d 1" })).await;
     assert_eq!(nothing["data"]["status"], "unresolved");
+    // As resolve reads it: a name, year or pin that does not fit the case
+    // at that page names no case, rather than the one that is there.
+    let (_, miranda) = lookup(json!({ "citation": "384 U.S. 436" })).await;
+    let miranda_id = miranda["data"]["caseId"].as_str().unwrap().to_string();
+    let (_, named) =
+        lookup(json!({ "citation": "Miranda v. Arizona, 384 U.S. 436, 444 (1966)" })).await;
+    assert_eq!(named["data"]["caseId"], miranda_id.as_str(), "{named}");
+    for miscited in [
+        "Roe v. Wade, 384 U.S. 436",
+        "Miranda v. Arizona, 384 U.S. 436 (2090)",
+        "Miranda v. Arizona, 384 U.S. 436, 900",
+        "384 U.S. 436; 999 U.S. 1",
+    ] {
+        let (_, reply) = lookup(json!({ "citation": miscited })).await;
+        assert_eq!(reply["data"]["status"], "unresolved", "{miscited}: {reply}");
+        assert!(reply["data"]["caseId"].is_null(), "{miscited}: {reply}");
+    }
+    let (_, statute) = lookup(json!({ "citation": "42 U.S.C. § 1983" })).await;
+    assert_eq!(statute["data"]["status"], "found", "{statute}");
+    let (_, no_section) = lookup(json!({ "citation": "42 U.S.C. § 99999" })).await;
+    assert_eq!(no_section["data"]["status"], "unresolved", "{no_section}");
     let (_, rule) = lookup(json!({ "caseId": "frcp/56" })).await;
     assert_eq!(rule["data"]["status"], "found");
     let (status, reply) = lookup(json!({})).await;

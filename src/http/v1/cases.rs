@@ -9,7 +9,7 @@ use crate::context::{Ctx, blocking};
 use crate::error::ApiError;
 use crate::http::filters::{Body, RequestMeta, parse_json};
 use crate::ratelimit::Bucket;
-use crate::verification::lookup;
+use crate::verification::{Verifier, lookup};
 
 const LOOKUP: Endpoint = Endpoint {
     name: "cases/lookup",
@@ -37,7 +37,12 @@ pub async fn lookup(ctx: Ctx, meta: RequestMeta, body: Body) -> Response {
         let result = match (request.citation, request.case_id) {
             (Some(citation), None) if citation.chars().count() <= MAX_LOOKUP_CHARS => {
                 blocking(&ctx, move |ctx| {
-                    Ok(lookup::by_citation(&ctx.library, &citation)?)
+                    let public_url = ctx.config.public_url();
+                    let verifier = Verifier {
+                        library: &ctx.library,
+                        public_url: &public_url,
+                    };
+                    Ok(lookup::by_citation(&verifier, &citation)?)
                 })
                 .await?
             }

@@ -59,7 +59,7 @@ struct ResolveRequest {
     citations: Vec<String>,
     #[serde(default)]
     country: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::json::null_as_default")]
     search_mode: SearchMode,
 }
 
