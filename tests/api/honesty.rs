@@ -381,6 +381,22 @@ async fn subdivisions_lists_and_unread_parts_are_not_taken_at_face_value() {
         answers[0].2.contains("subdivision (b)(6) is in its text"),
         "{answers:?}"
     );
+    // A marker the rule's text only cross-references ("Rule 12(b), (e), or
+    // (f)" in Rule 15, "Rule 801(d)(2)" in Rule 613) is no subdivision of
+    // it; one that opens an item after such a cross-reference is.
+    for (text, status) in [
+        ("Fed. R. Civ. P. 15(f).", "unavailable"),
+        ("Fed. R. Evid. 613(d).", "unavailable"),
+        ("Fed. R. Evid. 613(b)(2).", "unavailable"),
+        ("Fed. R. Civ. P. 15(a)(2).", "verified"),
+        ("Fed. R. Civ. P. 26(a)(1)(A)(i).", "verified"),
+        ("Fed. R. Civ. P. 12(h)(2).", "verified"),
+        ("Fed. R. Civ. P. 87(c)(2)(B)(ii).", "verified"),
+        ("Fed. R. Civ. P. 87(d).", "unavailable"),
+    ] {
+        let answer = only(&app, &key, text).await;
+        assert_eq!(answer["status"], status, "{text}: {answer}");
+    }
     // A list joined by "and" is a list; a part number that goes on past
     // what was read is not checked as the part read.
     for text in [

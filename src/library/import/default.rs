@@ -29,7 +29,8 @@ use crate::store::{Store, StoreError};
 /// the Federal Rules of Evidence checked by article.
 /// 5: unpublished orders keyed in series of their own; Fastcase courts by
 /// name; CAP text between opinions kept.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 5;
+/// 6: Civil Rule 87's text without the Supplemental Rules printed after it.
+pub const DEFAULT_LIBRARY_VERSION: u32 = 6;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");
@@ -922,6 +923,28 @@ struct RuleText {
 /// The five federal rule sets: every rule number that exists, with its
 /// title and text where the transcription has it; rules above a set's
 /// last rule are dropped (see rule_sets.json).
+/// A transcribed rule's text without the rules printed after it: the
+/// transcription appends the Supplemental Rules ("Rule A. Scope of Rules",
+/// …) to Civil Rule 87, whose subdivisions they are not.
+fn own_rule_text(text: &str) -> &str {
+    let mut line_start = 0;
+    for line in text.split_inclusive('\n') {
+        let heading = line.trim_start().strip_prefix("Rule ").and_then(|rest| {
+            let (number, after) = rest.split_once(". ")?;
+            Some(
+                !number.is_empty()
+                    && !after.trim().is_empty()
+                    && number.bytes().all(|b| b.is_ascii_alphanumeric()),
+            )
+        });
+        if line_start > 0 && heading == Some(true) {
+            return text[..line_start].trim_end();
+        }
+        line_start += line.len();
+    }
+    text
+}
+
 fn federal_rules(store: &Store) -> Result<ImportReport, ImportError> {
     let name = Path::new("default/rules/federal_rules_index.csv");
     let sets: RuleSets =
@@ -968,7 +991,7 @@ fn federal_rules(store: &Store) -> Result<ImportReport, ImportError> {
             }
             let transcribed = texts.get(&(set_name.to_string(), rule.to_string()));
             let text = transcribed
-                .map(|t| t.text.clone())
+                .map(|t| own_rule_text(&t.text).to_string())
                 .filter(|t| !t.trim().is_empty())
                 .or_else(|| {
                     (set.code == codes::FRCP)
@@ -1267,6 +1290,16 @@ fn cfr(store: &Store) -> Result<ImportReport, ImportError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rules_text_ends_where_another_rule_begins() {
+        let text = "(c) Emergency Rules.\n\n2. Rule 6(b)(2). Under Rule 4. Service.\n\nRule A. Scope of Rules\n\n1. These Supplemental Rules apply.";
+        assert_eq!(
+            own_rule_text(text),
+            "(c) Emergency Rules.\n\n2. Rule 6(b)(2). Under Rule 4. Service."
+        );
+        assert_eq!(own_rule_text("Rule 4. Summons"), "Rule 4. Summons");
+    }
 
     #[test]
     fn every_fastcase_sample_has_its_court() {

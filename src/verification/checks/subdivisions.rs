@@ -1,5 +1,7 @@
 //! A rule's subdivision ("(b)(6)") looked for in the rule's text.
 
+use std::ops::Range;
+
 /// The levels of a subdivision: "(d)(2)(F)" is d, 2, F.
 pub(super) fn subdivision_path(subdivision: &str) -> Vec<&str> {
     subdivision
@@ -9,38 +11,96 @@ pub(super) fn subdivision_path(subdivision: &str) -> Vec<&str> {
 }
 
 /// Whether a rule's text shows the subdivision `path`: each level's marker
-/// ("(b)", or "6." as a transcription numbers items) inside the part of the
-/// text the level before it opens, up to its next sibling's marker. Every
-/// place a marker appears is tried (the text also cites "Rule 12(b)").
+/// ("(b)", or "6." as a transcription numbers items) opening an item inside
+/// the part of the text the level before it opens, up to its next sibling's
+/// marker. A marker inside a sentence is a cross-reference ("Rule 12(b),
+/// (e), or (f)", "Rule 801(d)(2)", "(1963)"), not an item.
 pub(super) fn text_shows_subdivision(text: &str, path: &[&str]) -> bool {
+    shows_within(text, 0..text.len(), path)
+}
+
+fn shows_within(text: &str, scope: Range<usize>, path: &[&str]) -> bool {
     let Some((part, deeper)) = path.split_first() else {
         return true;
     };
     let sibling = next_sibling(part);
-    markers(text, part).into_iter().any(|(start, len)| {
-        let inside = &text[start + len..];
+    items(text, scope.clone(), part).into_iter().any(|item| {
+        // A sibling is no deeper in the outline than the item: "(i)" under
+        // "(B)" is a roman numeral, not the letter after "(h)".
         let end = sibling
             .as_deref()
-            .and_then(|next| markers(inside, next).first().map(|(at, _)| *at))
-            .unwrap_or(inside.len());
-        text_shows_subdivision(&inside[..end], deeper)
+            .and_then(|next| {
+                items(text, item.end..scope.end, next)
+                    .into_iter()
+                    .find(|s| s.indent <= item.indent)
+            })
+            .map_or(scope.end, |s| s.start);
+        shows_within(text, item.end..end, deeper)
     })
 }
 
-/// Where a subdivision's marker appears in `text`: "(b)", or for a number
-/// "2." opening a line; each as (offset, length).
-fn markers(text: &str, part: &str) -> Vec<(usize, usize)> {
+/// Where a marker opens an item: its bytes in the text, and how far its
+/// line is indented.
+struct Item {
+    start: usize,
+    end: usize,
+    indent: usize,
+}
+
+/// The items `part` opens within `scope` of `text`: marked "(b)", or for a
+/// number also "2. ".
+fn items(text: &str, scope: Range<usize>, part: &str) -> Vec<Item> {
+    let window = &text[scope.clone()];
     let bracketed = format!("({part})");
-    let mut found: Vec<(usize, usize)> = text
+    let mut found: Vec<(usize, usize)> = window
         .match_indices(&bracketed)
-        .map(|(at, m)| (at, m.len()))
+        .map(|(at, m)| (scope.start + at, m.len()))
         .collect();
     if part.bytes().all(|b| b.is_ascii_digit()) {
-        let listed = format!("\n{part}. ");
-        found.extend(text.match_indices(&listed).map(|(at, m)| (at, m.len())));
+        let listed = format!("{part}. ");
+        found.extend(
+            window
+                .match_indices(&listed)
+                .map(|(at, m)| (scope.start + at, m.len())),
+        );
         found.sort_unstable();
     }
     found
+        .into_iter()
+        .filter_map(|(start, len)| {
+            let line = text[..start].rsplit('\n').next().unwrap_or_default();
+            opens_an_item(line).then(|| Item {
+                start,
+                end: start + len,
+                indent: line.len() - line.trim_start().len(),
+            })
+        })
+        .collect()
+}
+
+/// Whether a marker after `before` on its line opens an item: it starts the
+/// line (after the transcription's indent and "- " bullet), follows other
+/// markers that do ("2. (A) The petition", "(B) (i) If"), or follows the
+/// colon or semicolon of an inline list ("who may be: (A) a marshal; (B) …").
+fn opens_an_item(before: &str) -> bool {
+    let line = before.trim();
+    let line = line.strip_prefix('-').unwrap_or(line).trim_start();
+    let listed = line
+        .strip_suffix(" and")
+        .or_else(|| line.strip_suffix(" or"))
+        .unwrap_or(line);
+    line.split_whitespace().all(is_marker) || listed.ends_with([':', ';'])
+}
+
+/// "(b)", "(iv)", "(12)" or "2.": a marker, not a word.
+fn is_marker(word: &str) -> bool {
+    let inner = match word.strip_prefix('(') {
+        Some(rest) => rest.strip_suffix(')'),
+        None => word
+            .strip_suffix('.')
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit())),
+    };
+    inner.is_some_and(|inner| !inner.is_empty() && inner.bytes().all(|b| b.is_ascii_alphanumeric()))
 }
 
 /// The marker that follows `part` at its level: 6 → 7, b → c, F → G.
@@ -63,12 +123,26 @@ mod tests {
 
     #[test]
     fn subdivisions_in_a_rules_text() {
-        let text = "(a) Time. (1) In general.\n(b) How. Rule 12(b) says: (1) lack; (6) failure; (7) joinder.\n(c) Motion.";
+        let text = "(a) Time.\n1. In general. Under Rule 12(b), (e), or (f) and Rule 801(d)(2).\n(b) How. Rule 12(b) says:\n - (1) lack;\n - (6) failure; (7) joinder.\n(c) Motion. 2. (A) The petition.\n(d) Marshal, who may be: (A) a marshal; or (B) someone else.\n(e) Brady v. Maryland (1963).";
         let shows = |path: &str| text_shows_subdivision(text, &subdivision_path(path));
         assert!(shows("(b)(6)"));
         assert!(shows("(a)(1)"));
+        assert!(
+            shows("(d)(A)") && shows("(d)(B)"),
+            "items of an inline list"
+        );
+        assert!(
+            shows("(c)"),
+            "a cross-reference \"Rule 12(b), (e), or (f)\" ends no item"
+        );
         assert!(!shows("(b)(9)"));
         assert!(!shows("(a)(6)"), "(6) is in (b), not (a)");
+        assert!(shows("(b)(7)"), "an inline list's item after a semicolon");
+        assert!(
+            !shows("(a)(1)(f)") && !shows("(a)(1)(d)(2)"),
+            "cross-references"
+        );
+        assert!(!shows("(e)(1963)"), "a year");
         assert!(!shows("(z)"));
         let listed = "(d) Exclusions.\n\n2. Statement.\n - (A) made;\n - (E) conspiracy.";
         assert!(text_shows_subdivision(
