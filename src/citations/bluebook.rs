@@ -190,7 +190,10 @@ fn short_case(c: &Citation) -> Option<String> {
 /// "5, 7"). A hyphen inside a section number ("2000e-2", "31-1") is not a
 /// range: a range runs from a number to a larger one.
 fn section_sign(section: &str) -> &'static str {
-    let numbers: Vec<&str> = section.split(['-', '–']).map(str::trim).collect();
+    let numbers: Vec<&str> = section
+        .split(|c: char| matches!(c, '-' | '–') || crate::citations::laws::HYPHENS.contains(&c))
+        .map(str::trim)
+        .collect();
     let range = match numbers[..] {
         [from, to] => match (from.parse::<u64>(), to.parse::<u64>()) {
             (Ok(from), Ok(to)) => from < to,

@@ -18,9 +18,12 @@ use super::pattern::{self, Direction, Node, Program};
 const PAGE_PATTERN: &str = r"(?P<page>\d+|[ivxlc]{1,8}|_+)";
 
 /// Statute sections: reporters-db's pattern, also with en dashes and
-/// letter suffixes ("22–2501", "32-1a"), which real opinions use.
+/// letter suffixes ("22–2501", "32-1a"), which real opinions use, and the
+/// hyphens word processors and PDFs put in their place (see
+/// [`crate::citations::laws::HYPHENS`]): a number cut at one would be
+/// another, shorter section.
 const LAW_SECTION_PATTERN: &str = concat!(
-    r"(?P<section>(?:\d+[A-Za-z]{0,3}(?:[-–—.:]\d+[A-Za-z]{0,3}){0,4})",
+    r"(?P<section>(?:\d+[A-Za-z]{0,3}(?:[-‐‑‒−﹣－–—.:]\d+[A-Za-z]{0,3}){0,4})",
     r"|(?:\d+(?:\((?:[a-zA-Z]{1}|\d{1,2})\))+))"
 );
 

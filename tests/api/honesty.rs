@@ -413,6 +413,30 @@ async fn subdivisions_lists_and_unread_parts_are_not_taken_at_face_value() {
     assert_reason(&code, "subsection (zz)(9) is not checked");
 }
 
+/// The hyphens word processors and PDFs write in section numbers are
+/// hyphens: a number is never cut at one into another, shorter section
+/// ("§ 2000e\u{2010}2" was verified as § 2000e, and "§ 78j\u{2011}99" as §
+/// 78j).
+#[tokio::test]
+async fn a_section_number_is_read_whole_whatever_its_hyphen() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    for hyphen in [
+        '\u{2010}', '\u{2011}', '\u{2012}', '\u{2212}', '\u{fe63}', '\u{ff0d}',
+    ] {
+        let real = only(&app, &key, &format!("42 U.S.C. § 2000e{hyphen}2(a).")).await;
+        assert_eq!(real["status"], "verified", "{real}");
+        assert_eq!(real["bluebookCitation"], "42 U.S.C. § 2000e-2(a)", "{real}");
+        let fake = only(&app, &key, &format!("15 U.S.C. § 78j{hyphen}99.")).await;
+        assert_ne!(fake["status"], "verified", "{fake}");
+    }
+    let soft = checked(&app, &key, "42 U.S.C. § 2000e\u{ad}99.").await;
+    assert!(
+        soft.iter().all(|(_, status, _)| status != "verified"),
+        "{soft:?}"
+    );
+}
+
 /// Cases decided together are reported under one citation: a companion's
 /// name at that page is right, not a fabrication.
 #[tokio::test]
