@@ -28,29 +28,29 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
             concat!(
                 r"(?P<title>\d{1,2}),?\s+$reporter,?(?:\s+(?P<appendix>[Aa]pp(?:\.|endix)),?)?",
                 r"\s*(?:$section_marker\s*)?",
-                r"(?P<section>\d+[a-z]{0,3}(?:[-‐‑‒−﹣－–—.:]\d+[a-z]{0,3}){0,3})"
+                r"(?P<section>\d+[a-z]{0,3}(?:[-­‐‑‒−﹣－–—.:]\d+[a-z]{0,3}){0,3})"
             ),
             // "section 1983 of title 42", "§ 1983 of Title 42 of the United States Code"
             concat!(
-                r"(?P<reporter>section) (?P<section>\d+[a-z]{0,3}(?:[-‐‑‒−﹣－]\d+[a-z]{0,3})?)",
+                r"(?P<reporter>section) (?P<section>\d+[a-z]{0,3}(?:[-­‐‑‒−﹣－]\d+[a-z]{0,3})?)",
                 r"(?P<subsection>(?:\([a-zA-Z0-9]{1,4}\))*) of [Tt]itle (?P<title>\d{1,2})",
             ),
             concat!(
-                r"(?P<reporter>Section) (?P<section>\d+[a-z]{0,3}(?:[-‐‑‒−﹣－]\d+[a-z]{0,3})?)",
+                r"(?P<reporter>Section) (?P<section>\d+[a-z]{0,3}(?:[-­‐‑‒−﹣－]\d+[a-z]{0,3})?)",
                 r"(?P<subsection>(?:\([a-zA-Z0-9]{1,4}\))*) of [Tt]itle (?P<title>\d{1,2})",
             ),
             concat!(
-                r"(?P<reporter>§) ?(?P<section>\d+[a-z]{0,3}(?:[-‐‑‒−﹣－]\d+[a-z]{0,3})?)",
+                r"(?P<reporter>§) ?(?P<section>\d+[a-z]{0,3}(?:[-­‐‑‒−﹣－]\d+[a-z]{0,3})?)",
                 r"(?P<subsection>(?:\([a-zA-Z0-9]{1,4}\))*) of [Tt]itle (?P<title>\d{1,2})",
             ),
             // "title 42, section 1983"
             concat!(
                 r"(?P<reporter>title) (?P<title>\d{1,2}),? (?:section|§) ?",
-                r"(?P<section>\d+[a-z]{0,3}(?:[-‐‑‒−﹣－]\d+[a-z]{0,3})?)",
+                r"(?P<section>\d+[a-z]{0,3}(?:[-­‐‑‒−﹣－]\d+[a-z]{0,3})?)",
             ),
             concat!(
                 r"(?P<reporter>Title) (?P<title>\d{1,2}),? (?:[Ss]ection|§) ?",
-                r"(?P<section>\d+[a-z]{0,3}(?:[-‐‑‒−﹣－]\d+[a-z]{0,3})?)",
+                r"(?P<section>\d+[a-z]{0,3}(?:[-­‐‑‒−﹣－]\d+[a-z]{0,3})?)",
             ),
         ],
     },
@@ -64,11 +64,11 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
                 r"(?P<title>\d{1,2}),?\s+$reporter,?\s*(?:$section_marker\s*)?",
                 // Parts and sections carry the letters of the Code sections
                 // they follow, in capitals: 26 C.F.R. § 1.409A-1.
-                r"(?P<section>\d+[A-Za-z]{0,3}(?:[-‐‑‒−﹣－–—.:]\d+[A-Za-z]{0,3}){0,3}",
+                r"(?P<section>\d+[A-Za-z]{0,3}(?:[-­‐‑‒−﹣－–—.:]\d+[A-Za-z]{0,3}){0,3}",
                 // Treasury regulations number sections after the Code's
                 // subsections, temporary ones with a T: 26 C.F.R. §
                 // 1.401(k)-1, § 1.1031(d)-1T.
-                r"(?:(?:\([a-zA-Z0-9]{1,4}\))+[-‐‑‒−﹣－–—]\d+T?)?)"
+                r"(?:(?:\([a-zA-Z0-9]{1,4}\))+[-­‐‑‒−﹣－–—]\d+T?)?)"
             ),
             // A part cited whole: "29 C.F.R. pt. 1630", "29 C.F.R. Part 1630";
             // the first of a list: "29 C.F.R. pts. 1630, 1635", "Parts 1630
@@ -284,10 +284,10 @@ pub(crate) fn section_id(section: &str) -> String {
 }
 
 /// Hyphens other than '-' that documents put in section numbers ("2000e‑2"
-/// from a word processor's non-breaking hyphen, a PDF's minus sign): read as
-/// '-'.
-pub(crate) const HYPHENS: [char; 6] = [
-    '\u{2010}', '\u{2011}', '\u{2012}', '\u{2212}', '\u{fe63}', '\u{ff0d}',
+/// from a word processor's non-breaking hyphen, a PDF's minus sign or soft
+/// hyphen): read as '-'.
+pub(crate) const HYPHENS: [char; 7] = [
+    '\u{ad}', '\u{2010}', '\u{2011}', '\u{2012}', '\u{2212}', '\u{fe63}', '\u{ff0d}',
 ];
 
 /// Where the first dash that makes `section` a range is.

@@ -23,7 +23,7 @@ const PAGE_PATTERN: &str = r"(?P<page>\d+|[ivxlc]{1,8}|_+)";
 /// [`crate::citations::laws::HYPHENS`]): a number cut at one would be
 /// another, shorter section.
 const LAW_SECTION_PATTERN: &str = concat!(
-    r"(?P<section>(?:\d+[A-Za-z]{0,3}(?:[-‐‑‒−﹣－–—.:]\d+[A-Za-z]{0,3}){0,4})",
+    r"(?P<section>(?:\d+[A-Za-z]{0,3}(?:[-­‐‑‒−﹣－–—.:]\d+[A-Za-z]{0,3}){0,4})",
     r"|(?:\d+(?:\((?:[a-zA-Z]{1}|\d{1,2})\))+))"
 );
 

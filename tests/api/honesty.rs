@@ -416,7 +416,7 @@ async fn subdivisions_lists_and_unread_parts_are_not_taken_at_face_value() {
 /// The hyphens word processors and PDFs write in section numbers are
 /// hyphens: a number is never cut at one into another, shorter section
 /// ("§ 2000e\u{2010}2" was verified as § 2000e, and "§ 78j\u{2011}99" as §
-/// 78j).
+/// 78j). A soft hyphen in a section number is read as a hyphen too.
 #[tokio::test]
 async fn a_section_number_is_read_whole_whatever_its_hyphen() {
     let app = spawn_app().await;
@@ -430,11 +430,32 @@ async fn a_section_number_is_read_whole_whatever_its_hyphen() {
         let fake = only(&app, &key, &format!("15 U.S.C. § 78j{hyphen}99.")).await;
         assert_ne!(fake["status"], "verified", "{fake}");
     }
-    let soft = checked(&app, &key, "42 U.S.C. § 2000e\u{ad}99.").await;
-    assert!(
-        soft.iter().all(|(_, status, _)| status != "verified"),
-        "{soft:?}"
-    );
+    let soft = only(&app, &key, "42 U.S.C. § 2000e\u{ad}2.").await;
+    assert_eq!(soft["bluebookCitation"], "42 U.S.C. § 2000e-2", "{soft}");
+    let soft = only(&app, &key, "42 U.S.C. § 2000e\u{ad}99.").await;
+    assert_ne!(soft["status"], "verified", "{soft}");
+}
+
+/// A party named with small words ("Citizens for a Better Environment")
+/// is read whole: read from "a" on, any first party passed.
+#[tokio::test]
+async fn a_party_with_small_words_in_its_name_is_read_whole() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let real = only(
+        &app,
+        &key,
+        "Steel Co. v. Citizens for a Better Env't, 523 U.S. 83, 94 (1998).",
+    )
+    .await;
+    assert_eq!(real["status"], "verified", "{real}");
+    let wrong = only(
+        &app,
+        &key,
+        "Smith v. Citizens for a Better Env't, 523 U.S. 83, 94 (1998).",
+    )
+    .await;
+    assert_ne!(wrong["status"], "verified", "{wrong}");
 }
 
 /// Cases decided together are reported under one citation: a companion's

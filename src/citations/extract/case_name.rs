@@ -387,9 +387,13 @@ fn name_span(text: &str, words: &[Range<usize>]) -> Option<Range<usize>> {
             break;
         }
         let first = bare.chars().next().unwrap_or(' ');
-        let capital = first.is_uppercase()
-            || first == '\'' && bare.chars().nth(1).is_some_and(char::is_uppercase);
-        if !capital && !is_connector(bare) && !has_digits {
+        let capital = first.is_uppercase() || particle_before_capital(bare);
+        let inside_a_party = || {
+            is_function_word(bare)
+                && !taken.iter().any(|w| is_versus(&text[w.clone()]))
+                && versus_beyond(text, &words[i + 1..])
+        };
+        if !capital && !is_connector(bare) && !has_digits && !inside_a_party() {
             break;
         }
         let ends_its_sentence = if i == 0 {
@@ -568,6 +572,50 @@ fn is_versus(word: &str) -> bool {
         word,
         "v." | "v" | "vs." | "vs" | "V." | "V" | "VS." | "versus"
     )
+}
+
+/// A particle or brand prefix before a capital: a name's word ("al-Kidd",
+/// "d'Amico", "eBay"), not prose.
+fn particle_before_capital(word: &str) -> bool {
+    const LONGEST_PREFIX: usize = 3;
+    let prefix = word.chars().take_while(char::is_ascii_lowercase).count();
+    let mut rest = word.chars().skip(prefix);
+    let next = match rest.next() {
+        Some('-' | '\'' | '’') => rest.next(),
+        other => other,
+    };
+    (1..=LONGEST_PREFIX).contains(&prefix) && next.is_some_and(char::is_uppercase)
+}
+
+/// Small words of a party's name ("Citizens for a Better Environment",
+/// "Citizens to Preserve Overton Park") that prose uses everywhere.
+fn is_function_word(word: &str) -> bool {
+    matches!(
+        word,
+        "a" | "an" | "to" | "in" | "at" | "for" | "of" | "the" | "on" | "with" | "from" | "and"
+    )
+}
+
+/// Whether the words before a small word (`before`, nearest first) run, in
+/// capitalised words and small ones, to a "v." with a party before it
+/// ("Smith v. Citizens for a …"): then the small word is inside the second
+/// party's name, not the prose before the name.
+fn versus_beyond(text: &str, before: &[Range<usize>]) -> bool {
+    const MOST_WORDS: usize = 6;
+    for (k, word) in before.iter().take(MOST_WORDS).enumerate() {
+        let raw = &text[word.clone()];
+        if is_versus(raw) {
+            return before.get(k + 1).is_some_and(|party| {
+                let party = text[party.clone()].trim_end_matches(',');
+                party.starts_with(char::is_uppercase) && !ends_sentence(party)
+            });
+        }
+        let capital = raw.starts_with(char::is_uppercase) && !ends_sentence(raw);
+        if raw.ends_with([',', ';', ':', ')']) || !(capital || is_function_word(raw)) {
+            return false;
+        }
+    }
+    false
 }
 
 /// Lower-case words that may sit inside a case name.
@@ -945,6 +993,36 @@ mod tests {
         );
         assert_eq!(parties("See Foo v. Bar, CITE"), p("Foo", "Bar"));
         assert_eq!(parties("In Foo v. Bar CITE"), p("Foo", "Bar"));
+    }
+
+    #[test]
+    fn small_words_and_particles_inside_a_party() {
+        // Read to "a", the name was "Better Env't": any first party matched.
+        assert_eq!(
+            parties("Smith v. Citizens for a Better Env't, CITE"),
+            p("Smith", "Citizens for a Better Env't")
+        );
+        assert_eq!(
+            parties("Ashcroft v. al-Kidd, CITE"),
+            p("Ashcroft", "al-Kidd")
+        );
+        assert_eq!(
+            parties("eBay Inc. v. MercExchange, L.L.C., CITE"),
+            p("eBay Inc.", "MercExchange, L.L.C.")
+        );
+        // A small word before a whole name is prose.
+        assert_eq!(
+            parties("The Court in Smith v. Jones, CITE"),
+            p("Smith", "Jones")
+        );
+        assert_eq!(
+            parties("the test of a Smith v. Jones, CITE"),
+            p("Smith", "Jones")
+        );
+        assert_eq!(
+            parties("cases—The City of Carlisle, CITE"),
+            p("", "City of Carlisle")
+        );
     }
 
     #[test]

@@ -318,12 +318,10 @@ fn on_visible_text(text: &str, extract: impl FnOnce(&str) -> Vec<Citation>) -> V
 
 /// Zero-width characters that web pages and PDFs scatter inside words and
 /// citations ("S.\u{200d} Ct.", "\u{200d}United States"): they join or
-/// mark, never separate, so the extractor reads the text without them. A
-/// soft hyphen shows only where a line breaks: "2000e\u{ad}99" reads
-/// "2000e99".
-const INVISIBLE: [char; 6] = [
-    '\u{ad}', '\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}', '\u{feff}',
-];
+/// mark, never separate, so the extractor reads the text without them. (A
+/// soft hyphen stays: before a line break it joins a word's halves, which
+/// names read across.)
+const INVISIBLE: [char; 5] = ['\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}', '\u{feff}'];
 
 /// A text with its invisible characters removed, and the way back to the
 /// original offsets.
