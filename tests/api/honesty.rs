@@ -668,6 +668,25 @@ async fn a_case_dated_in_a_year_to_come_is_unverified() {
     for answer in [&answers[0], &answers[2]] {
         assert!(answer.2.contains("2090 is still to come"), "{answers:?}");
     }
+    // A year past 2100 or before 1600, alone in its parenthetical, is a
+    // mistyped year, not a note passed over ("(2106)" for 2016 verified).
+    for (text, reason) in [
+        (
+            "Brown v. Board of Education, 347 U.S. 483 (2106).",
+            "2106 is still to come",
+        ),
+        (
+            "Brown v. Board of Education, 347 U.S. 483 (1054).",
+            "not in 1054",
+        ),
+    ] {
+        let answer = only(&app, &key, text).await;
+        assert_eq!(answer["status"], "unverified", "{answer}");
+        assert!(
+            answer["reason"].as_str().unwrap().contains(reason),
+            "{answer}"
+        );
+    }
 }
 
 /// A "§§" or parts list ends where the next citation begins: the title of

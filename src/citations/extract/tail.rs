@@ -346,7 +346,11 @@ pub(crate) fn court_year(text: &str, inner: Range<usize>) -> Option<CourtYear> {
     }
     let year_at = year_at?;
     let year: i32 = content[year_at..year_at + 4].parse().ok()?;
-    if !(1600..=2100).contains(&year) {
+    // A number outside the years of American reports, alone in the
+    // parenthetical, is still a year, mistyped ("(2106)" for 2016): a claim
+    // to check, not a note to pass over. With other words it may be a
+    // docket or a record number.
+    if !(1600..=2100).contains(&year) && content.trim() != &content[year_at..year_at + 4] {
         return None;
     }
     let mut after = &content[year_at + 4..];
@@ -573,6 +577,12 @@ mod tests {
         assert_eq!(
             cy("Tex. App.—Houston [14th Dist.] 2005, no pet."),
             Some((Some("Tex. App.—Houston [14th Dist.]"), 2005))
+        );
+        assert_eq!(cy("2106"), Some((None, 2106)), "a mistyped year is read");
+        assert_eq!(
+            cy("No. 1054"),
+            None,
+            "a number with words may be a docket's"
         );
         assert_eq!(cy("holding that 1990 was late"), None);
         assert_eq!(cy("overruling foo"), None);
