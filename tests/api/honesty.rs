@@ -689,6 +689,51 @@ async fn a_case_dated_in_a_year_to_come_is_unverified() {
     }
 }
 
+/// Every rule or section a citation names is checked, not only the first:
+/// rules listed or ranged without a sign, sections in words or with a sign
+/// each, ranges spaced or in words. A number that goes on to a word is no
+/// item ("803(6), 1000 pages").
+#[tokio::test]
+async fn every_member_of_a_list_or_range_is_checked() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    for text in [
+        "Fed. R. Evid. 401–1200.",
+        "Fed. R. Civ. P. 12, 56, and 92.",
+        "Fed. R. Civ. P. 26-99.",
+        "Fed. R. Civ. P. 12(b)(6) and 99.",
+    ] {
+        let answer = only(&app, &key, text).await;
+        assert_eq!(answer["status"], "unverified", "{text}: {answer}");
+        assert!(
+            answer["reason"].as_str().unwrap().contains("Rule "),
+            "{answer}"
+        );
+    }
+    for text in [
+        "42 U.S.C. sections 1981 and 99999.",
+        "28 U.S.C. §§ 1331 - 99999.",
+        "28 U.S.C. §§ 1331 through 99999.",
+        "42 U.S.C. § 1983, § 1985, and § 99999.",
+    ] {
+        let answer = only(&app, &key, text).await;
+        assert_eq!(answer["status"], "unavailable", "{text}: {answer}");
+        assert!(
+            answer["reason"].as_str().unwrap().starts_with("§ 99999"),
+            "{answer}"
+        );
+    }
+    for text in [
+        "Fed. R. Evid. 401 to 403.",
+        "Fed. R. Civ. P. 12(b)(6) and 56(c).",
+        "Fed. R. Evid. 803(6), 1000 pages.",
+        "42 U.S.C. § 1983, § 1985, and § 1986.",
+    ] {
+        let answer = only(&app, &key, text).await;
+        assert_eq!(answer["status"], "verified", "{text}: {answer}");
+    }
+}
+
 /// A "§§" or parts list ends where the next citation begins: the title of
 /// "50 U.S.C." is no section of the list before it, nor "42" a part.
 #[tokio::test]

@@ -99,22 +99,23 @@ pub(super) fn check_law(
             return Ok(cannot_tell(reason, written, content_type));
         }
     };
-    // The other sections a "§§" citation names: its range's end, or the
-    // rest of its list ("§§ 101, 999").
+    // The other sections or rules it names: its range's end, or the rest
+    // of its list ("§§ 101, 999", "Fed. R. Civ. P. 12, 56").
     let listed = if last.is_none() {
         listed_after(citation, text)
     } else {
         Vec::new()
     };
+    let label = if law.unit == "rule" { "Rule" } else { "§" };
     for other in last.into_iter().chain(listed) {
         match find_authority(txn, code, &title, other)? {
             AuthorityLookup::Found { .. } => {}
             AuthorityLookup::Absent { reason } => {
-                let reason = format!("§ {other}: {reason}");
+                let reason = format!("{label} {other}: {reason}");
                 return Ok(cannot_exist(reason, written, content_type));
             }
             AuthorityLookup::NotHeld { reason } => {
-                let reason = format!("§ {other}: {reason}");
+                let reason = format!("{label} {other}: {reason}");
                 return Ok(cannot_tell(reason, written, content_type));
             }
         }
@@ -294,57 +295,116 @@ pub(in crate::verification) fn check_listed_part(
     check_law(txn, &alone, written, text)
 }
 
-/// The further sections a "§§" citation lists after the one read (none
-/// for a range or a single section).
+/// The further sections or rules a law citation names after the one read:
+/// the end of a range written after it ("Fed. R. Evid. 401–1200", "§§ 1981
+/// to 1983"), or the rest of a list ("§§ 101, 999", "Fed. R. Civ. P. 12,
+/// 56, and 92", "§ 1983, § 1985, and § 1986"). None for a range read whole
+/// ("§§ 51–60") or a single section.
 pub(in crate::verification) fn listed_after<'t>(
     citation: &Citation,
     text: &'t str,
 ) -> Vec<&'t str> {
-    let several = citation.text(text).contains("§§");
-    let ranged = citation
-        .law
+    let Some(law) = citation.law.as_deref() else {
+        return Vec::new();
+    };
+    let written = citation.text(text);
+    let signs = written.contains("§§");
+    let ranged = law
+        .section
         .as_deref()
-        .and_then(|law| law.section.as_deref())
-        .is_some_and(|section| range_endpoints(section, several).1.is_some());
-    if several && !ranged {
-        items_after(citation, text)
-            .into_iter()
-            .map(|item| &text[item])
-            .collect()
-    } else {
-        Vec::new()
+        .is_some_and(|section| range_endpoints(section, signs).1.is_some());
+    if law.section.is_none() || ranged {
+        return Vec::new();
     }
+    // A rule's number has no hyphen, and rules are listed without a sign.
+    let several = signs || law.unit == "rule" || names_sections(written);
+    let after = after_law(citation, text);
+    if several && let Some(end) = range_end(after) {
+        return vec![end];
+    }
+    let offset = text.len() - after.len();
+    listed_sections(after, !several)
+        .into_iter()
+        .map(|item| &text[item.start + offset..item.end + offset])
+        .collect()
+}
+
+/// Whether a citation's words name several sections ("sections 1981 and
+/// 1983", "secs.", "ss.").
+fn names_sections(written: &str) -> bool {
+    let lower = written.to_lowercase();
+    ["sections", "secs.", "ss."]
+        .iter()
+        .any(|word| lower.contains(word))
+}
+
+/// The end of a range written after a citation: a dash (spaced or not),
+/// "to" or "through", then a number that ends the item ("–1200", " - 99",
+/// " through 1999").
+fn range_end(after: &str) -> Option<&str> {
+    let rest = after.trim_start();
+    let rest = ["–", "—", "-", "to ", "through ", "thru "]
+        .iter()
+        .find_map(|dash| rest.strip_prefix(dash))?
+        .trim_start();
+    let item = item_at(rest)?;
+    Some(&rest[..item])
 }
 
 /// The items of a list after a law citation, as places in `text`.
 fn items_after(citation: &Citation, text: &str) -> Vec<Range<usize>> {
     let after = after_law(citation, text);
     let offset = text.len() - after.len();
-    listed_sections(after)
+    listed_sections(after, false)
         .into_iter()
         .map(|item| item.start + offset..item.end + offset)
         .collect()
 }
 
-/// The further items of a "§§" list after the one read ("§§ 101, 999"
-/// leaves ", 999"; "§§ 101 and 999"), as places in `after`: each item
-/// after a comma, "and" or "&" that starts with a digit.
-fn listed_sections(after: &str) -> Vec<Range<usize>> {
+/// The further items of a list after the one read ("§§ 101, 999" leaves
+/// ", 999"; "§§ 101 and 999"; ", § 1985, and § 1986"), as places in
+/// `after`: each item after a comma, "and" or "&" that starts with a digit
+/// (after its own section sign, which `signed_only` requires) and ends
+/// there ("Rule 803(6), 1000 pages" lists no rule 1000).
+fn listed_sections(after: &str, signed_only: bool) -> Vec<Range<usize>> {
     let mut sections = Vec::new();
     let mut rest = after;
     while let Some(next) = after_separator(rest) {
-        let item_len = next
-            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '–' | '.')))
-            .unwrap_or(next.len());
-        let item = next[..item_len].trim_end_matches('.');
-        if !item.starts_with(|c: char| c.is_ascii_digit()) {
+        let unsigned = next
+            .strip_prefix("§§")
+            .or_else(|| next.strip_prefix('§'))
+            .map(str::trim_start);
+        if signed_only && unsigned.is_none() {
             break;
         }
+        let next = unsigned.unwrap_or(next);
+        let Some(item_len) = item_at(next) else {
+            break;
+        };
         let start = after.len() - next.len();
-        sections.push(start..start + item.len());
-        rest = &next[item.len()..];
+        sections.push(start..start + item_len);
+        rest = &next[item_len..];
     }
     sections
+}
+
+/// The length of the section or rule number `rest` starts with, when it
+/// ends an item: the text after it closes the list or goes on to a
+/// subdivision, another item, a parenthetical or "of title 35", not to
+/// another word ("12, 14 days").
+fn item_at(rest: &str) -> Option<usize> {
+    if !rest.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let len = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '–' | '.')))
+        .unwrap_or(rest.len());
+    let len = rest[..len].trim_end_matches('.').len();
+    let follows = rest[len..].trim_start();
+    let closes = follows.is_empty()
+        || follows.starts_with(['.', ',', ';', '(', ')', '&'])
+        || matches!(follows.split_whitespace().next(), Some("and" | "or" | "of"));
+    closes.then_some(len)
 }
 
 /// The text after a list separator at the start of `rest`: ",", ", and",
@@ -405,12 +465,12 @@ fn range_endpoints(section: &str, several: bool) -> (&str, Option<&str>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{before_first_edition, codes, listed_sections, range_endpoints};
+    use super::{before_first_edition, codes, listed_sections, range_end, range_endpoints};
 
     #[test]
     fn lists_after_a_law_citation() {
         let listed = |after: &str| -> Vec<String> {
-            listed_sections(after)
+            listed_sections(after, false)
                 .into_iter()
                 .map(|item| after[item].to_string())
                 .collect()
@@ -419,6 +479,20 @@ mod tests {
         assert_eq!(listed(" and 1635 of"), ["1635"]);
         assert_eq!(listed(", 101, and 102a; x"), ["101", "102a"]);
         assert!(listed(" (2018)").is_empty());
+        assert_eq!(listed(", § 1985, and § 1986."), ["1985", "1986"]);
+        assert_eq!(listed(" and 56(c)."), ["56"]);
+        assert!(listed(", 14 days after").is_empty(), "a count, not a rule");
+        let signed = |after: &str| listed_sections(after, true).len();
+        assert_eq!(signed(", § 1985, and § 99999"), 2);
+        assert_eq!(
+            signed(", 1985"),
+            0,
+            "one section sign: a number after it is no section"
+        );
+        assert_eq!(range_end("–1200."), Some("1200"));
+        assert_eq!(range_end(" through 1999 (2018)"), Some("1999"));
+        assert_eq!(range_end(" - 99"), Some("99"));
+        assert_eq!(range_end(" to 5 years"), None);
     }
 
     #[test]
