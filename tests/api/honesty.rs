@@ -458,6 +458,29 @@ async fn a_party_with_small_words_in_its_name_is_read_whole() {
     assert_ne!(wrong["status"], "verified", "{wrong}");
 }
 
+/// SCDB's few S. Ct. cites of another document than the decision (Bruen's
+/// grant of certiorari, "141 S. Ct. 2111") are not the decision's: they
+/// verified the wrong citation and put the case really there off its page.
+#[tokio::test]
+async fn an_sct_cite_outside_its_terms_volume_is_not_taken() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let real = only(
+        &app,
+        &key,
+        "California v. Texas, 141 S. Ct. 2104, 2113 (2021).",
+    )
+    .await;
+    assert_eq!(real["status"], "verified", "{real}");
+    let wrong = only(
+        &app,
+        &key,
+        "N.Y. State Rifle & Pistol Ass'n v. Bruen, 141 S. Ct. 2111, 2126 (2022).",
+    )
+    .await;
+    assert_ne!(wrong["status"], "verified", "{wrong}");
+}
+
 /// Cases decided together are reported under one citation: a companion's
 /// name at that page is right, not a fabrication.
 #[tokio::test]

@@ -30,7 +30,8 @@ use crate::store::{Store, StoreError};
 /// 5: unpublished orders keyed in series of their own; Fastcase courts by
 /// name; CAP text between opinions kept.
 /// 6: Civil Rule 87's text without the Supplemental Rules printed after it.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 6;
+/// 7: SCDB's S. Ct. cites outside their decision's term volume left out.
+pub const DEFAULT_LIBRARY_VERSION: u32 = 7;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");

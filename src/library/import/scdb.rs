@@ -222,14 +222,21 @@ impl Columns {
         let sct = cited(self.sct, "sctCite", &["S. Ct."]);
         let led = cited(self.led, "ledCite", &["L. Ed.", "L. Ed. 2d"]);
         let lexis = cited(self.lexis, "lexisCite", &["U.S. LEXIS"]);
+        let date = decision_date(field(self.date), us_date_to_iso);
+        left_out.extend(date.left_out);
+        let date = date.date;
+        let sct = sct.filter(|sct| match sct_volume_misfit(sct, date.as_deref()) {
+            Some(why) => {
+                left_out.push(why);
+                false
+            }
+            None => true,
+        });
         let mut citations: Vec<CaseCitation> = us.iter().cloned().collect();
         citations.extend(sct);
         citations.extend(led.map(|led| fix_led_series(led, us.as_ref())));
         citations.extend(lexis);
         let docket = field(self.docket).map(str::to_string);
-        let date = decision_date(field(self.date), us_date_to_iso);
-        left_out.extend(date.left_out);
-        let date = date.date;
         let record = CaseRecord {
             id: format!("scdb-{case_id}"),
             name: field(self.name).unwrap_or_default().to_string(),
@@ -333,6 +340,34 @@ fn store_companion(
     Ok(())
 }
 
+/// Why an S. Ct. cite cannot be the decision's, when it cannot: each
+/// Supreme Court Reporter volume holds one October term (volume 142 the term
+/// of October 2021), and a decision of the summer after a term may be
+/// printed in the next one. SCDB has a few cites of another document
+/// (the grant of certiorari: "141 S. Ct. 2111" for Bruen, decided in June
+/// 2022), which would verify a wrong citation and push the case really at
+/// that page off it.
+fn sct_volume_misfit(sct: &CaseCitation, date: Option<&str>) -> Option<String> {
+    /// The October term of 1880 is volume 1.
+    const FIRST_TERM: u32 = 1879;
+    let key = sct.key.as_ref()?;
+    let mut parts = date?.split('-').map(|n| n.parse::<u32>().ok());
+    let (Some(Some(year)), Some(Some(month))) = (parts.next(), parts.next()) else {
+        return None;
+    };
+    let term = if month >= 10 { year } else { year - 1 };
+    let volume = term.checked_sub(FIRST_TERM)?;
+    let summer = (7..=9).contains(&month);
+    let fits = key.volume == volume || summer && key.volume == volume + 1;
+    (!fits).then(|| {
+        format!(
+            "sctCite {} is not in the volume of a decision of {} (S. Ct. {volume}): the case is stored without it",
+            sct.cite,
+            date.unwrap_or_default()
+        )
+    })
+}
+
 /// SCDB labels first-series L. Ed. cites of U.S. volumes 332–351 "L. Ed. 2d";
 /// the second series starts at 352 U.S.
 fn fix_led_series(mut led: CaseCitation, us: Option<&CaseCitation>) -> CaseCitation {
@@ -367,6 +402,28 @@ pub fn is_case_id(id: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_sct_cite_is_in_its_decisions_term_volume() {
+        let misfit = |cite: &str, date: &str| {
+            let sct = column_citation(cite, "sctCite", &["S. Ct."]).unwrap();
+            sct_volume_misfit(&sct, Some(date))
+        };
+        assert_eq!(misfit("142 S. Ct. 2111", "2022-06-23"), None);
+        assert_eq!(misfit("142 S. Ct. 1", "2021-10-04"), None);
+        assert!(
+            misfit("141 S. Ct. 2111", "2022-06-23")
+                .unwrap()
+                .contains("S. Ct. 142")
+        );
+        assert!(misfit("144 S. Ct. 777", "2021-03-04").is_some());
+        // A decision of the summer after a term may be in the next volume.
+        assert_eq!(misfit("116 S. Ct. 4", "1995-08-10"), None);
+        assert_eq!(misfit("92 S. Ct. 2718", "1972-07-07"), None);
+        assert!(misfit("116 S. Ct. 4", "1995-06-10").is_some());
+        let unpaged = column_citation("142 S. Ct. ___", "sctCite", &["S. Ct."]).unwrap();
+        assert_eq!(sct_volume_misfit(&unpaged, Some("2020-01-01")), None);
+    }
 
     #[test]
     fn case_ids() {
