@@ -2,14 +2,15 @@
 //! answer only to a peer on this machine presenting the token the server
 //! wrote to `DATA/admin.token` (mode 0600) when it started.
 
-use serde::Deserialize;
 use serde_json::json;
 use warp::Filter;
 use warp::filters::BoxedFilter;
 use warp::http::StatusCode;
 use warp::reply::Response;
 
-use super::filters::{Body, RequestMeta, body, meta, parse_json, parse_query, with_ctx};
+use super::filters::{
+    Body, LimitQuery, RequestMeta, body, meta, parse_json, parse_query, with_ctx,
+};
 use super::{one_of, reply};
 use crate::admin::{self, AdminError, CreateKeyRequest, TopUpRequest};
 use crate::context::{Ctx, blocking};
@@ -57,9 +58,9 @@ pub fn handlers(ctx: Ctx) -> BoxedFilter<(Response,)> {
         .and(with_ctx(ctx.clone()))
         .and(meta())
         .then(|key_id: String, ctx: Ctx, meta: RequestMeta| async move {
-            let query = parse_query::<WalletQuery>(&meta);
+            let query = parse_query::<LimitQuery>(&meta);
             guarded(&ctx, &meta, StatusCode::OK, move |ctx| {
-                let limit = query?.limit.unwrap_or(20).clamp(1, 1000);
+                let limit = query?.limit(20, 1000);
                 Ok(json!(admin::wallet(&ctx.store, &key_id, limit)?))
             })
             .await
@@ -85,12 +86,6 @@ pub fn handlers(ctx: Ctx) -> BoxedFilter<(Response,)> {
         )
         .boxed();
     one_of(vec![list_keys, create_key, revoke_key, show_wallet, top_up])
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct WalletQuery {
-    limit: Option<usize>,
 }
 
 /// Checks the peer and the admin token, then runs `work` off the runtime.

@@ -74,7 +74,7 @@ impl RequestMeta {
         let text = raw.to_str().unwrap_or("");
         let printable = !text.is_empty()
             && text.len() <= MAX_REQUEST_ID_CHARS
-            && text.bytes().all(|b| b.is_ascii_graphic());
+            && text.bytes().all(|b| b == b' ' || b.is_ascii_graphic());
         if !printable {
             return Err((
                 crate::ids::uuid(),
@@ -232,7 +232,8 @@ pub fn parse_json<T: DeserializeOwned>(meta: &RequestMeta, body: Body) -> Result
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
         let path = err.path().to_string();
         let inner = err.into_inner();
-        if path == "." {
+        // Broken JSON has no field to name (the path reads "?" there).
+        if path == "." || inner.is_syntax() || inner.is_eof() {
             ApiError::bad_request(format!("invalid request body: {inner}"))
         } else {
             ApiError::bad_request(format!("invalid field `{path}`: {inner}"))
@@ -242,6 +243,41 @@ pub fn parse_json<T: DeserializeOwned>(meta: &RequestMeta, body: Body) -> Result
         .end()
         .map_err(|err| ApiError::bad_request(format!("invalid request body: {err}")))?;
     Ok(value)
+}
+
+/// A query with only `limit`: how many entries, clamped into a range. Any
+/// whole number is read, however large or negative (it is clamped, as the
+/// OpenAPI document says); other text is refused.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitQuery {
+    #[serde(default, deserialize_with = "whole_number")]
+    limit: Option<i64>,
+}
+
+impl LimitQuery {
+    pub fn limit(&self, default: usize, most: usize) -> usize {
+        let most = i64::try_from(most).unwrap_or(i64::MAX);
+        self.limit
+            .map_or(default, |limit| limit.clamp(1, most) as usize)
+    }
+}
+
+/// A whole number written in a query, saturating at the ends of `i64`.
+fn whole_number<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<i64>, D::Error> {
+    let text = <String as serde::Deserialize>::deserialize(deserializer)?;
+    let digits = text.strip_prefix('-').unwrap_or(&text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(serde::de::Error::custom("expected a whole number"));
+    }
+    let saturated = if text.starts_with('-') {
+        i64::MIN
+    } else {
+        i64::MAX
+    };
+    Ok(Some(text.parse().unwrap_or(saturated)))
 }
 
 /// Parses the query string into `T`, naming the offending parameter.

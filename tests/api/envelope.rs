@@ -82,6 +82,24 @@ async fn reserved_request_id_prefix_is_refused() {
     assert_eq!(body["error"]["requestId"], "job:abc");
 }
 
+/// "1 to 200 printable ASCII characters": a space is one.
+#[tokio::test]
+async fn a_request_id_may_hold_spaces() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("1").await;
+    let response = app
+        .client
+        .get(app.url("/v1/wallet"))
+        .bearer_auth(&key)
+        .header("X-Request-Id", "brief 12 check")
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = read(response).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["requestId"], "brief 12 check");
+}
+
 #[tokio::test]
 async fn the_request_id_is_echoed_on_errors() {
     let app = spawn_app().await;
@@ -145,6 +163,8 @@ async fn malformed_json_and_schema_violations_name_the_field() {
         .unwrap();
     let (status, body) = read(response).await;
     assert_error(status, &body, 400, "bad_request");
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("invalid request body: EOF"), "{body}");
 
     let (status, body) = app
         .post(

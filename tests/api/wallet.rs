@@ -34,6 +34,18 @@ async fn wallet_shows_balance_and_ledger_newest_first() {
     let (status, body) = app.get("/v1/wallet?limit=lots", Some(&secret)).await;
     assert_error(status, &body, 400, "bad_request");
     assert!(body["error"]["message"].as_str().unwrap().contains("limit"));
+    // Any whole number is clamped into 1..500, however large or negative.
+    for (limit, entries) in [("-5", 1), ("0", 1), ("99999999999999999999", 2)] {
+        let (status, body) = app
+            .get(&format!("/v1/wallet?limit={limit}"), Some(&secret))
+            .await;
+        assert_eq!(status, 200, "{limit}: {body}");
+        assert_eq!(
+            body["data"]["ledger"].as_array().unwrap().len(),
+            entries,
+            "{limit}"
+        );
+    }
 }
 
 #[tokio::test]

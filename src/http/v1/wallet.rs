@@ -1,13 +1,13 @@
 //! `GET /v1/wallet`: the caller's balance and recent ledger (our extension).
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use warp::reply::Response;
 
 use super::{Endpoint, Outcome, run};
 use crate::billing::ledger::LedgerView;
 use crate::billing::prices::format_usd;
 use crate::context::{Ctx, blocking};
-use crate::http::filters::{RequestMeta, parse_query};
+use crate::http::filters::{LimitQuery, RequestMeta, parse_query};
 use crate::ratelimit::Bucket;
 
 const ENDPOINT: Endpoint = Endpoint {
@@ -17,12 +17,6 @@ const ENDPOINT: Endpoint = Endpoint {
 };
 const DEFAULT_LIMIT: usize = 50;
 const MAX_LIMIT: usize = 500;
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct WalletQuery {
-    limit: Option<usize>,
-}
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -36,9 +30,9 @@ struct WalletView {
 }
 
 pub async fn show(ctx: Ctx, meta: RequestMeta) -> Response {
-    let query = parse_query::<WalletQuery>(&meta);
+    let query = parse_query::<LimitQuery>(&meta);
     run(ctx.clone(), meta, ENDPOINT, |caller| async move {
-        let limit = query?.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
+        let limit = query?.limit(DEFAULT_LIMIT, MAX_LIMIT);
         let key = caller.key;
         let view = blocking(&ctx, move |ctx| {
             let balance = ctx.billing.balance(&key.id)?.unwrap_or(0);
