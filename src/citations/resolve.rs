@@ -66,8 +66,16 @@ pub(crate) fn resolve(citations: &mut [Citation], contexts: &[Context]) {
                 if !nested {
                     let group_end = citations[i].parallel.iter().all(|&p| p < i);
                     if citations[i].parallel.is_empty() || group_end {
-                        last = std::iter::once(i)
+                        // In the order written: "Id. at 414" after "491
+                        // U.S. 397, 414, 109 S. Ct. 2533, 105 L. Ed. 2d 342"
+                        // is the first reporter's page, which fits the
+                        // others' ranges too.
+                        let mut group: Vec<usize> = std::iter::once(i)
                             .chain(citations[i].parallel.iter().copied())
+                            .collect();
+                        group.sort_unstable();
+                        last = group
+                            .into_iter()
                             .map(|j| {
                                 if j < i {
                                     citations[j].resolves_to.unwrap_or(j)

@@ -93,6 +93,22 @@ fn id_picks_the_parallel_reporter_whose_pages_fit() {
 }
 
 #[test]
+fn id_is_the_first_parallel_reporter_when_several_fit() {
+    let text = "Texas v. Johnson, 491 U.S. 397, 414, 109 S. Ct. 2533, 105 L. Ed. 2d 342 (1989). \
+                Id. at 414.";
+    let citations = extract(text);
+    let id = citations
+        .iter()
+        .find(|c| c.kind == CitationKind::Id)
+        .unwrap();
+    assert_eq!(
+        id.resolves_to,
+        Some(0),
+        "414 fits 491 U.S. 397 and 105 L. Ed. 2d 342"
+    );
+}
+
+#[test]
 fn id_after_a_statute_is_the_statute() {
     let text = "Foo v. Bar, 1 U.S. 1 (1800). Ala. Code § 92 Id. at 2000";
     let citations = extract(text);
