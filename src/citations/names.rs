@@ -19,9 +19,18 @@ const ABBREVIATIONS_JSON: &[u8] =
 const STATES_JSON: &[u8] =
     include_bytes!("../../assets/citations/reporters_db/state_abbreviations.json");
 
-/// Abbreviations common in case names that T6 does not list.
-const EXTRA_ABBREVIATIONS: [(&str, &str); 16] = [
+/// Abbreviations common in case names that T6 does not list (the court
+/// words are the Bluebook's T7, for courts as parties: "Superior Ct.",
+/// "Sup. Ct. of N.H.").
+const EXTRA_ABBREVIATIONS: [(&str, &str); 23] = [
     ("Ed.", "Education"),
+    ("Ct.", "Court"),
+    ("Sup.", "Supreme"),
+    ("Super.", "Superior"),
+    ("Jud.", "Judicial"),
+    ("Cir.", "Circuit"),
+    ("Servs.", "Services"),
+    ("Env'l", "Environmental"),
     ("Dept.", "Department"),
     ("Inc.", "Incorporated"),
     ("Ltd.", "Limited"),
@@ -913,6 +922,14 @@ mod tests {
                 "Ernesto A. Miranda v. State of Arizona",
             ),
             ("Roe v. Wade", "Jane Roe v. Henry Wade"),
+            (
+                "Asahi Metal Indus. Co. v. Superior Ct.",
+                "ASAHI METAL INDUSTRY CO., LTD. v. SUPERIOR COURT OF CALIFORNIA, SOLANO COUNTY",
+            ),
+            (
+                "Bristol-Myers Squibb Co. v. Super. Ct.",
+                "Bristol-Myers Squibb Co. v. Superior Court of California, San Francisco County",
+            ),
             ("People v. Smith", "The People v. Smith"),
             ("In re Gault", "Application of Paul L. Gault"),
             (
