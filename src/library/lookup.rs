@@ -249,9 +249,11 @@ fn last_title(code: &str) -> Option<u32> {
     }
 }
 
+/// The number a section or rule starts with; one too large for a `u32` is
+/// `u32::MAX`, past any set's last rule.
 fn leading_number(section: &str) -> Option<u32> {
     let digits: String = section.chars().take_while(char::is_ascii_digit).collect();
-    digits.parse().ok()
+    (!digits.is_empty()).then(|| digits.parse().unwrap_or(u32::MAX))
 }
 
 /// The Bluebook form of an authority's citation.

@@ -477,17 +477,35 @@ pub fn rule_number_fault(highest: u32, last_of_article: &[u32], number: u32) -> 
         return None;
     }
     let article = number / 100;
-    let last = article
+    let Some(last) = article
         .checked_sub(1)
-        .and_then(|index| last_of_article.get(index as usize))?;
+        .and_then(|index| last_of_article.get(index as usize))
+    else {
+        // Below 101 ("Fed. R. Evid. 50"): no article numbers it.
+        return Some(format!(
+            "the rules of this set are numbered by article, from rule 101 to {highest}"
+        ));
+    };
     let first = article * 100 + 1;
-    (number > *last)
+    (number < first || number > *last)
         .then(|| format!("article {article} of this set runs from rule {first} to {last}"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rule_numbered_by_article_is_inside_one() {
+        let articles = [107, 201, 302, 415];
+        let fault = |n| rule_number_fault(415, &articles, n);
+        for real in [101, 107, 201, 301, 401, 415] {
+            assert_eq!(fault(real), None, "{real}");
+        }
+        for not_one in [0, 1, 50, 100, 108, 200, 303, 400, 416, 1000] {
+            assert!(fault(not_one).is_some(), "{not_one}");
+        }
+    }
 
     fn from(source: &str, id: &str) -> CaseRecord {
         CaseRecord {

@@ -208,6 +208,18 @@ fn rules_statutes_and_regulations_resolve() {
         "Illustrative Aids"
     );
     assert_eq!(lookup(&library, "Fed. R. Evid. 1103")["verdict"], "found");
+    // A number before an article's first rule, or below any article's, or
+    // too large to hold, is no rule either.
+    for cite in [
+        "Fed. R. Evid. 1",
+        "Fed. R. Evid. 50",
+        "Fed. R. Evid. 100",
+        "Fed. R. Evid. 1000",
+        "Fed. R. Evid. 1100",
+        "Fed. R. Civ. P. 4294967297",
+    ] {
+        assert_eq!(lookup(&library, cite)["verdict"], "cannot_exist", "{cite}");
+    }
     assert_eq!(
         lookup(&library, "42 U.S.C. § 1983")["authority"]["heading"],
         "Civil action for deprivation of rights"
