@@ -61,6 +61,14 @@ fn breaks_line(tag: &str) -> bool {
     )
 }
 
+/// `text` with its HTML/XML entities decoded: for metadata that sources
+/// escape once more than their format needs (Fastcase's "&amp;amp;").
+pub fn decode_entities(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    push_decoded(&mut out, text);
+    out
+}
+
 /// Appends `text` with HTML/XML entities decoded (named, decimal, hex).
 fn push_decoded(out: &mut String, text: &str) {
     let mut rest = text;
@@ -87,7 +95,9 @@ fn push_decoded(out: &mut String, text: &str) {
 }
 
 fn decode_entity(name: &str) -> Option<char> {
-    if let Some(number) = name.strip_prefix('#') {
+    // "&039;": a decimal entity that lost its '#' (juriscraper's names).
+    let lost_hash = name.starts_with('0') && name.bytes().all(|b| b.is_ascii_digit());
+    if let Some(number) = name.strip_prefix('#').or(lost_hash.then_some(name)) {
         let code = match number.strip_prefix(['x', 'X']) {
             Some(hex) => u32::from_str_radix(hex, 16).ok()?,
             None => number.parse().ok()?,
@@ -118,6 +128,18 @@ fn decode_entity(name: &str) -> Option<char> {
 #[cfg(test)]
 mod tests {
     use super::markup_to_text;
+
+    #[test]
+    fn entities_escaped_twice_or_without_their_hash_are_decoded() {
+        assert_eq!(
+            super::decode_entities(&markup_to_text(
+                "Oversight &amp;amp; Mgmt. Hawai&amp;lsquo;i"
+            )),
+            "Oversight & Mgmt. Hawai‘i"
+        );
+        assert_eq!(super::decode_entities("O&039;Neal"), "O'Neal");
+        assert_eq!(super::decode_entities("AT&T 12&34;"), "AT&T 12&34;");
+    }
 
     #[test]
     fn strips_tags_and_decodes_entities() {

@@ -19,7 +19,7 @@ use crate::library::model::{
     Provenance, codes, rule_number_fault,
 };
 use crate::library::store::{LibraryWriter, Overruling, PreparedOpinion};
-use crate::library::text::markup_to_text;
+use crate::library::text::{decode_entities, markup_to_text};
 use crate::store::{Store, StoreError};
 
 /// Bumped whenever the embedded data or the way it is read changes, so an
@@ -31,7 +31,9 @@ use crate::store::{Store, StoreError};
 /// name; CAP text between opinions kept.
 /// 6: Civil Rule 87's text without the Supplemental Rules printed after it.
 /// 7: SCDB's S. Ct. cites outside their decision's term volume left out.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 7;
+/// 8: Fastcase's twice-escaped and juriscraper's hashless entities decoded
+/// in names.
+pub const DEFAULT_LIBRARY_VERSION: u32 = 8;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");
@@ -399,7 +401,7 @@ fn juriscraper(store: &Store) -> Result<ImportReport, ImportError> {
                 .filter(|d| !d.trim().is_empty());
             let case = CaseRecord {
                 id: format!("jur-{id}"),
-                name: record.case_names.unwrap_or_default(),
+                name: decode_entities(&record.case_names.unwrap_or_default()),
                 court: Some(court.clone()),
                 decision_date: record.case_dates,
                 docket_numbers: docket.iter().cloned().collect(),
@@ -522,7 +524,12 @@ fn parse_fastcase(stem: &str, xml: &str, pages: Option<(u32, u32)>) -> Option<Ne
         let close = format!("</{name}>");
         let start = xml.find(&open)? + open.len();
         let end = start + xml[start..].find(&close)?;
-        Some(markup_to_text(&xml[start..end]).trim().to_string())
+        // Fastcase escapes its metadata twice ("Oversight &amp;amp; Mgmt.").
+        Some(
+            decode_entities(&markup_to_text(&xml[start..end]))
+                .trim()
+                .to_string(),
+        )
     };
     let all = |name: &str| -> Vec<String> {
         let open = format!("<{name}>");
