@@ -1,8 +1,9 @@
 //! The error envelope on every failure path of the platform.
 
-use serde_json::json;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
 
-use crate::helpers::{assert_error, read, spawn_app};
+use crate::helpers::{TestApp, assert_error, read, spawn_app};
 
 #[tokio::test]
 async fn unknown_path_is_404_in_the_envelope() {
@@ -65,19 +66,24 @@ async fn head_is_get_without_the_body() {
     assert!(head.bytes().await.unwrap().is_empty());
 }
 
+/// A wallet read with `id` as its X-Request-Id: status and body.
+async fn wallet_read_with_request_id(app: &TestApp, key: &str, id: &str) -> (StatusCode, Value) {
+    let response = app
+        .client
+        .get(app.url("/v1/wallet"))
+        .bearer_auth(key)
+        .header("X-Request-Id", id)
+        .send()
+        .await
+        .unwrap();
+    read(response).await
+}
+
 #[tokio::test]
 async fn reserved_request_id_prefix_is_refused() {
     let app = spawn_app().await;
     let (_, key) = app.create_key("1").await;
-    let response = app
-        .client
-        .get(app.url("/v1/wallet"))
-        .bearer_auth(&key)
-        .header("X-Request-Id", "job:abc")
-        .send()
-        .await
-        .unwrap();
-    let (status, body) = read(response).await;
+    let (status, body) = wallet_read_with_request_id(&app, &key, "job:abc").await;
     assert_error(status, &body, 400, "invalid_request_id");
     assert_eq!(body["error"]["requestId"], "job:abc");
 }
@@ -87,15 +93,7 @@ async fn reserved_request_id_prefix_is_refused() {
 async fn a_request_id_may_hold_spaces() {
     let app = spawn_app().await;
     let (_, key) = app.create_key("1").await;
-    let response = app
-        .client
-        .get(app.url("/v1/wallet"))
-        .bearer_auth(&key)
-        .header("X-Request-Id", "brief 12 check")
-        .send()
-        .await
-        .unwrap();
-    let (status, body) = read(response).await;
+    let (status, body) = wallet_read_with_request_id(&app, &key, "brief 12 check").await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["requestId"], "brief 12 check");
 }
