@@ -263,8 +263,17 @@ impl CaseRecord {
     /// gave before are replaced (so a corrected re-import lands, and a value
     /// the source no longer gives is removed); fields another source gave
     /// stay, and only those this record lacks are filled. Docket numbers,
-    /// citations and sources are added to.
+    /// citations and sources are added to, except that the record's only
+    /// source, giving its citations again, gives all of them: one it no
+    /// longer gives is withdrawn.
     pub fn merge(&mut self, other: CaseRecord) {
+        let only_source_again = self.provenance.len() == 1
+            && other.provenance.first() == self.provenance.first()
+            && !other.citations.is_empty();
+        if only_source_again {
+            self.citations
+                .retain(|held| other.citations.iter().any(|c| c.is_written_as(held)));
+        }
         let mut fields = FieldGivers {
             givers: &mut self.field_sources,
             first: self.provenance.first(),

@@ -664,6 +664,12 @@ impl<'txn> LibraryWriter<'txn> {
                 .cloned()
                 .collect();
             self.index_citations(&stored.id, &new_citations)?;
+            let withdrawn: Vec<CiteKey> = held_citations
+                .iter()
+                .filter_map(|held| held.key.clone())
+                .filter(|key| !stored.citations.iter().any(|c| c.key.as_ref() == Some(key)))
+                .collect();
+            self.unindex_citations(&stored.id, &withdrawn)?;
             for source in &stored.provenance {
                 let key = (source.source.as_str(), source.id.as_str());
                 if self.external.get(key)?.is_none() {
@@ -1200,6 +1206,29 @@ impl<'txn> LibraryWriter<'txn> {
 
     /// Links citations of case `id` into the index; and any citation that
     /// was waiting for this case becomes a graph edge.
+    /// Takes case `id` off the citation index at `keys` (citations its source
+    /// no longer gives).
+    fn unindex_citations(&mut self, id: &str, keys: &[CiteKey]) -> Result<(), StoreError> {
+        for key in keys {
+            let index_key = (key.reporter.as_str(), key.volume, key.page);
+            let Some(ids) = self
+                .cite_index
+                .get(index_key)?
+                .map(|held| split_ids(held.value()))
+            else {
+                continue;
+            };
+            let staying: Vec<String> = ids.into_iter().filter(|held| held != id).collect();
+            if staying.is_empty() {
+                self.cite_index.remove(index_key)?;
+            } else {
+                self.cite_index
+                    .insert(index_key, staying.join("\n").as_str())?;
+            }
+        }
+        Ok(())
+    }
+
     fn index_citations(&mut self, id: &str, citations: &[CaseCitation]) -> Result<(), StoreError> {
         for citation in citations {
             let Some(key) = &citation.key else { continue };
@@ -1731,6 +1760,51 @@ mod tests {
                 .unwrap();
         }
         txn.commit().unwrap();
+    }
+
+    #[test]
+    fn a_citation_its_only_source_no_longer_gives_is_withdrawn() {
+        use crate::library::import::parse_simple_cite;
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_library(dir.path()).unwrap();
+        let record = |cites: &[&str], source: &str| NewCase {
+            record: CaseRecord {
+                id: format!("{source}-1"),
+                name: "Alpha v. Beta".into(),
+                citations: cites.iter().map(|c| parse_simple_cite(c)).collect(),
+                provenance: vec![Provenance {
+                    source: source.into(),
+                    id: "1".into(),
+                }],
+                ..CaseRecord::default()
+            },
+            opinions: Vec::new(),
+        };
+        let put = |case: NewCase| {
+            store
+                .write(|txn| -> Result<(), StoreError> {
+                    let mut writer = LibraryWriter::new(txn)?;
+                    writer.put_case(case)?;
+                    writer.finish()
+                })
+                .unwrap();
+        };
+        let at = |cite: &str| {
+            let key = parse_simple_cite(cite).key.unwrap();
+            store.read(|txn| cases_at(txn, &key)).unwrap()
+        };
+        put(record(&["597 U.S. 1", "141 S. Ct. 2111"], "scdb"));
+        assert_eq!(at("141 S. Ct. 2111"), ["scdb-1"]);
+        // The source's corrected record: the wrong cite goes, the right one
+        // comes.
+        put(record(&["597 U.S. 1", "142 S. Ct. 2111"], "scdb"));
+        assert!(at("141 S. Ct. 2111").is_empty());
+        assert_eq!(at("142 S. Ct. 2111"), ["scdb-1"]);
+        assert_eq!(at("597 U.S. 1"), ["scdb-1"]);
+        // With a second source, a cite may be that source's: it stays.
+        put(record(&["597 U.S. 1", "213 L. Ed. 2d 387"], "cap"));
+        put(record(&["597 U.S. 1"], "scdb"));
+        assert_eq!(at("142 S. Ct. 2111"), ["scdb-1"]);
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use lexstack::library::Library;
 use lexstack::store::{Layout, Store};
+use redb::ReadableTable;
 
 use crate::helpers::{copy_library, lexstack};
 
@@ -332,6 +333,32 @@ fn an_upgraded_default_library_keeps_imported_cases_in_place() {
     let (library, rebuilt) = Library::open_with_default(dir.path()).unwrap();
     assert!(rebuilt.is_some(), "an older default library is rebuilt");
     drop(library);
+    // Every embedded source's checkpoint names the version, so the next one
+    // reads it again: SCDB's named only its file, and a new version's
+    // reading of it never ran on an upgraded library.
+    let checkpoints: Vec<String> = Store::open_library(dir.path())
+        .unwrap()
+        .read(|txn| -> Result<Vec<String>, lexstack::store::StoreError> {
+            let table = txn.open_table(lexstack::store::tables::IMPORT_PROGRESS)?;
+            let mut keys = Vec::new();
+            for row in table.iter()? {
+                keys.push(row?.0.value().to_string());
+            }
+            Ok(keys)
+        })
+        .unwrap();
+    let version = format!(
+        "default-v{}:",
+        lexstack::library::import::default::DEFAULT_LIBRARY_VERSION
+    );
+    for source in ["scdb", "scotus_dates", "juriscraper"] {
+        assert!(
+            checkpoints
+                .iter()
+                .any(|key| key.starts_with(&version) && key.contains(source)),
+            "{source}: {checkpoints:?}"
+        );
+    }
     assert_eq!(
         lexstack::library::default_version(&Store::open_library(dir.path()).unwrap()).unwrap(),
         Some(lexstack::library::import::default::DEFAULT_LIBRARY_VERSION)

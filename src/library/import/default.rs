@@ -210,8 +210,8 @@ fn scdb(store: &Store, held: &BTreeSet<u32>) -> Result<ImportReport, ImportError
     super::scdb::import_reader(
         store,
         Path::new(SCDB_NAME),
+        &checkpoint("scdb"),
         gunzip(SCDB_DOCKETS),
-        SCDB_DOCKETS.len() as u64,
         held,
         &mut progress,
     )

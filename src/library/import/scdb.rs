@@ -32,7 +32,8 @@ pub fn import_file(store: &Store, path: &Path) -> Result<ImportReport, ImportErr
     let held = held?;
     let input = open_input(path)?;
     let mut progress = Progress::new("scdb", input.meter.clone(), input.size);
-    import_reader(store, path, input.reader, input.size, &held, &mut progress)
+    let key = checkpoint_key(SOURCE, path, input.size);
+    import_reader(store, path, &key, input.reader, &held, &mut progress)
 }
 
 /// The U.S. volumes SCDB holds completely: every case of every term in the
@@ -95,11 +96,14 @@ fn not_scdb(name: &Path, missing: &[&str]) -> ImportError {
 
 /// Imports SCDB rows from any reader (the embedded copy or a file),
 /// counting the `held` volumes as held completely.
+/// Imports SCDB rows from `reader`, resumable under the checkpoint `key`
+/// (the embedded copy's names the default library's version, so a new
+/// version reads it again).
 pub fn import_reader(
     store: &Store,
     name: &Path,
+    key: &str,
     reader: impl BufRead + Send,
-    size: u64,
     held: &BTreeSet<u32>,
     progress: &mut Progress,
 ) -> Result<ImportReport, ImportError> {
@@ -107,13 +111,12 @@ pub fn import_reader(
     let csv = CsvReader::new(reader, Dialect::Rfc4180)
         .map_err(|e| ImportError::format(name, e.to_string()))?;
     let columns = Columns::find(&csv).map_err(|missing| not_scdb(name, &missing))?;
-    let key = checkpoint_key(SOURCE, name, size);
     // A companion docket's row repeats its case's caseId; any other repeat
     // is skipped.
     let mut first_lines = FirstSeen::default();
     run_batches(
         store,
-        &key,
+        key,
         name,
         csv,
         progress,
