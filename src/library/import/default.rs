@@ -33,7 +33,10 @@ use crate::store::{Store, StoreError};
 /// 7: SCDB's S. Ct. cites outside their decision's term volume left out.
 /// 8: Fastcase's twice-escaped and juriscraper's hashless entities decoded
 /// in names.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 8;
+/// 9: SCDB read again on an upgrade (its checkpoint named only its file, so
+/// libraries upgraded to 7 and 8 kept the SCDB records of the version
+/// before; its citations now replace those it no longer gives).
+pub const DEFAULT_LIBRARY_VERSION: u32 = 9;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");
