@@ -458,6 +458,24 @@ async fn a_party_with_small_words_in_its_name_is_read_whole() {
     assert_ne!(wrong["status"], "verified", "{wrong}");
 }
 
+/// A Supreme Court case cited as a lower court's decision is not the case
+/// cited: the court is part of the claim, like the year.
+#[tokio::test]
+async fn a_supreme_court_case_cited_to_another_court_is_unverified() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let wrong = only(
+        &app,
+        &key,
+        "Miranda v. Arizona, 384 U.S. 436, 444 (9th Cir. 1966).",
+    )
+    .await;
+    assert_eq!(wrong["status"], "unverified", "{wrong}");
+    assert_reason(&wrong, "not the court named (9th Cir.)");
+    let right = only(&app, &key, "Miranda v. Arizona, 384 U.S. 436, 444 (1966).").await;
+    assert_eq!(right["status"], "verified", "{right}");
+}
+
 /// SCDB's few S. Ct. cites of another document than the decision (Bruen's
 /// grant of certiorari, "141 S. Ct. 2111") are not the decision's: they
 /// verified the wrong citation and put the case really there off its page.

@@ -276,6 +276,26 @@ fn nominative_mismatch(volume: u32, written: &str) -> Option<String> {
     })
 }
 
+/// Why the court a citation names cannot have decided the case at its
+/// page, when one of the two is the Supreme Court ("Miranda v. Arizona, 384
+/// U.S. 436 (9th Cir. 1966)"). Lower courts are not compared: sources and
+/// citations name them at different grains (a state's courts, one of them).
+fn court_mismatch(citation: &Citation, record: &CaseRecord) -> Option<String> {
+    const SUPREME_COURT: &str = "scotus";
+    let (cited, held) = (citation.court?, record.court.as_deref()?);
+    if cited == held || (cited != SUPREME_COURT && held != SUPREME_COURT) {
+        return None;
+    }
+    let name = |id: &str| {
+        crate::citations::court_by_id(id).map_or_else(|| id.to_string(), |c| c.name.to_string())
+    };
+    Some(format!(
+        "the case at this citation was decided by the {}, not the court named ({})",
+        name(held),
+        citation.court_found.as_deref().unwrap_or(cited)
+    ))
+}
+
 fn verified_case(
     txn: &ReadTransaction,
     public_url: &str,
@@ -287,6 +307,14 @@ fn verified_case(
     // The library supplies what the citation left out; nothing is guessed.
     let mut complete = citation.clone();
     let mut notes = Vec::new();
+    if let Some(reason) = court_mismatch(citation, record) {
+        return Ok(CheckedCitation::unverified(
+            written,
+            Some(ContentType::Case),
+            Some(record.name.clone()),
+            reason,
+        ));
+    }
     match (citation.year, record.year()) {
         (Some(given), Some(decided)) if (given - decided).abs() > 1 => {
             return Ok(CheckedCitation::unverified(
