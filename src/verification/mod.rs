@@ -479,7 +479,15 @@ fn identity(citation: &Citation, text: &str) -> String {
                 // The library's address: "1 Cranch 137" is 5 U.S. 137.
                 (Ok(volume), Ok(page)) => {
                     let written = citation.reporter_found.as_deref().unwrap_or(reporter);
-                    CiteKey::new(volume, reporter, written, page).to_string()
+                    let key = CiteKey::new(volume, reporter, written, page);
+                    // A wrong nominative volume ("5 U.S. (2 Cranch) 137") is
+                    // a claim of its own, not the right one written again.
+                    match checks::nominative_mismatch(key.volume, citation.text(text)) {
+                        Some(_) if key.reporter == "U.S." => {
+                            format!("{key}|{}", citation.text(text))
+                        }
+                        _ => key.to_string(),
+                    }
                 }
                 _ => format!("{volume}|{reporter}|{page}"),
             }

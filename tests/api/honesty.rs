@@ -458,6 +458,24 @@ async fn a_party_with_small_words_in_its_name_is_read_whole() {
     assert_ne!(wrong["status"], "verified", "{wrong}");
 }
 
+/// A wrong nominative volume is a claim of its own even when the right one
+/// is cited before it: grouped with it, its error was never reported.
+#[tokio::test]
+async fn a_wrong_nominative_volume_after_the_right_one_is_reported() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let answers = checked(
+        &app,
+        &key,
+        "Marbury v. Madison, 5 U.S. (1 Cranch) 137 (1803). \
+         Marbury v. Madison, 5 U.S. (2 Cranch) 137, 177 (1803).",
+    )
+    .await;
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    assert_eq!(answers[1].1, "unverified", "{answers:?}");
+    assert!(answers[1].2.contains("not 2 Cranch"), "{answers:?}");
+}
+
 /// A Supreme Court case cited as a lower court's decision is not the case
 /// cited: the court is part of the claim, like the year.
 #[tokio::test]

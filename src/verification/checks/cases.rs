@@ -243,7 +243,7 @@ pub(super) fn check_short_form(
 
 /// Why a U.S. citation's nominative volume ("22 U.S. (3 Dall.) 738") is not
 /// that U.S. volume's (22 U.S. is 9 Wheat.), when it is not.
-fn nominative_mismatch(volume: u32, written: &str) -> Option<String> {
+pub(in crate::verification) fn nominative_mismatch(volume: u32, written: &str) -> Option<String> {
     let inside = written.split_once('(')?.1.split_once(')')?.0.trim();
     let (number, name) = match inside.split_once(' ') {
         Some((number, name)) => (number.parse::<u32>().ok(), name),

@@ -15,6 +15,7 @@ use crate::citations::{Citation, CitationKind, case_names_match};
 use crate::library::index::SearchHit;
 use crate::library::{Library, store};
 use crate::store::StoreError;
+pub(super) use cases::nominative_mismatch;
 use cases::{check_case, check_short_form};
 use laws::check_law;
 pub(super) use laws::{check_listed_part, list_text, listed_after, listed_parts, with_part};
