@@ -283,6 +283,12 @@ pub(crate) fn section_id(section: &str) -> String {
     }
 }
 
+/// What kind of law the collection `key` is (`leg_statute`,
+/// `admin_compilation`, `court_rule`, …), when the vocabulary knows it.
+pub fn law_cite_type(key: &str) -> Option<&'static str> {
+    super::vocab::Vocabulary::get().law_cite_type(key)
+}
+
 /// Hyphens other than '-' that documents put in section numbers ("2000e‑2"
 /// from a word processor's non-breaking hyphen, a PDF's minus sign or soft
 /// hyphen): read as '-'.

@@ -160,6 +160,15 @@ impl Vocabulary {
         VOCABULARY.get_or_init(Vocabulary::load)
     }
 
+    /// What kind of law the collection `key` is (`leg_statute`,
+    /// `admin_compilation`, `court_rule`, …), when it is one.
+    pub fn law_cite_type(&self, key: &str) -> Option<&str> {
+        self.laws
+            .iter()
+            .find(|law| law.key.as_ref() == key)
+            .map(|law| law.cite_type.as_ref())
+    }
+
     /// The compiled template `id`, or `None` if it cannot be used.
     pub(crate) fn template(&self, id: usize) -> Option<&Template> {
         let slot = self.compiled.get(id)?;

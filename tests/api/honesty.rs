@@ -458,6 +458,23 @@ async fn a_party_with_small_words_in_its_name_is_read_whole() {
     assert_ne!(wrong["status"], "verified", "{wrong}");
 }
 
+/// A law the library holds no data of is `unavailable`, with the content
+/// type of its kind: a court rule is a rule, a regulation a regulation.
+#[tokio::test]
+async fn a_law_not_held_is_unavailable_and_typed_by_its_kind() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    for (text, content_type) in [
+        ("Fed. R. Bankr. P. 7001.", "rule"),
+        ("85 Fed. Reg. 1234.", "regulation"),
+        ("Cal. Civ. Proc. Code § 425.16.", "statute"),
+    ] {
+        let answer = only(&app, &key, text).await;
+        assert_eq!(answer["status"], "unavailable", "{text}: {answer}");
+        assert_eq!(answer["contentType"], content_type, "{text}: {answer}");
+    }
+}
+
 /// A wrong nominative volume is a claim of its own even when the right one
 /// is cited before it: grouped with it, its error was never reported.
 #[tokio::test]

@@ -23,6 +23,16 @@ fn content_type_of(code: &str) -> ContentType {
     }
 }
 
+/// The content type of a law collection the library does not hold, from
+/// the kind of law its key names (rules, regulations, else statutes).
+fn content_type_of_collection(key: &str) -> ContentType {
+    match crate::citations::law_cite_type(key) {
+        Some("court_rule") => ContentType::Rule,
+        Some("admin_compilation" | "admin_register") => ContentType::Regulation,
+        _ => ContentType::Statute,
+    }
+}
+
 pub(super) fn check_law(
     txn: &ReadTransaction,
     citation: &Citation,
@@ -54,7 +64,7 @@ pub(super) fn check_law(
     let Some(code) = law_code(&law.code) else {
         return Ok(CheckedCitation::unavailable(
             written,
-            Some(ContentType::Statute),
+            Some(content_type_of_collection(&law.code)),
             format!("the library holds no {} data", law.code),
         ));
     };
