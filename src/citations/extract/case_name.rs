@@ -875,10 +875,13 @@ fn ends_sentence(word: &str) -> bool {
     if w.ends_with(['!', '?']) {
         return true;
     }
-    if !w.ends_with('.') {
+    let Some(stem) = w.strip_suffix('.') else {
         return false;
-    }
-    !names::is_abbreviation(w)
+    };
+    // "Title VII. Bostock v. Clayton County": a numeral of I, V and X ends
+    // its sentence (one letter may be an initial).
+    let numeral = stem.len() >= 2 && stem.bytes().all(|b| matches!(b, b'I' | b'V' | b'X'));
+    numeral || !names::is_abbreviation(w)
 }
 
 /// Splits "A v. B" into plaintiff and defendant. Without "v.", the name is
@@ -993,6 +996,18 @@ mod tests {
         );
         assert_eq!(parties("See Foo v. Bar, CITE"), p("Foo", "Bar"));
         assert_eq!(parties("In Foo v. Bar CITE"), p("Foo", "Bar"));
+    }
+
+    #[test]
+    fn a_numeral_with_a_period_ends_the_sentence_before_a_name() {
+        assert_eq!(
+            parties("An employer violates Title VII. Bostock v. Clayton County, CITE"),
+            p("Bostock", "Clayton County")
+        );
+        assert_eq!(
+            parties("Rule II. Smith v. Jones, CITE"),
+            p("Smith", "Jones")
+        );
     }
 
     #[test]
