@@ -397,6 +397,15 @@ async fn subdivisions_lists_and_unread_parts_are_not_taken_at_face_value() {
         let answer = only(&app, &key, text).await;
         assert_eq!(answer["status"], status, "{text}: {answer}");
     }
+    // The Supreme Court's Rules number paragraphs after the rule: "Rule
+    // 14.1(a)" is paragraph 1(a) of Rule 14, not a rule 14.1.
+    for (text, status) in [
+        ("Sup. Ct. R. 14.1(a).", "verified"),
+        ("Sup. Ct. R. 14.1(z).", "unavailable"),
+    ] {
+        let answer = only(&app, &key, text).await;
+        assert_eq!(answer["status"], status, "{text}: {answer}");
+    }
     // A list joined by "and" is a list; a part number that goes on past
     // what was read is not checked as the part read.
     for text in [

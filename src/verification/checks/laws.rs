@@ -99,6 +99,18 @@ pub(super) fn check_law(
             "no section, rule or part of it could be read",
         ));
     };
+    // The Supreme Court's Rules number paragraphs after the rule: "Rule
+    // 14.1(a)" is paragraph 1(a) of Rule 14.
+    let (section, paragraph) = match section.split_once('.') {
+        Some((rule, paragraph))
+            if code == codes::SUP_CT_R
+                && !paragraph.is_empty()
+                && paragraph.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            (rule.to_string(), Some(paragraph.to_string()))
+        }
+        _ => (section, None),
+    };
     let (first, last) = range_endpoints(&section, written.contains("§§"));
     let authority = match find_authority(txn, code, &title, first)? {
         AuthorityLookup::Found { authority } => authority,
@@ -130,8 +142,14 @@ pub(super) fn check_law(
             }
         }
     }
-    let subdivision = law
-        .subsection
+    let subsection = match &paragraph {
+        Some(paragraph) => Some(format!(
+            "({paragraph}){}",
+            law.subsection.as_deref().unwrap_or("")
+        )),
+        None => law.subsection.clone(),
+    };
+    let subdivision = subsection
         .as_deref()
         .filter(|_| code != codes::USC && code != codes::CFR);
     if let (Some(subdivision), Some(rule_text)) = (subdivision, authority.text.as_deref())
@@ -154,7 +172,7 @@ pub(super) fn check_law(
         format!("{} (the section is no longer in force)", authority.heading)
     };
     // A subsection the library had no text to look in is not vouched for.
-    if let Some(subsection) = law.subsection.as_deref() {
+    if let Some(subsection) = subsection.as_deref() {
         if subdivision.is_some() && authority.text.is_some() {
             reason.push_str(&format!("; subdivision {subsection} is in its text"));
         } else if authority.text.is_none() {

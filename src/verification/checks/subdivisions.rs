@@ -57,12 +57,15 @@ fn items(text: &str, scope: Range<usize>, part: &str) -> Vec<Item> {
         .map(|(at, m)| (scope.start + at, m.len()))
         .collect();
     if part.bytes().all(|b| b.is_ascii_digit()) {
-        let listed = format!("{part}. ");
-        found.extend(
-            window
-                .match_indices(&listed)
-                .map(|(at, m)| (scope.start + at, m.len())),
-        );
+        // "2. " as transcriptions number items, and "1\. " as the
+        // Supreme Court Rules' Markdown escapes the period.
+        for listed in [format!("{part}. "), format!("{part}\\. ")] {
+            found.extend(
+                window
+                    .match_indices(&listed)
+                    .map(|(at, m)| (scope.start + at, m.len())),
+            );
+        }
         found.sort_unstable();
     }
     found
