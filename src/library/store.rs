@@ -1204,8 +1204,6 @@ impl<'txn> LibraryWriter<'txn> {
         self.add_links(citing, held)
     }
 
-    /// Links citations of case `id` into the index; and any citation that
-    /// was waiting for this case becomes a graph edge.
     /// Takes case `id` off the citation index at `keys` (citations its source
     /// no longer gives).
     fn unindex_citations(&mut self, id: &str, keys: &[CiteKey]) -> Result<(), StoreError> {
@@ -1219,16 +1217,28 @@ impl<'txn> LibraryWriter<'txn> {
                 continue;
             };
             let staying: Vec<String> = ids.into_iter().filter(|held| held != id).collect();
-            if staying.is_empty() {
-                self.cite_index.remove(index_key)?;
-            } else {
-                self.cite_index
-                    .insert(index_key, staying.join("\n").as_str())?;
-            }
+            self.set_cases_at(index_key, &staying)?;
         }
         Ok(())
     }
 
+    /// Makes `ids` the cases the citation index holds at `index_key` (none
+    /// removes the key).
+    fn set_cases_at(
+        &mut self,
+        index_key: (&str, u32, u32),
+        ids: &[String],
+    ) -> Result<(), StoreError> {
+        if ids.is_empty() {
+            self.cite_index.remove(index_key)?;
+        } else {
+            self.cite_index.insert(index_key, ids.join("\n").as_str())?;
+        }
+        Ok(())
+    }
+
+    /// Links citations of case `id` into the index; and any citation that
+    /// was waiting for this case becomes a graph edge.
     fn index_citations(&mut self, id: &str, citations: &[CaseCitation]) -> Result<(), StoreError> {
         for citation in citations {
             let Some(key) = &citation.key else { continue };
@@ -1405,14 +1415,7 @@ impl LibraryWriter<'_> {
                 self.index_citations(&id, &moved)?;
             }
         }
-        let index_key = (reporter, volume, page);
-        if staying.is_empty() {
-            self.cite_index.remove(index_key)?;
-        } else {
-            self.cite_index
-                .insert(index_key, staying.join("\n").as_str())?;
-        }
-        Ok(())
+        self.set_cases_at((reporter, volume, page), &staying)
     }
 
     /// Moves a citation waiting at a nominative address, when the citing
