@@ -484,6 +484,38 @@ async fn a_law_not_held_is_unavailable_and_typed_by_its_kind() {
     }
 }
 
+/// A decision cited after "rev'd" under the caption below, whose parties the
+/// appeal turned round, is that decision; another name there is not.
+#[tokio::test]
+async fn a_reversal_cited_under_the_caption_below_is_the_decision() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let answers = checked(
+        &app,
+        &key,
+        "Ramirez v. TransUnion LLC, 951 F.3d 1008 (9th Cir. 2020), rev'd, 141 S. Ct. 2190 (2021). \
+         Smith v. Jones, 951 F.3d 1009 (9th Cir. 2020), rev'd, 141 S. Ct. 2190 (2021).",
+    )
+    .await;
+    let reversal = |n: usize| {
+        answers
+            .iter()
+            .filter(|(c, ..)| c == "141 S. Ct. 2190")
+            .nth(n)
+    };
+    let (_, status, reason) = reversal(0).expect("the reversal is checked");
+    assert_eq!(status, "verified", "{answers:?}");
+    assert!(
+        reason.contains("parties the other way round"),
+        "{answers:?}"
+    );
+    assert_eq!(
+        reversal(1).expect("the second is its own claim").1,
+        "unverified",
+        "{answers:?}"
+    );
+}
+
 /// A wrong nominative volume is a claim of its own even when the right one
 /// is cited before it: grouped with it, its error was never reported.
 #[tokio::test]

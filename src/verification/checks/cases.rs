@@ -8,6 +8,7 @@ use super::case_names::{
 };
 use super::pins::pin_outside_case;
 use super::{this_year, year_to_come};
+use crate::citations::names::reversed;
 use crate::citations::{Citation, bluebook, reporters};
 use crate::library::lookup::{CaseLookup, find_case, unlisted_series_reason};
 use crate::library::model::{CaseRecord, CiteKey};
@@ -152,6 +153,20 @@ pub fn check_case(
         }
         Some(name) => named_case(name, &records),
     };
+    // A later decision cited after "rev'd" or "aff'd" carries the caption
+    // below, whose parties an appeal often turns round ("Ramirez v.
+    // TransUnion LLC …, rev'd, 141 S. Ct. 2190" is TransUnion v. Ramirez).
+    let turned = match (chosen, &name) {
+        (None, Some(name)) if is_subsequent_history(citations, index) => {
+            reversed(name).and_then(|turned| Some((named_case(&turned, &records)?, turned)))
+        }
+        _ => None,
+    };
+    let was_turned = turned.is_some();
+    let (chosen, name) = match turned {
+        Some((record, turned)) => (Some(record), Some(turned)),
+        None => (chosen, name),
+    };
     if let Some(record) = chosen {
         if let Some(reason) = pin_outside_case(txn, &key, pin, record)? {
             return Ok(CheckedCitation::unverified(
@@ -161,10 +176,42 @@ pub fn check_case(
                 reason,
             ));
         }
-        return verified_case(txn, public_url, citation, written, record, name.as_deref());
+        // Its Bluebook form names the parties as the decision cited does.
+        let mut as_decided = citation.clone();
+        if was_turned {
+            std::mem::swap(&mut as_decided.plaintiff, &mut as_decided.defendant);
+            as_decided.case_name = name.clone();
+        }
+        let mut checked = verified_case(
+            txn,
+            public_url,
+            &as_decided,
+            written,
+            record,
+            name.as_deref(),
+        )?;
+        if was_turned && checked.status == Status::Verified {
+            checked.reason = checked.reason.replacen(
+                "under the name given",
+                "as a later decision in the case, cited under the caption below with its parties the other way round",
+                1,
+            );
+        }
+        return Ok(checked);
     }
     let name = name.unwrap_or_default();
     name_mismatch(library, txn, &name, &records, written)
+}
+
+/// Whether citation `index` is one an earlier citation's subsequent history
+/// introduces ("…, rev'd, 141 S. Ct. 2190").
+fn is_subsequent_history(citations: &[Citation], index: usize) -> bool {
+    citations[..index].iter().any(|earlier| {
+        earlier
+            .subsequent_history
+            .iter()
+            .any(|history| history.citation == Some(index))
+    })
 }
 
 /// A short form with no full citation before it ("Henderson v. Kessler,
