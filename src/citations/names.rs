@@ -120,6 +120,10 @@ struct Lexicon {
     /// Squashed abbreviation → the squashed words it abbreviates, and
     /// squashed word → its abbreviations.
     expansions: HashMap<String, Vec<String>>,
+    /// The tokens of a state named in several words whose abbreviation is
+    /// one word ("new", "york"), and that abbreviation's token ("ny"): "N.Y.
+    /// Times Co." is "New York Times Co.".
+    state_phrases: Vec<(Vec<String>, String)>,
     /// Squashed abbreviation → how it is written with its apostrophe, lower
     /// case, without a period ("assn" → "ass'n").
     apostrophes: HashMap<String, String>,
@@ -184,6 +188,20 @@ fn lexicon() -> &'static Lexicon {
                 .or_insert_with(|| token.clone());
             canonical.entry(token.clone()).or_insert(token);
         }
+        let state_phrases = states
+            .iter()
+            .filter(|(abbr, state)| !abbr.contains(' ') && state.contains(' '))
+            .map(|(abbr, state)| {
+                let words = state
+                    .split_whitespace()
+                    .map(|word| {
+                        let squashed = squash_word(word);
+                        canonical.get(&squashed).cloned().unwrap_or(squashed)
+                    })
+                    .collect();
+                (words, squash_word(abbr))
+            })
+            .collect();
         let apostrophes = abbreviations
             .iter()
             .filter(|abbr| abbr.contains('\''))
@@ -191,6 +209,7 @@ fn lexicon() -> &'static Lexicon {
             .collect();
         Lexicon {
             canonical,
+            state_phrases,
             expansions,
             apostrophes,
             abbreviations,
@@ -438,6 +457,18 @@ pub fn word_tokens(word: &str) -> Vec<String> {
     }
     if matches!(whole.as_str(), "us" | "usa") && word.contains(['.', 'U']) || whole == "usa" {
         return vec!["united_states".to_string()];
+    }
+    // A state's one-word abbreviation, with its periods ("N.Y.", not a
+    // PDF's broken "Ri chardson"), is the words of its name, as written in
+    // full: the words, so a name split by a PDF ("N ew Jersey") still
+    // shares one.
+    if word.contains('.')
+        && let Some((words, _)) = lexicon()
+            .state_phrases
+            .iter()
+            .find(|(_, token)| *token == whole)
+    {
+        return words.clone();
     }
     if let Some(canonical) = lookup(&whole) {
         return vec![canonical];
@@ -923,6 +954,14 @@ mod tests {
             ),
             ("Roe v. Wade", "Jane Roe v. Henry Wade"),
             (
+                "N.Y. Times Co. v. Sullivan",
+                "NEW YORK TIMES CO. v. SULLIVAN",
+            ),
+            (
+                "Sup. Ct. of N.H. v. Piper",
+                "SUPREME COURT OF NEW HAMPSHIRE v. PIPER",
+            ),
+            (
                 "Asahi Metal Indus. Co. v. Superior Ct.",
                 "ASAHI METAL INDUSTRY CO., LTD. v. SUPERIOR COURT OF CALIFORNIA, SOLANO COUNTY",
             ),
@@ -991,6 +1030,11 @@ mod tests {
                 "Varghese v. China Southern Airlines Co.",
             ),
             ("State v. Smith", "State v. Jones"),
+            ("N.Y. Times Co. v. Smith", "NEW YORK TIMES CO. v. SULLIVAN"),
+            (
+                "Ri chardson v. United States",
+                "RHODE ISLAND v. UNITED STATES",
+            ),
             ("United States v. Jones", "United States v. Johnson"),
             ("Doe v. Roe", "Doe v. Doe"),
             ("United States", "United States v. Jones"),
