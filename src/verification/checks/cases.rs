@@ -176,28 +176,15 @@ pub fn check_case(
                 reason,
             ));
         }
-        // Its Bluebook form names the parties as the decision cited does.
-        let mut as_decided = citation.clone();
-        if was_turned {
-            std::mem::swap(&mut as_decided.plaintiff, &mut as_decided.defendant);
-            as_decided.case_name = name.clone();
-        }
-        let mut checked = verified_case(
+        return verified_case(
             txn,
             public_url,
-            &as_decided,
+            citation,
             written,
             record,
             name.as_deref(),
-        )?;
-        if was_turned && checked.status == Status::Verified {
-            checked.reason = checked.reason.replacen(
-                "under the name given",
-                "as a later decision in the case, cited under the caption below with its parties the other way round",
-                1,
-            );
-        }
-        return Ok(checked);
+            was_turned,
+        );
     }
     let name = name.unwrap_or_default();
     name_mismatch(library, txn, &name, &records, written)
@@ -350,9 +337,15 @@ fn verified_case(
     written: String,
     record: &CaseRecord,
     name: Option<&str>,
+    turned_round: bool,
 ) -> Result<CheckedCitation, StoreError> {
     // The library supplies what the citation left out; nothing is guessed.
     let mut complete = citation.clone();
+    if turned_round {
+        // Its Bluebook form names the parties as the decision cited does.
+        std::mem::swap(&mut complete.plaintiff, &mut complete.defendant);
+        complete.case_name = name.map(str::to_string);
+    }
     let mut notes = Vec::new();
     if let Some(reason) = court_mismatch(citation, record) {
         return Ok(CheckedCitation::unverified(
@@ -422,7 +415,10 @@ fn verified_case(
             record.name
         ));
     }
-    let mut reason = if name.is_some() {
+    let mut reason = if turned_round {
+        "the library holds this case at this citation, as a later decision in the case, cited under the caption below with its parties the other way round"
+            .to_string()
+    } else if name.is_some() {
         "the library holds this case at this citation, under the name given".to_string()
     } else {
         "the library holds a case at this citation; no name was given to check it against"
