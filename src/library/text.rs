@@ -102,7 +102,8 @@ fn decode_entity(name: &str) -> Option<char> {
             Some(hex) => u32::from_str_radix(hex, 16).ok()?,
             None => number.parse().ok()?,
         };
-        return char::from_u32(code);
+        // A control character ("&#0;", "&00;") is no text: kept as written.
+        return char::from_u32(code).filter(|c| !c.is_control() || c.is_whitespace());
     }
     Some(match name {
         "amp" => '&',
@@ -139,6 +140,7 @@ mod tests {
         );
         assert_eq!(super::decode_entities("O&039;Neal"), "O'Neal");
         assert_eq!(super::decode_entities("AT&T 12&34;"), "AT&T 12&34;");
+        assert_eq!(super::decode_entities("a&00;b&#0;c"), "a&00;b&#0;c");
     }
 
     #[test]
