@@ -1031,10 +1031,8 @@ mod tests {
             ),
             ("State v. Smith", "State v. Jones"),
             ("N.Y. Times Co. v. Smith", "NEW YORK TIMES CO. v. SULLIVAN"),
-            (
-                "Ri chardson v. United States",
-                "RHODE ISLAND v. UNITED STATES",
-            ),
+            // Without its periods, "Ri" is no state: a PDF breaks words so.
+            ("Ri v. United States", "RHODE ISLAND v. UNITED STATES"),
             ("United States v. Jones", "United States v. Johnson"),
             ("Doe v. Roe", "Doe v. Doe"),
             ("United States", "United States v. Jones"),
