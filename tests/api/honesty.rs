@@ -38,6 +38,13 @@ fn assert_reason(answer: &Value, says: &str) {
     assert!(reason.contains(says), "{says:?} not in {answer}");
 }
 
+/// The one checked citation of `text`, which must have `status`.
+async fn only_with_status(app: &TestApp, key: &str, text: &str, status: &str) -> Value {
+    let answer = only(app, key, text).await;
+    assert_eq!(answer["status"], status, "{text}: {answer}");
+    answer
+}
+
 /// The one checked citation of `text`.
 async fn only(app: &TestApp, key: &str, text: &str) -> Value {
     let (status, body) = app
@@ -63,8 +70,7 @@ async fn names_in_common_forms_are_read_and_unread_names_are_not_verified() {
         "See \"Smith v. Jones,\" 347 U.S. 483.",
         "Smith v. Jones (per curiam), 347 U.S. 483.",
     ] {
-        let answer = only(&app, &key, text).await;
-        assert_eq!(answer["status"], "unverified", "{text}: {answer}");
+        only_with_status(&app, &key, text, "unverified").await;
     }
     let answer = only(
         &app,
@@ -205,8 +211,7 @@ async fn every_pin_page_is_checked() {
             "347 U.S., at 499: if it means this case",
         ),
     ] {
-        let answer = only(&app, &key, text).await;
-        assert_eq!(answer["status"], want, "{text}: {answer}");
+        let answer = only_with_status(&app, &key, text, want).await;
         assert_reason(&answer, says);
     }
     // A short form naming another party does not stand for Brown.
@@ -300,8 +305,7 @@ async fn reversed_and_loosely_matched_names_are_not_verified() {
         ("Bowers v. Hardwick, 478 U.S. 186 (1986).", "verified"),
         ("United States v. Nixon, 418 U.S. 683 (1974).", "verified"),
     ] {
-        let answer = only(&app, &key, text).await;
-        assert_eq!(answer["status"], want, "{text}: {answer}");
+        let answer = only_with_status(&app, &key, text, want).await;
         if want != "verified" {
             assert_eq!(answer["bluebookCitation"], Value::Null, "{answer}");
         }
@@ -394,8 +398,7 @@ async fn subdivisions_lists_and_unread_parts_are_not_taken_at_face_value() {
         ("Fed. R. Civ. P. 87(c)(2)(B)(ii).", "verified"),
         ("Fed. R. Civ. P. 87(d).", "unavailable"),
     ] {
-        let answer = only(&app, &key, text).await;
-        assert_eq!(answer["status"], status, "{text}: {answer}");
+        only_with_status(&app, &key, text, status).await;
     }
     // The Supreme Court's Rules number paragraphs after the rule: "Rule
     // 14.1(a)" is paragraph 1(a) of Rule 14, not a rule 14.1.
@@ -403,8 +406,7 @@ async fn subdivisions_lists_and_unread_parts_are_not_taken_at_face_value() {
         ("Sup. Ct. R. 14.1(a).", "verified"),
         ("Sup. Ct. R. 14.1(z).", "unavailable"),
     ] {
-        let answer = only(&app, &key, text).await;
-        assert_eq!(answer["status"], status, "{text}: {answer}");
+        only_with_status(&app, &key, text, status).await;
     }
     // A list joined by "and" is a list; a part number that goes on past
     // what was read is not checked as the part read.
@@ -412,8 +414,7 @@ async fn subdivisions_lists_and_unread_parts_are_not_taken_at_face_value() {
         "42 U.S.C. §§ 1981 and 99999 (2018).",
         "29 C.F.R. pt. 1630.999.",
     ] {
-        let answer = only(&app, &key, text).await;
-        assert_eq!(answer["status"], "unavailable", "{text}: {answer}");
+        only_with_status(&app, &key, text, "unavailable").await;
     }
     // The Code and the CFR are held as section indexes: a subsection
     // verifies with its section, and the reason says it was not checked.
@@ -478,8 +479,7 @@ async fn a_law_not_held_is_unavailable_and_typed_by_its_kind() {
         ("85 Fed. Reg. 1234.", "regulation"),
         ("Cal. Civ. Proc. Code § 425.16.", "statute"),
     ] {
-        let answer = only(&app, &key, text).await;
-        assert_eq!(answer["status"], "unavailable", "{text}: {answer}");
+        let answer = only_with_status(&app, &key, text, "unavailable").await;
         assert_eq!(answer["contentType"], content_type, "{text}: {answer}");
     }
 }
@@ -585,8 +585,7 @@ async fn a_case_decided_with_another_is_found_at_its_citation() {
         "Vignera v. New York, 384 U.S. 436 (1966).",
         "Briggs v. Elliott, 347 U.S. 483 (1954).",
     ] {
-        let answer = only(&app, &key, text).await;
-        assert_eq!(answer["status"], "verified", "{answer}");
+        let answer = only_with_status(&app, &key, text, "verified").await;
         assert_reason(&answer, "was decided with");
     }
     let fabricated = only(&app, &key, "Smith v. Jones, 384 U.S. 436 (1966).").await;
@@ -638,8 +637,7 @@ async fn citations_in_less_usual_forms_are_checked_not_skipped() {
         "Munn v. Illinois, 94 U.S. (5 Otto) 113 (1877).",
         "Munn v. Illinois, 108 U.S. (18 Otto) 113 (1877).",
     ] {
-        let answer = only(&app, &key, text).await;
-        assert_eq!(answer["status"], "unverified", "{text}: {answer}");
+        only_with_status(&app, &key, text, "unverified").await;
     }
     // The series after the last one listed, which still runs, may have
     // begun since the reporter data was compiled.
@@ -709,8 +707,7 @@ async fn series_case_and_part_list_spellings_are_checked_not_skipped() {
             "42 U.S.C. § 1983 (2018 & Supp. V 2023)",
         ),
     ] {
-        let answer = only(&app, &key, text).await;
-        assert_eq!(answer["status"], "verified", "{text}: {answer}");
+        let answer = only_with_status(&app, &key, text, "verified").await;
         assert_eq!(answer["bluebookCitation"], form, "{answer}");
     }
 }
@@ -797,8 +794,7 @@ async fn a_case_dated_in_a_year_to_come_is_unverified() {
             "not in 1054",
         ),
     ] {
-        let answer = only(&app, &key, text).await;
-        assert_eq!(answer["status"], "unverified", "{answer}");
+        let answer = only_with_status(&app, &key, text, "unverified").await;
         assert!(
             answer["reason"].as_str().unwrap().contains(reason),
             "{answer}"
@@ -844,8 +840,7 @@ async fn every_member_of_a_list_or_range_is_checked() {
             "in force",
         ),
     ] {
-        let answer = only(&app, &key, text).await;
-        assert_eq!(answer["status"], status, "{text}: {answer}");
+        let answer = only_with_status(&app, &key, text, status).await;
         assert_reason(&answer, reason);
     }
 }
