@@ -22,18 +22,49 @@ pub struct TestApp {
     server: Option<JoinHandle<()>>,
 }
 
-/// The embedded default library, built once per test run and copied into
-/// each test's data directory.
+/// The embedded default library, built once per build of the tests and
+/// copied into each test's data directory. It lives under cargo's target
+/// directory, named after the test binary: a temporary directory held in a
+/// static is never dropped, so one per run was left behind in /tmp.
 fn library_template() -> &'static Path {
-    static TEMPLATE: OnceLock<TempDir> = OnceLock::new();
-    TEMPLATE
-        .get_or_init(|| {
-            let dir = tempfile::tempdir().expect("temp dir");
-            lexstack::library::Library::open_with_default(dir.path())
-                .expect("default library builds");
-            dir
-        })
-        .path()
+    static TEMPLATE: OnceLock<PathBuf> = OnceLock::new();
+    TEMPLATE.get_or_init(build_library_template)
+}
+
+fn build_library_template() -> PathBuf {
+    const PREFIX: &str = "library-template-";
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let template = root.join(format!("{PREFIX}{}", test_build_id()));
+    if template.join("library.redb").exists() {
+        return template;
+    }
+    let staging = tempfile::tempdir_in(root).expect("temp dir");
+    lexstack::library::Library::open_with_default(staging.path()).expect("default library builds");
+    // Renamed whole, so a template that exists is complete; another run
+    // that got there first leaves this copy to be dropped.
+    if std::fs::rename(staging.path(), &template).is_ok() {
+        let _ = staging.keep();
+    }
+    for entry in std::fs::read_dir(root).into_iter().flatten().flatten() {
+        let name = entry.file_name();
+        let stale = name.to_string_lossy().starts_with(PREFIX) && entry.path() != template;
+        if stale {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+    template
+}
+
+/// Tells builds of the test binary apart: its size and modification time.
+fn test_build_id() -> String {
+    let exe = std::env::current_exe().expect("test binary");
+    let meta = std::fs::metadata(exe).expect("test binary metadata");
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    format!("{:x}-{modified:x}", meta.len())
 }
 
 /// Gives a data directory a copy of the default library.
