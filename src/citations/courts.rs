@@ -48,6 +48,31 @@ pub struct Court {
     pub court_type: Text,
 }
 
+/// Where a court sits, at the grain a citation's court and a record's can
+/// both be trusted on: any court of one state (a citation's "(Ariz.)" and a
+/// source's Arizona Court of Appeals are not told apart), the federal courts
+/// sitting in one state (a district and its bankruptcy court alike), or a
+/// federal court of its own (a circuit, the Court of Federal Claims).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Forum {
+    /// An index into the place names.
+    State(usize),
+    FederalIn(usize),
+    /// The court's own index.
+    Federal(usize),
+}
+
+/// Places with courts of their own besides the fifty states, which
+/// reporters-db lists.
+const OTHER_PLACES: [&str; 6] = [
+    "District of Columbia",
+    "Puerto Rico",
+    "Guam",
+    "Virgin Islands",
+    "Northern Mariana Islands",
+    "American Samoa",
+];
+
 struct Courts {
     courts: Vec<Court>,
     /// Squashed citation strings with their court, sorted: exact and prefix
@@ -62,6 +87,8 @@ struct Courts {
     names: Vec<(String, usize)>,
     /// Court indexes sorted by id.
     by_id: Vec<usize>,
+    /// Each court's forum, where its name tells it.
+    forums: Vec<Option<Forum>>,
 }
 
 impl Courts {
@@ -132,12 +159,14 @@ fn courts() -> &'static Courts {
         only_once(&mut names);
         let mut by_id: Vec<usize> = (0..courts.len()).collect();
         by_id.sort_by(|&a, &b| courts[a].id.cmp(&courts[b].id).then(a.cmp(&b)));
+        let forums = forums(&courts);
         Courts {
             courts,
             keys,
             keys_without_ct,
             names,
             by_id,
+            forums,
         }
     })
 }
@@ -252,14 +281,92 @@ fn ends_a_word_of(citation_string: &str, key: &str) -> bool {
     squashed == key
 }
 
+/// Each court's forum: a state or federal court whose name names one
+/// place, or a federal court naming none. Others are left unknown.
+fn forums(courts: &[Court]) -> Vec<Option<Forum>> {
+    let states: std::collections::BTreeMap<String, String> =
+        serde_json::from_slice(super::names::STATES_JSON).expect("embedded state table is valid");
+    let places: Vec<&str> = states
+        .values()
+        .map(String::as_str)
+        .chain(OTHER_PLACES)
+        .collect();
+    courts
+        .iter()
+        .enumerate()
+        .map(|(index, court)| {
+            let place = place_named(&court.name, &places);
+            match (court.system.as_ref(), place) {
+                ("state", Some(place)) => Some(Forum::State(place)),
+                ("federal", Some(place)) => Some(Forum::FederalIn(place)),
+                ("federal", None) => Some(Forum::Federal(index)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// The one place a court's name names, as a whole word that is not a
+/// county's ("Washington County"), nor part of a longer place ("Virginia"
+/// of "West Virginia"). `None` for none or several.
+fn place_named(name: &str, places: &[&str]) -> Option<usize> {
+    let mut found: Vec<(usize, usize, usize)> = Vec::new();
+    for (index, place) in places.iter().enumerate() {
+        for (start, _) in name.match_indices(place) {
+            let end = start + place.len();
+            let whole_word = name[..start]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric())
+                && name[end..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+            let county = name[end..].trim_start().starts_with("County");
+            if whole_word && !county {
+                found.push((start, end, index));
+            }
+        }
+    }
+    let inside_another = |&(start, end, _): &(usize, usize, usize)| {
+        found
+            .iter()
+            .any(|&(s, e, _)| s <= start && end <= e && (s, e) != (start, end))
+    };
+    let mut named = found
+        .iter()
+        .filter(|f| !inside_another(f))
+        .map(|&(_, _, place)| place);
+    let first = named.next()?;
+    named.all(|place| place == first).then_some(first)
+}
+
+/// Whether two courts (by id) are known to be different courts at the
+/// grain of [`Forum`]: different states, a state's court and a federal one,
+/// federal courts in different states, or two federal courts of their own.
+/// The Supreme Court differs from every other court. Unknown courts differ
+/// from none.
+pub fn courts_differ(a: &str, b: &str) -> bool {
+    const SUPREME_COURT: &str = "scotus";
+    if a == b {
+        return false;
+    }
+    if a == SUPREME_COURT || b == SUPREME_COURT {
+        return true;
+    }
+    let forum = |id: &str| index_of(id).and_then(|index| courts().forums[index]);
+    matches!((forum(a), forum(b)), (Some(x), Some(y)) if x != y)
+}
+
 /// The court with a courts-db id.
 pub fn court_by_id(id: &str) -> Option<&'static Court> {
+    index_of(id).map(|index| &courts().courts[index])
+}
+
+fn index_of(id: &str) -> Option<usize> {
     let all = courts();
     let at = all
         .by_id
         .partition_point(|&i| all.courts[i].id.as_ref() < id);
     let index = *all.by_id.get(at)?;
-    (all.courts[index].id == id).then(|| &all.courts[index])
+    (all.courts[index].id == id).then_some(index)
 }
 
 #[cfg(test)]
@@ -308,5 +415,40 @@ mod tests {
         let court = court_by_id("scotus").unwrap();
         assert_eq!(court.citation_string, "SCOTUS");
         assert!(court_by_id("no-such-court").is_none());
+    }
+
+    #[test]
+    fn courts_differ_only_where_their_places_or_federal_courts_do() {
+        let differ = [
+            ("ariz", "nm"),
+            ("ariz", "ca9"),
+            ("ca2", "ca9"),
+            ("ca2", "nysd"),
+            ("nysd", "cand"),
+            ("wva", "va"),
+            ("cadc", "dc"),
+            ("scotus", "ca9"),
+            ("scotus", "navajo"),
+        ];
+        for (a, b) in differ {
+            assert!(courts_differ(a, b), "{a} {b}");
+            assert!(courts_differ(b, a), "{b} {a}");
+        }
+        let same_or_unknown = [
+            ("ariz", "arizctapp"),
+            ("nysd", "nysb"),
+            ("nyappdiv", "ny"),
+            // Not the state of Washington, nor one of Ohio's counties alone.
+            ("ohctapp4washing", "ohioctapp"),
+            ("orccwashington", "or"),
+            ("kycirctwashingt", "wash"),
+            ("navajo", "ariz"),
+            ("ca9", "no-such-court"),
+            ("ca9", "ca9"),
+        ];
+        for (a, b) in same_or_unknown {
+            assert!(!courts_differ(a, b), "{a} {b}");
+            assert!(!courts_differ(b, a), "{b} {a}");
+        }
     }
 }

@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 
 const ABBREVIATIONS_JSON: &[u8] =
     include_bytes!("../../assets/citations/reporters_db/case_name_abbreviations.json");
-const STATES_JSON: &[u8] =
+pub(crate) const STATES_JSON: &[u8] =
     include_bytes!("../../assets/citations/reporters_db/state_abbreviations.json");
 
 /// Abbreviations common in case names that T6 does not list (the court

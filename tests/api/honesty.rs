@@ -552,6 +552,30 @@ async fn a_supreme_court_case_cited_to_another_court_is_unverified() {
     assert_eq!(right["status"], "verified", "{right}");
 }
 
+/// A lower court's case cited to a court of another state, or to a
+/// federal court, is not the case cited; a court of the same state at
+/// another level is not told apart (sources and citations differ there).
+#[tokio::test]
+async fn a_case_cited_to_a_court_of_another_place_is_unverified() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    for wrong in [
+        "State v. Ramirez, 254 P.3d 649, 651 (Ariz. 2011).",
+        "State v. Ramirez, 254 P.3d 649, 651 (10th Cir. 2011).",
+    ] {
+        let answer = only(&app, &key, wrong).await;
+        assert_eq!(answer["status"], "unverified", "{answer}");
+        assert_reason(&answer, "New Mexico Supreme Court, not the court named");
+    }
+    for right in [
+        "State v. Ramirez, 254 P.3d 649, 651 (N.M. 2011).",
+        "State v. Ramirez, 254 P.3d 649, 651 (N.M. Ct. App. 2011).",
+    ] {
+        let answer = only(&app, &key, right).await;
+        assert_eq!(answer["status"], "verified", "{answer}");
+    }
+}
+
 /// SCDB's few S. Ct. cites of another document than the decision (Bruen's
 /// grant of certiorari, "141 S. Ct. 2111") are not the decision's: they
 /// verified the wrong citation and put the case really there off its page.

@@ -311,13 +311,14 @@ pub(in crate::verification) fn nominative_mismatch(volume: u32, written: &str) -
 }
 
 /// Why the court a citation names cannot have decided the case at its
-/// page, when one of the two is the Supreme Court ("Miranda v. Arizona, 384
-/// U.S. 436 (9th Cir. 1966)"). Lower courts are not compared: sources and
-/// citations name them at different grains (a state's courts, one of them).
+/// page ("Miranda v. Arizona, 384 U.S. 436 (9th Cir. 1966)", a New Mexico
+/// decision cited as "(Ariz. 2011)"). Courts are compared at the grain of
+/// [`crate::citations::courts_differ`]: sources and citations name a
+/// state's courts at different grains, so two courts of one state are not
+/// told apart.
 fn court_mismatch(citation: &Citation, record: &CaseRecord) -> Option<String> {
-    const SUPREME_COURT: &str = "scotus";
     let (cited, held) = (citation.court?, record.court.as_deref()?);
-    if cited == held || (cited != SUPREME_COURT && held != SUPREME_COURT) {
+    if !crate::citations::courts_differ(cited, held) {
         return None;
     }
     let name = |id: &str| {
