@@ -599,6 +599,24 @@ async fn an_sct_cite_outside_its_terms_volume_is_not_taken() {
     assert_ne!(wrong["status"], "verified", "{wrong}");
 }
 
+/// SCDB's few L. Ed. cites far from their neighbours' volumes (Henderson v.
+/// United States given Judulang v. Holder's "181 L. Ed. 2d 449") are not
+/// the decision's.
+#[tokio::test]
+async fn an_led_cite_far_from_its_neighbours_is_not_taken() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let wrong = only(
+        &app,
+        &key,
+        "Henderson v. United States, 181 L. Ed. 2d 449 (2015).",
+    )
+    .await;
+    assert_eq!(wrong["status"], "unverified", "{wrong}");
+    let real = only(&app, &key, "Judulang v. Holder, 181 L. Ed. 2d 449 (2011).").await;
+    assert_eq!(real["status"], "verified", "{real}");
+}
+
 /// Cases decided together are reported under one citation: a companion's
 /// name at that page is right, not a fabrication.
 #[tokio::test]

@@ -36,7 +36,7 @@ use crate::store::{Store, StoreError};
 /// 9: SCDB read again on an upgrade (its checkpoint named only its file, so
 /// libraries upgraded to 7 and 8 kept the SCDB records of the version
 /// before; its citations now replace those it no longer gives).
-pub const DEFAULT_LIBRARY_VERSION: u32 = 9;
+pub const DEFAULT_LIBRARY_VERSION: u32 = 10;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");
@@ -107,10 +107,10 @@ pub fn build(store: &Store) -> Result<Vec<ImportReport>, ImportError> {
         writer.forget_volumes_held_by(SCOTUS_DATES, None)?;
         writer.finish()
     })?;
-    let scdb_held = super::scdb::held_volumes(Path::new(SCDB_NAME), gunzip(SCDB_DOCKETS))?;
+    let scdb_survey = super::scdb::survey(Path::new(SCDB_NAME), gunzip(SCDB_DOCKETS))?;
     let mut reports = vec![
-        scotus_dates(store, &scdb_held)?,
-        scdb(store, &scdb_held)?,
+        scotus_dates(store, &scdb_survey.held_volumes)?,
+        scdb(store, &scdb_survey)?,
         overruled(
             store,
             "scotus_overruled_conan_pairs.csv",
@@ -208,14 +208,14 @@ fn scotus_dates(store: &Store, scdb_held: &BTreeSet<u32>) -> Result<ImportReport
 
 const SCDB_NAME: &str = "default/scdb/SCDB_2024_01_caseCentered_Docket.csv";
 
-fn scdb(store: &Store, held: &BTreeSet<u32>) -> Result<ImportReport, ImportError> {
+fn scdb(store: &Store, survey: &super::scdb::Survey) -> Result<ImportReport, ImportError> {
     let mut progress = Progress::rows("scdb", 10_783);
     super::scdb::import_reader(
         store,
         Path::new(SCDB_NAME),
         &checkpoint("scdb"),
         gunzip(SCDB_DOCKETS),
-        held,
+        survey,
         &mut progress,
     )
 }

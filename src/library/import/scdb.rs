@@ -25,33 +25,80 @@ pub const SOURCE: &str = "scdb";
 
 pub fn import_file(store: &Store, path: &Path) -> Result<ImportReport, ImportError> {
     let scan = open_input(path)?;
-    let held = held_volumes(path, scan.reader);
+    let survey = survey(path, scan.reader);
     if let Some(unreadable) = scan.meter.unreadable(path) {
         return Err(unreadable);
     }
-    let held = held?;
+    let survey = survey?;
     let input = open_input(path)?;
     let mut progress = Progress::new("scdb", input.meter.clone(), input.size);
     let key = checkpoint_key(SOURCE, path, input.size);
-    import_reader(store, path, &key, input.reader, &held, &mut progress)
+    import_reader(store, path, &key, input.reader, &survey, &mut progress)
 }
 
-/// The U.S. volumes SCDB holds completely: every case of every term in the
-/// volume has its U.S. cite, and SCDB has cases in the next volume too (the
-/// newest paginated volume may still be missing cases of the next term).
-pub fn held_volumes(name: &Path, reader: impl BufRead) -> Result<BTreeSet<u32>, ImportError> {
+/// What a first reading of a whole SCDB file tells about each row: the
+/// U.S. volumes it holds completely, and the L. Ed. volumes its decisions
+/// are in, to catch a cite far from its neighbours'.
+pub struct Survey {
+    /// Every case of every term in the volume has its U.S. cite, and SCDB
+    /// has cases in the next volume too (the newest paginated volume may
+    /// still be missing cases of the next term).
+    pub held_volumes: BTreeSet<u32>,
+    /// L. Ed. volumes (sorted) by series and by the decisions' U.S. volume
+    /// or term.
+    led_volumes: BTreeMap<(String, LedGroup), Vec<u32>>,
+}
+
+/// The decisions an L. Ed. cite is compared with: those of its U.S. volume
+/// (one or two L. Ed. volumes), or of its term (three or four) when it has
+/// no U.S. cite yet.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum LedGroup {
+    UsVolume(u32),
+    Term(String),
+}
+
+impl LedGroup {
+    /// How many volumes from the group's median a cite may be.
+    fn reach(&self) -> u32 {
+        match self {
+            LedGroup::UsVolume(_) => 2,
+            LedGroup::Term(_) => 4,
+        }
+    }
+}
+
+/// Reads a whole SCDB file once for its [`Survey`].
+pub fn survey(name: &Path, reader: impl BufRead) -> Result<Survey, ImportError> {
     let csv = CsvReader::new(reader, Dialect::Rfc4180)
         .map_err(|e| ImportError::format(name, e.to_string()))?;
-    let [us, term] =
-        required_columns(&csv, ["usCite", "term"]).map_err(|missing| not_scdb(name, &missing))?;
+    let [us, term, led] = required_columns(&csv, ["usCite", "term", "ledCite"])
+        .map_err(|missing| not_scdb(name, &missing))?;
     let mut unpaginated_terms = BTreeSet::new();
     let mut volume_terms: BTreeMap<u32, BTreeSet<String>> = BTreeMap::new();
+    let mut led_volumes: BTreeMap<(String, LedGroup), Vec<u32>> = BTreeMap::new();
     for row in csv.flatten() {
-        let term_value = row.field(term).unwrap_or_default().to_string();
-        let volume = row
+        let term_value = row.field(term).unwrap_or_default().trim().to_string();
+        let us_cite = row
             .field(us)
-            .and_then(|cite| column_citation(cite, "usCite", &["U.S."]).ok()?.key)
-            .map(|key| key.volume);
+            .and_then(|cite| column_citation(cite, "usCite", &["U.S."]).ok());
+        let volume = us_cite.as_ref().and_then(|c| c.key.as_ref()).map(|k| k.volume);
+        let led_key = row
+            .field(led)
+            .and_then(|cite| column_citation(cite, "ledCite", LED_REPORTERS).ok())
+            .and_then(|cite| fix_led_series(cite, us_cite.as_ref()).key);
+        if let Some(key) = led_key {
+            let groups = volume
+                .map(LedGroup::UsVolume)
+                .into_iter()
+                .chain([LedGroup::Term(term_value.clone())]);
+            for group in groups {
+                led_volumes
+                    .entry((key.reporter.clone(), group))
+                    .or_default()
+                    .push(key.volume);
+            }
+        }
         match volume {
             Some(volume) => {
                 volume_terms.entry(volume).or_default().insert(term_value);
@@ -61,15 +108,56 @@ pub fn held_volumes(name: &Path, reader: impl BufRead) -> Result<BTreeSet<u32>, 
             }
         }
     }
-    Ok(volume_terms
+    for volumes in led_volumes.values_mut() {
+        volumes.sort_unstable();
+    }
+    let held_volumes = volume_terms
         .iter()
         .filter(|(volume, terms)| {
             terms.iter().all(|t| !unpaginated_terms.contains(t))
                 && volume_terms.contains_key(&(**volume + 1))
         })
         .map(|(volume, _)| *volume)
-        .collect())
+        .collect();
+    Ok(Survey {
+        held_volumes,
+        led_volumes,
+    })
 }
+
+impl Survey {
+    /// Why an L. Ed. cite cannot be its decision's, when it cannot: its
+    /// volume is far from where the other decisions of its U.S. volume (or,
+    /// without one, of its term) are. SCDB has a few mistyped ones
+    /// ("293 L. Ed. 2d 11" for Timbs v. Indiana, in 203); the check needs
+    /// three decisions to compare with.
+    fn led_misfit(&self, led: &CaseCitation, us_volume: Option<u32>, term: &str) -> Option<String> {
+        const FEWEST_COMPARED: usize = 3;
+        let key = led.key.as_ref()?;
+        let (group, volumes) = us_volume
+            .map(LedGroup::UsVolume)
+            .into_iter()
+            .chain([LedGroup::Term(term.to_string())])
+            .find_map(|group| {
+                let volumes = self.led_volumes.get(&(key.reporter.clone(), group.clone()))?;
+                (volumes.len() >= FEWEST_COMPARED).then_some((group, volumes))
+            })?;
+        let median = volumes[(volumes.len() - 1) / 2];
+        (key.volume.abs_diff(median) > group.reach()).then(|| {
+            let neighbours = match group {
+                LedGroup::UsVolume(volume) => format!("{volume} U.S."),
+                LedGroup::Term(term) => format!("the {term} term"),
+            };
+            format!(
+                "ledCite {} is far from the volumes of the other decisions of {neighbours} \
+                 (around {median} {}): the case is stored without it",
+                led.cite, key.reporter
+            )
+        })
+    }
+}
+
+const LED_REPORTERS: &[&str] = &["L. Ed.", "L. Ed. 2d"];
 
 /// The places of the `names` columns, or the names the header lacks.
 fn required_columns<R: BufRead, const N: usize>(
@@ -104,7 +192,7 @@ pub fn import_reader(
     name: &Path,
     key: &str,
     reader: impl BufRead + Send,
-    held: &BTreeSet<u32>,
+    survey: &Survey,
     progress: &mut Progress,
 ) -> Result<ImportReport, ImportError> {
     let mut report = ImportReport::new(SOURCE);
@@ -122,7 +210,7 @@ pub fn import_reader(
         progress,
         &mut report,
         |writer, row, report| {
-            match columns.case(&row) {
+            match columns.case(&row, survey) {
                 Some(case) if case.companion => {
                     store_companion(writer, name, row.line, &case, report)?;
                 }
@@ -138,7 +226,7 @@ pub fn import_reader(
                         for why in &case.left_out {
                             report.warn(name, format!("line {}: {why}", row.line));
                         }
-                        store_case(writer, case, held)?;
+                        store_case(writer, case, &survey.held_volumes)?;
                         report.stored += 1;
                     }
                 },
@@ -159,6 +247,7 @@ struct Columns {
     lexis: usize,
     docket: usize,
     name: usize,
+    term: usize,
     /// Present in the docket-level file.
     docket_id: Option<usize>,
 }
@@ -179,7 +268,7 @@ struct ScdbCase {
 impl Columns {
     /// The columns, or the names of the required ones the header lacks.
     fn find<R: BufRead>(csv: &CsvReader<R>) -> Result<Self, Vec<&'static str>> {
-        let [case_id, date, us, sct, led, lexis, docket, name] = required_columns(
+        let [case_id, date, us, sct, led, lexis, docket, name, term] = required_columns(
             csv,
             [
                 "caseId",
@@ -190,6 +279,7 @@ impl Columns {
                 "lexisCite",
                 "docket",
                 "caseName",
+                "term",
             ],
         )?;
         Ok(Self {
@@ -201,11 +291,12 @@ impl Columns {
             lexis,
             docket,
             name,
+            term,
             docket_id: csv.column("docketId"),
         })
     }
 
-    fn case(&self, row: &Row) -> Option<ScdbCase> {
+    fn case(&self, row: &Row, survey: &Survey) -> Option<ScdbCase> {
         let field = |i: usize| row.field(i).map(str::trim).filter(|v| !v.is_empty());
         let case_id = field(self.case_id)?;
         let docket_id = self.docket_id.and_then(field);
@@ -223,7 +314,7 @@ impl Columns {
         };
         let us = cited(self.us, "usCite", &["U.S."]);
         let sct = cited(self.sct, "sctCite", &["S. Ct."]);
-        let led = cited(self.led, "ledCite", &["L. Ed.", "L. Ed. 2d"]);
+        let led = cited(self.led, "ledCite", LED_REPORTERS);
         let lexis = cited(self.lexis, "lexisCite", &["U.S. LEXIS"]);
         let date = decision_date(field(self.date), us_date_to_iso);
         left_out.extend(date.left_out);
@@ -235,9 +326,20 @@ impl Columns {
             }
             None => true,
         });
+        let us_volume = us.as_ref().and_then(|c| c.key.as_ref()).map(|k| k.volume);
+        let term = field(self.term).unwrap_or_default();
+        let led = led
+            .map(|led| fix_led_series(led, us.as_ref()))
+            .filter(|led| match survey.led_misfit(led, us_volume, term) {
+                Some(why) => {
+                    left_out.push(why);
+                    false
+                }
+                None => true,
+            });
         let mut citations: Vec<CaseCitation> = us.iter().cloned().collect();
         citations.extend(sct);
-        citations.extend(led.map(|led| fix_led_series(led, us.as_ref())));
+        citations.extend(led);
         citations.extend(lexis);
         let docket = field(self.docket).map(str::to_string);
         let record = CaseRecord {
@@ -426,6 +528,39 @@ mod tests {
         assert!(misfit("116 S. Ct. 4", "1995-06-10").is_some());
         let unpaged = column_citation("142 S. Ct. ___", "sctCite", &["S. Ct."]).unwrap();
         assert_eq!(sct_volume_misfit(&unpaged, Some("2020-01-01")), None);
+    }
+
+    #[test]
+    fn an_led_cite_far_from_its_neighbours_volumes_is_a_misfit() {
+        let mut csv = String::from("usCite,term,ledCite\n");
+        for (us, led) in [(575, 191), (575, 191), (575, 192), (575, 181)] {
+            csv.push_str(&format!("{us} U.S. 1,2014,{led} L. Ed. 2d 1\n"));
+        }
+        for led in [202, 203, 203, 204, 293] {
+            csv.push_str(&format!(",2018,{led} L. Ed. 2d 1\n"));
+        }
+        let survey = survey(Path::new("scdb.csv"), csv.as_bytes()).unwrap();
+        let misfit = |cite: &str, us: Option<u32>, term: &str| {
+            let led = column_citation(cite, "ledCite", LED_REPORTERS).unwrap();
+            survey.led_misfit(&led, us, term)
+        };
+        // Its U.S. volume's decisions are in 191-192.
+        assert!(
+            misfit("181 L. Ed. 2d 449", Some(575), "2014")
+                .unwrap()
+                .contains("575 U.S. (around 191 L. Ed. 2d)")
+        );
+        assert_eq!(misfit("193 L. Ed. 2d 1", Some(575), "2014"), None);
+        // Without a U.S. cite, its term's are in 202-204.
+        assert!(
+            misfit("293 L. Ed. 2d 11", None, "2018")
+                .unwrap()
+                .contains("the 2018 term")
+        );
+        assert_eq!(misfit("206 L. Ed. 2d 11", None, "2018"), None);
+        // Too few decisions to compare with, or another series: no verdict.
+        assert_eq!(misfit("1 L. Ed. 2d 1", Some(400), "1970"), None);
+        assert_eq!(misfit("50 L. Ed. 1", Some(575), "2014"), None);
     }
 
     #[test]
