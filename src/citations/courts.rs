@@ -318,7 +318,10 @@ fn place_named(name: &str, places: &[&str]) -> Option<usize> {
                 .chars()
                 .next_back()
                 .is_none_or(|c| !c.is_alphanumeric())
-                && name[end..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+                && name[end..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| !c.is_alphanumeric());
             let county = name[end..].trim_start().starts_with("County");
             if whole_word && !county {
                 found.push((start, end, index));

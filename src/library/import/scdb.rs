@@ -82,7 +82,10 @@ pub fn survey(name: &Path, reader: impl BufRead) -> Result<Survey, ImportError> 
         let us_cite = row
             .field(us)
             .and_then(|cite| column_citation(cite, "usCite", &["U.S."]).ok());
-        let volume = us_cite.as_ref().and_then(|c| c.key.as_ref()).map(|k| k.volume);
+        let volume = us_cite
+            .as_ref()
+            .and_then(|c| c.key.as_ref())
+            .map(|k| k.volume);
         let led_key = row
             .field(led)
             .and_then(|cite| column_citation(cite, "ledCite", LED_REPORTERS).ok())
@@ -139,7 +142,9 @@ impl Survey {
             .into_iter()
             .chain([LedGroup::Term(term.to_string())])
             .find_map(|group| {
-                let volumes = self.led_volumes.get(&(key.reporter.clone(), group.clone()))?;
+                let volumes = self
+                    .led_volumes
+                    .get(&(key.reporter.clone(), group.clone()))?;
                 (volumes.len() >= FEWEST_COMPARED).then_some((group, volumes))
             })?;
         let median = volumes[(volumes.len() - 1) / 2];
