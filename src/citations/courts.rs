@@ -282,7 +282,9 @@ fn ends_a_word_of(citation_string: &str, key: &str) -> bool {
 }
 
 /// Each court's forum: a state or federal court whose name names one
-/// place, or a federal court naming none. Others are left unknown.
+/// place (or a state court whose citation string starts with a state's
+/// abbreviation: "N.Y. App. Div."), or a federal court naming none. Others
+/// are left unknown.
 fn forums(courts: &[Court]) -> Vec<Option<Forum>> {
     let states: std::collections::BTreeMap<String, String> =
         serde_json::from_slice(super::names::STATES_JSON).expect("embedded state table is valid");
@@ -291,6 +293,13 @@ fn forums(courts: &[Court]) -> Vec<Option<Forum>> {
         .map(String::as_str)
         .chain(OTHER_PLACES)
         .collect();
+    let abbreviated_state = |citation_string: &str| {
+        states.keys().position(|abbreviation| {
+            citation_string
+                .strip_prefix(abbreviation.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+        })
+    };
     courts
         .iter()
         .enumerate()
@@ -298,6 +307,7 @@ fn forums(courts: &[Court]) -> Vec<Option<Forum>> {
             let place = place_named(&court.name, &places);
             match (court.system.as_ref(), place) {
                 ("state", Some(place)) => Some(Forum::State(place)),
+                ("state", None) => abbreviated_state(&court.citation_string).map(Forum::State),
                 ("federal", Some(place)) => Some(Forum::FederalIn(place)),
                 ("federal", None) => Some(Forum::Federal(index)),
                 _ => None,
@@ -430,6 +440,7 @@ mod tests {
             ("nysd", "cand"),
             ("wva", "va"),
             ("cadc", "dc"),
+            ("nyappdiv", "fla"),
             ("scotus", "ca9"),
             ("scotus", "navajo"),
         ];
@@ -441,6 +452,7 @@ mod tests {
             ("ariz", "arizctapp"),
             ("nysd", "nysb"),
             ("nyappdiv", "ny"),
+            ("nyappdiv", "nysupct"),
             // Not the state of Washington, nor one of Ohio's counties alone.
             ("ohctapp4washing", "ohioctapp"),
             ("orccwashington", "or"),
