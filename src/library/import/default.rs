@@ -36,6 +36,7 @@ use crate::store::{Store, StoreError};
 /// 9: SCDB read again on an upgrade (its checkpoint named only its file, so
 /// libraries upgraded to 7 and 8 kept the SCDB records of the version
 /// before; its citations now replace those it no longer gives).
+/// 10: SCDB's L. Ed. cites far from their neighbours' volumes left out.
 pub const DEFAULT_LIBRARY_VERSION: u32 = 10;
 
 const SCOTUS_INDEX: &[u8] =
