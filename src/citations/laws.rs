@@ -17,6 +17,19 @@ pub(crate) struct ExtraForm {
     pub templates: &'static [&'static str],
 }
 
+/// A CFR section: parts and sections carry the letters of the Code sections
+/// they follow, in capitals (26 C.F.R. § 1.409A-1); Treasury regulations
+/// number sections after the Code's subsections, temporary ones with a T
+/// (§ 1.401(k)-1, § 1.1031(d)-1T).
+macro_rules! cfr_section {
+    () => {
+        concat!(
+            r"(?P<section>\d+[A-Za-z]{0,3}(?:[-­‐‑‒−﹣－–—.:]\d+[A-Za-z]{0,3}){0,3}",
+            r"(?:(?:\([a-zA-Z0-9]{1,4}\))+[-­‐‑‒−﹣－–—]\d+T?)?)"
+        )
+    };
+}
+
 pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
     ExtraForm {
         key: "U.S.C.",
@@ -55,6 +68,23 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
         ],
     },
     ExtraForm {
+        // Title 26 of the C.F.R. cited without it: "Treas. Reg. §
+        // 1.501(c)(3)-1(d)(2)".
+        key: "Treas. Reg.",
+        name: "Treasury Regulations",
+        cite_type: "admin_compilation",
+        variations: &[
+            "Treas. Regs.",
+            "Temp. Treas. Reg.",
+            "Treasury Regulation",
+            "Treasury Regulations",
+        ],
+        templates: &[concat!(
+            r"$reporter,?\s*(?:$section_marker\s*)?",
+            cfr_section!()
+        )],
+    },
+    ExtraForm {
         key: "C.F.R.",
         name: "Code of Federal Regulations",
         cite_type: "admin_compilation",
@@ -62,13 +92,7 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
         templates: &[
             concat!(
                 r"(?P<title>\d{1,2}),?\s+$reporter,?\s*(?:$section_marker\s*)?",
-                // Parts and sections carry the letters of the Code sections
-                // they follow, in capitals: 26 C.F.R. § 1.409A-1.
-                r"(?P<section>\d+[A-Za-z]{0,3}(?:[-­‐‑‒−﹣－–—.:]\d+[A-Za-z]{0,3}){0,3}",
-                // Treasury regulations number sections after the Code's
-                // subsections, temporary ones with a T: 26 C.F.R. §
-                // 1.401(k)-1, § 1.1031(d)-1T.
-                r"(?:(?:\([a-zA-Z0-9]{1,4}\))+[-­‐‑‒−﹣－–—]\d+T?)?)"
+                cfr_section!()
             ),
             // A part cited whole: "29 C.F.R. pt. 1630", "29 C.F.R. Part 1630";
             // the first of a list: "29 C.F.R. pts. 1630, 1635", "Parts 1630

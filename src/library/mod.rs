@@ -436,13 +436,13 @@ pub fn query_of(citation: &crate::citations::Citation) -> Option<lookup::Citatio
             if let (None, Some(part)) = (&law.section, &law.part) {
                 return Some(lookup::CitationQuery::Part {
                     code: code.to_string(),
-                    title: law.title.clone().unwrap_or_default(),
+                    title: law_title(law),
                     part: part.clone(),
                 });
             }
             Some(lookup::CitationQuery::Authority {
                 code: code.to_string(),
-                title: law.title.clone().unwrap_or_default(),
+                title: law_title(law),
                 section: law.section.clone()?,
             })
         }
@@ -465,7 +465,7 @@ pub fn unlisted_series(
 pub fn law_code(collection: &str) -> Option<&'static str> {
     Some(match collection {
         "U.S.C." => model::codes::USC,
-        "C.F.R." => model::codes::CFR,
+        "C.F.R." | "Treas. Reg." => model::codes::CFR,
         "Fed. R. Civ. P." => model::codes::FRCP,
         "Fed. R. Crim. P." => model::codes::FRCRP,
         "Fed. R. Evid." => model::codes::FRE,
@@ -473,6 +473,16 @@ pub fn law_code(collection: &str) -> Option<&'static str> {
         "Sup. Ct. R." => model::codes::SUP_CT_R,
         _ => return None,
     })
+}
+
+/// The title of the library's code a law citation is in: the one it gives,
+/// or the one its collection is ("Treas. Reg." is 26 C.F.R.).
+pub fn law_title(law: &crate::citations::LawKey) -> String {
+    match (&law.title, law.code.as_str()) {
+        (Some(title), _) => title.clone(),
+        (None, "Treas. Reg.") => "26".into(),
+        (None, _) => String::new(),
+    }
 }
 
 /// The version of the embedded default library a data directory holds.

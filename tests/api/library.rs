@@ -249,6 +249,25 @@ fn rules_statutes_and_regulations_resolve() {
         "Hazard communication."
     );
     assert_eq!(lookup(&library, "40 C.F.R. § 1.1")["verdict"], "not_held");
+    // Treasury Regulations are title 26, cited without it.
+    for (cite, heading) in [
+        (
+            "Treas. Reg. § 1.501(c)(3)-1(d)(2)",
+            "Organizations organized",
+        ),
+        (
+            "Temp. Treas. Reg. § 1.1031(d)-1T",
+            "Coordination of section 1060",
+        ),
+    ] {
+        let regulation = lookup(&library, cite);
+        let found = regulation["authority"]["heading"].as_str().unwrap_or("");
+        assert!(found.starts_with(heading), "{cite}: {regulation}");
+    }
+    assert_eq!(
+        lookup(&library, "Treas. Reg. § 1.999-99")["verdict"],
+        "not_held"
+    );
     // Status rows naming two sections, and ranges ending in lettered ones.
     for (cite, status) in [
         ("35 U.S.C. § 155", "repealed"),

@@ -333,6 +333,30 @@ fn annotated_codes_keep_their_names_in_bluebook_form() {
 }
 
 #[test]
+fn treasury_regulations_are_read_with_their_sections_whole() {
+    for (text, written, section) in [
+        (
+            "Treas. Reg. § 1.501(c)(3)-1(d)(2).",
+            "Treas. Reg. § 1.501(c)(3)-1",
+            "1.501(c)(3)-1",
+        ),
+        (
+            "Temp. Treas. Reg. § 1.1031(d)-1T.",
+            "Temp. Treas. Reg. § 1.1031(d)-1T",
+            "1.1031(d)-1T",
+        ),
+        ("Treas. Reg. 1.41-2 and", "Treas. Reg. 1.41-2", "1.41-2"),
+    ] {
+        let k = key(text, written);
+        assert_eq!(
+            (k.code.as_str(), k.title.as_deref(), k.section.as_deref()),
+            ("Treas. Reg.", None, Some(section)),
+            "{text}"
+        );
+    }
+}
+
+#[test]
 fn treasury_regulation_sections_keep_their_letters_and_subdivisions() {
     for (text, written, section) in [
         ("26 C.F.R. § 1.409A-1.", "26 C.F.R. § 1.409A-1", "1.409A-1"),

@@ -9,9 +9,9 @@ use super::constitution_citations::{check_constitution, unread_constitution_part
 use super::subdivisions::{subdivision_path, text_shows_subdivision};
 use super::{this_year, year_to_come};
 use crate::citations::{Citation, CitationKind, bluebook, section_range};
-use crate::library::law_code;
 use crate::library::lookup::{AuthorityLookup, PartLookup, find_authority, find_part};
 use crate::library::model::codes;
+use crate::library::{law_code, law_title};
 use crate::store::StoreError;
 use crate::verification::{CheckedCitation, ContentType, urls};
 
@@ -88,7 +88,7 @@ pub(super) fn check_law(
             reason,
         ));
     }
-    let title = law.title.clone().unwrap_or_default();
+    let title = law_title(law);
     if let (None, Some(part)) = (&law.section, &law.part) {
         return check_part(txn, code, &title, part, citation, written);
     }
