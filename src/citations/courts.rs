@@ -89,6 +89,8 @@ struct Courts {
     by_id: Vec<usize>,
     /// Each court's forum, where its name tells it.
     forums: Vec<Option<Forum>>,
+    /// The states' abbreviations ("Ariz.", "W. Va."), by place index.
+    state_abbreviations: Vec<String>,
 }
 
 impl Courts {
@@ -159,7 +161,8 @@ fn courts() -> &'static Courts {
         only_once(&mut names);
         let mut by_id: Vec<usize> = (0..courts.len()).collect();
         by_id.sort_by(|&a, &b| courts[a].id.cmp(&courts[b].id).then(a.cmp(&b)));
-        let forums = forums(&courts);
+        let state_abbreviations = state_abbreviations();
+        let forums = forums(&courts, &state_abbreviations);
         Courts {
             courts,
             keys,
@@ -167,6 +170,7 @@ fn courts() -> &'static Courts {
             names,
             by_id,
             forums,
+            state_abbreviations,
         }
     })
 }
@@ -285,7 +289,7 @@ fn ends_a_word_of(citation_string: &str, key: &str) -> bool {
 /// place (or a state court whose citation string starts with a state's
 /// abbreviation: "N.Y. App. Div."), or a federal court naming none. Others
 /// are left unknown.
-fn forums(courts: &[Court]) -> Vec<Option<Forum>> {
+fn forums(courts: &[Court], state_abbreviations: &[String]) -> Vec<Option<Forum>> {
     let states: std::collections::BTreeMap<String, String> =
         serde_json::from_slice(super::names::STATES_JSON).expect("embedded state table is valid");
     let places: Vec<&str> = states
@@ -293,12 +297,26 @@ fn forums(courts: &[Court]) -> Vec<Option<Forum>> {
         .map(String::as_str)
         .chain(OTHER_PLACES)
         .collect();
-    let abbreviated_state = |citation_string: &str| {
-        states.keys().position(|abbreviation| {
-            citation_string
-                .strip_prefix(abbreviation.as_str())
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
-        })
+    let abbreviated_state =
+        |citation_string: &str| state_at_start(citation_string, state_abbreviations);
+    // "Ct. Cl." and "Tax Ct." are the United States Court of Claims and Tax
+    // Court, but also a state's courts of those names cited without their
+    // state, as the Bluebook has it when the reporter names the state.
+    let state_names: Vec<&str> = courts
+        .iter()
+        .filter(|court| court.system == "state")
+        .map(|court| court.name.trim())
+        .collect();
+    let shares_a_state_courts_name = |name: &str| {
+        name.trim()
+            .strip_prefix("United States ")
+            .is_some_and(|rest| {
+                state_names.iter().any(|state| {
+                    state
+                        .strip_suffix(rest)
+                        .is_some_and(|p| p.is_empty() || p.ends_with(' '))
+                })
+            })
     };
     courts
         .iter()
@@ -309,6 +327,7 @@ fn forums(courts: &[Court]) -> Vec<Option<Forum>> {
                 ("state", Some(place)) => Some(Forum::State(place)),
                 ("state", None) => abbreviated_state(&court.citation_string).map(Forum::State),
                 ("federal", Some(place)) => Some(Forum::FederalIn(place)),
+                ("federal", None) if shares_a_state_courts_name(&court.name) => None,
                 ("federal", None) => Some(Forum::Federal(index)),
                 _ => None,
             }
@@ -349,6 +368,52 @@ fn place_named(name: &str, places: &[&str]) -> Option<usize> {
         .map(|&(_, _, place)| place);
     let first = named.next()?;
     named.all(|place| place == first).then_some(first)
+}
+
+/// The fifty states' abbreviations, in the order of their place indexes.
+fn state_abbreviations() -> Vec<String> {
+    let states: std::collections::BTreeMap<String, String> =
+        serde_json::from_slice(super::names::STATES_JSON).expect("embedded state table is valid");
+    states.into_keys().collect()
+}
+
+/// The state whose abbreviation a court's text starts with, as a word
+/// ("N.Y. App. Div.", "Cal. App. 4th Dist."; "W. Va." is not "Va.").
+fn state_at_start(text: &str, state_abbreviations: &[String]) -> Option<usize> {
+    state_abbreviations.iter().position(|abbreviation| {
+        text.strip_prefix(abbreviation.as_str())
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+    })
+}
+
+/// The forum of a court as written, when courts-db has no court of that
+/// abbreviation ("D. Md." for its "D. Maryland", "Cal. Ct. App. 2d
+/// Dist."): a federal district or bankruptcy court's state ("[Bankr.]
+/// [N.|S.|E.|W.|M.|C.]D. <state>"), else the state it starts with.
+fn written_forum(written: &str) -> Option<Forum> {
+    let abbreviations = &courts().state_abbreviations;
+    let court = written.trim();
+    let court = court.strip_prefix("Bankr.").map_or(court, str::trim_start);
+    let after_direction = ["N.", "S.", "E.", "W.", "M.", "C."]
+        .iter()
+        .find_map(|direction| court.strip_prefix(direction))
+        .unwrap_or(court);
+    if let Some(state) = after_direction
+        .strip_prefix("D.")
+        .map(str::trim_start)
+        .and_then(|rest| state_at_start(rest, abbreviations))
+    {
+        return Some(Forum::FederalIn(state));
+    }
+    state_at_start(court, abbreviations).map(Forum::State)
+}
+
+/// Whether a court as written that courts-db does not know ("D. Md.")
+/// is a different court from the one of `held` (an id), at the grain of
+/// [`courts_differ`]; `None` when either's forum is unknown.
+pub fn written_court_differs(written: &str, held: &str) -> Option<bool> {
+    let held = index_of(held).and_then(|index| courts().forums[index])?;
+    written_forum(written).map(|written| written != held)
 }
 
 /// Whether two courts (by id) are known to be different courts at the
@@ -460,10 +525,35 @@ mod tests {
             ("navajo", "ariz"),
             ("ca9", "no-such-court"),
             ("ca9", "ca9"),
+            // "(Ct. Cl.)", "(Tax Ct.)" may be a state's court of that name.
+            ("cc", "nyclaimsct"),
+            ("tax", "indtc"),
+            ("usdistct", "prd"),
         ];
         for (a, b) in same_or_unknown {
             assert!(!courts_differ(a, b), "{a} {b}");
             assert!(!courts_differ(b, a), "{b} {a}");
+        }
+    }
+
+    #[test]
+    fn courts_courts_db_does_not_know_are_placed_by_their_state() {
+        for (written, held, differs) in [
+            ("D. Md.", "nm", Some(true)),
+            ("Bankr. S.D.N.Y.", "nm", Some(true)),
+            ("M.D. Pa.", "paed", Some(false)),
+            ("Cal. App. 4th Dist.", "nm", Some(true)),
+            ("Cal. App. 4th Dist.", "cal", Some(false)),
+            ("N.D.", "nd", Some(false)),
+            ("W. Va. App.", "va", Some(true)),
+            ("BIA", "bia", None),
+            ("D. Md.", "navajo", None),
+        ] {
+            assert_eq!(
+                written_court_differs(written, held),
+                differs,
+                "{written} {held}"
+            );
         }
     }
 }

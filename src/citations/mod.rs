@@ -38,7 +38,9 @@ mod text;
 mod vocab;
 
 pub use bluebook::bluebook;
-pub use courts::{Court, court_by_abbreviation, court_by_id, court_by_name, courts_differ};
+pub use courts::{
+    Court, court_by_abbreviation, court_by_id, court_by_name, courts_differ, written_court_differs,
+};
 pub use extract::Extractor;
 pub use laws::{LawKey, law_cite_type, section_range};
 pub use model::{Citation, CitationKind, SubsequentHistory};

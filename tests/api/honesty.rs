@@ -562,18 +562,41 @@ async fn a_case_cited_to_a_court_of_another_place_is_unverified() {
     for wrong in [
         "State v. Ramirez, 254 P.3d 649, 651 (Ariz. 2011).",
         "State v. Ramirez, 254 P.3d 649, 651 (10th Cir. 2011).",
+        // Forms courts-db does not spell so, read by their state.
+        "State v. Ramirez, 254 P.3d 649, 651 (D. Md. 2011).",
+        "State v. Ramirez, 254 P.3d 649, 651 (Cal. App. 4th Dist. 2011).",
     ] {
         let answer = only(&app, &key, wrong).await;
         assert_eq!(answer["status"], "unverified", "{answer}");
         assert_reason(&answer, "New Mexico Supreme Court, not the court named");
     }
-    for right in [
+    let right = only(
+        &app,
+        &key,
         "State v. Ramirez, 254 P.3d 649, 651 (N.M. 2011).",
+    )
+    .await;
+    assert_eq!(right["status"], "verified", "{right}");
+    // Another court of the same state: verified, saying which court.
+    let level = only(
+        &app,
+        &key,
         "State v. Ramirez, 254 P.3d 649, 651 (N.M. Ct. App. 2011).",
-    ] {
-        let answer = only(&app, &key, right).await;
-        assert_eq!(answer["status"], "verified", "{answer}");
-    }
+    )
+    .await;
+    assert_eq!(level["status"], "verified", "{level}");
+    assert_reason(&level, "as decided by the New Mexico Supreme Court");
+    // "Ct. Cl." may be a state's Court of Claims, cited without its state.
+    let claims = only(
+        &app,
+        &key,
+        "Leibovitz v. State of New York, 2023 NY Slip Op 51366(U) (Ct. Cl. 2023).",
+    )
+    .await;
+    assert_eq!(claims["status"], "verified", "{claims}");
+    // The first volumes of the U.S. Reports also print Pennsylvania's cases.
+    let dallas = only(&app, &key, "See 1 Dall. 41 (Pa. 1779).").await;
+    assert_ne!(dallas["status"], "unverified", "{dallas}");
 }
 
 /// SCDB's few S. Ct. cites of another document than the decision (Bruen's

@@ -37,7 +37,9 @@ use crate::store::{Store, StoreError};
 /// libraries upgraded to 7 and 8 kept the SCDB records of the version
 /// before; its citations now replace those it no longer gives).
 /// 10: SCDB's L. Ed. cites far from their neighbours' volumes left out.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 10;
+/// 11: the dates index's records of 1-4 U.S. (Dallas) name no court;
+/// juriscraper's court ids that courts-db spells otherwise mapped.
+pub const DEFAULT_LIBRARY_VERSION: u32 = 11;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");
@@ -185,9 +187,13 @@ fn scotus_dates(store: &Store, scdb_held: &BTreeSet<u32>) -> Result<ImportReport
             if field(&row, source).is_some_and(|s| s.starts_with("scdb")) {
                 return Ok(());
             }
+            // The first four volumes (Dallas) also print Pennsylvania's and
+            // the circuit courts' decisions, which the index does not tell
+            // apart from the Supreme Court's.
+            const LAST_DALLAS_VOLUME: u32 = 4;
             let record = CaseRecord {
                 id: format!("us-{}-{}", key.volume, key.page),
-                court: Some("scotus".into()),
+                court: (key.volume > LAST_DALLAS_VOLUME).then(|| "scotus".into()),
                 decision_date: field(&row, date).map(str::to_string),
                 citations: vec![citation],
                 provenance: vec![Provenance {
@@ -354,10 +360,22 @@ struct ScraperRecord {
 }
 
 /// Court ids never contain `_`; juriscraper names its test scrapers
-/// `<court>[_<variant>]_example[_n]`.
+/// `<court>[_<variant>]_example[_n]`, with a few named otherwise than
+/// courts-db's court (`del` is a Python keyword).
 fn scraper_court(scraper: &str) -> &str {
     let base = scraper.split("_example").next().unwrap_or(scraper);
-    base.split('_').next().unwrap_or(base)
+    let court = base.split('_').next().unwrap_or(base);
+    match court {
+        "delaware" => "del",
+        "nmariana" => "nmi",
+        _ if court.strip_prefix("txctapp").is_some_and(|district| {
+            !district.is_empty() && district.bytes().all(|b| b.is_ascii_digit())
+        }) =>
+        {
+            "texapp"
+        }
+        _ => court,
+    }
 }
 
 /// Opinion metadata from juriscraper's test fixtures: names, dates,
@@ -1363,6 +1381,9 @@ mod tests {
         assert_eq!(scraper_court("ohioctapp_3_example"), "ohioctapp");
         assert_eq!(scraper_court("nyappdiv_2nd_example_2"), "nyappdiv");
         assert_eq!(scraper_court("scotus_slip_example"), "scotus");
+        assert_eq!(scraper_court("delaware_example"), "del");
+        assert_eq!(scraper_court("txctapp14_example"), "texapp");
+        assert_eq!(scraper_court("txctapp_example"), "txctapp");
     }
 
     #[test]

@@ -317,18 +317,36 @@ pub(in crate::verification) fn nominative_mismatch(volume: u32, written: &str) -
 /// state's courts at different grains, so two courts of one state are not
 /// told apart.
 fn court_mismatch(citation: &Citation, record: &CaseRecord) -> Option<String> {
-    let (cited, held) = (citation.court?, record.court.as_deref()?);
-    if !crate::citations::courts_differ(cited, held) {
-        return None;
-    }
-    let name = |id: &str| {
-        crate::citations::court_by_id(id).map_or_else(|| id.to_string(), |c| c.name.to_string())
+    let held = record.court.as_deref()?;
+    let differs = match (citation.court, citation.court_found.as_deref()) {
+        (Some(cited), _) => crate::citations::courts_differ(cited, held),
+        (None, Some(written)) => {
+            crate::citations::written_court_differs(written, held).unwrap_or(false)
+        }
+        (None, None) => false,
     };
-    Some(format!(
-        "the case at this citation was decided by the {}, not the court named ({})",
-        name(held),
-        citation.court_found.as_deref().unwrap_or(cited)
-    ))
+    differs.then(|| {
+        format!(
+            "the case at this citation was decided by {}, not the court named ({})",
+            court_named(held),
+            citation
+                .court_found
+                .as_deref()
+                .or(citation.court)
+                .unwrap_or_default()
+        )
+    })
+}
+
+/// A court by its name, with its article ("the Arizona Supreme Court",
+/// "The Four Departments of the Appellate Division").
+fn court_named(id: &str) -> String {
+    let name = crate::citations::court_by_id(id).map_or(id, |c| c.name.trim());
+    if name.starts_with("The ") {
+        name.to_string()
+    } else {
+        format!("the {name}")
+    }
 }
 
 fn verified_case(
@@ -376,6 +394,21 @@ fn verified_case(
         }
         (None, decided) => complete.year = decided,
         _ => {}
+    }
+    // Courts of one state are not told apart, but the library says which
+    // it holds.
+    let another_court_of_the_forum = match (citation.court, record.court.as_deref()) {
+        (Some(cited), Some(held)) => cited != held,
+        (None, Some(held)) => citation.court_found.as_deref().is_some_and(|written| {
+            crate::citations::written_court_differs(written, held).is_some()
+        }),
+        _ => false,
+    };
+    if let (true, Some(held)) = (another_court_of_the_forum, record.court.as_deref()) {
+        notes.push(format!(
+            "the library has the case as decided by {}",
+            court_named(held)
+        ));
     }
     if complete.court.is_none() {
         complete.court = record
