@@ -1479,7 +1479,23 @@ fn same_decision(held: &CaseRecord, new: &CaseRecord) -> bool {
         _ => true,
     };
     years_agree
+        && !other_record_of_a_source(held, new)
         && (held.name.is_empty() || new.name.is_empty() || names_compatible(&held.name, &new.name))
+}
+
+/// Whether a source gave both records under different ids. SCDB gives each
+/// decision one caseId, so two of its cases sharing a page (short
+/// dispositions printed together, or a cite SCDB got wrong) are two
+/// decisions, whatever words their names share.
+fn other_record_of_a_source(held: &CaseRecord, new: &CaseRecord) -> bool {
+    const ONE_RECORD_A_DECISION: [&str; 1] = [super::import::scdb::SOURCE];
+    held.provenance.iter().any(|mine| {
+        ONE_RECORD_A_DECISION.contains(&mine.source.as_str())
+            && new
+                .provenance
+                .iter()
+                .any(|theirs| theirs.source == mine.source && theirs.id != mine.id)
+    })
 }
 
 pub(super) fn split_ids(joined: &str) -> Vec<String> {

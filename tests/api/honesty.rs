@@ -640,6 +640,24 @@ async fn an_led_cite_far_from_its_neighbours_is_not_taken() {
     assert_eq!(real["status"], "verified", "{real}");
 }
 
+/// Two SCDB decisions sharing a page (Kloeckner v. Solis, given Bormes's L.
+/// Ed. cite; short dispositions printed together) stay two cases: merged,
+/// the one at the page answered for the other.
+#[tokio::test]
+async fn scdb_decisions_sharing_a_page_stay_apart() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    for real in [
+        "Kloeckner v. Solis, 568 U.S. 41, 44 (2012).",
+        "Symons v. California, 372 U.S. 711 (1963).",
+    ] {
+        let answer = only(&app, &key, real).await;
+        assert_eq!(answer["status"], "verified", "{answer}");
+    }
+    let wrong = only(&app, &key, "United States v. Bormes, 568 U.S. 41 (2012).").await;
+    assert_eq!(wrong["status"], "unverified", "{wrong}");
+}
+
 /// Cases decided together are reported under one citation: a companion's
 /// name at that page is right, not a fabrication.
 #[tokio::test]

@@ -39,7 +39,8 @@ use crate::store::{Store, StoreError};
 /// 10: SCDB's L. Ed. cites far from their neighbours' volumes left out.
 /// 11: the dates index's records of 1-4 U.S. (Dallas) name no court;
 /// juriscraper's court ids that courts-db spells otherwise mapped.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 11;
+/// 12: two SCDB cases sharing a page are never merged into one record.
+pub const DEFAULT_LIBRARY_VERSION: u32 = 12;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");
