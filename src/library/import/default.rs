@@ -40,7 +40,8 @@ use crate::store::{Store, StoreError};
 /// 11: the dates index's records of 1-4 U.S. (Dallas) name no court;
 /// juriscraper's court ids that courts-db spells otherwise mapped.
 /// 12: two SCDB cases sharing a page are never merged into one record.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 12;
+/// 13: SCDB dates before their term began left out.
+pub const DEFAULT_LIBRARY_VERSION: u32 = 13;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");

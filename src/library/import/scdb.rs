@@ -323,7 +323,14 @@ impl Columns {
         let lexis = cited(self.lexis, "lexisCite", &["U.S. LEXIS"]);
         let date = decision_date(field(self.date), us_date_to_iso);
         left_out.extend(date.left_out);
-        let date = date.date;
+        let term = field(self.term).unwrap_or_default();
+        let date = date.date.filter(|date| match date_before_term(date, term) {
+            Some(why) => {
+                left_out.push(why);
+                false
+            }
+            None => true,
+        });
         let sct = sct.filter(|sct| match sct_volume_misfit(sct, date.as_deref()) {
             Some(why) => {
                 left_out.push(why);
@@ -332,7 +339,6 @@ impl Columns {
             None => true,
         });
         let us_volume = us.as_ref().and_then(|c| c.key.as_ref()).map(|k| k.volume);
-        let term = field(self.term).unwrap_or_default();
         let led = led
             .map(|led| fix_led_series(led, us.as_ref()))
             .filter(|led| match survey.led_misfit(led, us_volume, term) {
@@ -478,6 +484,21 @@ fn sct_volume_misfit(sct: &CaseCitation, date: Option<&str>) -> Option<String> {
     })
 }
 
+/// Why a decision date cannot be its row's, when it cannot: it falls before
+/// July of the year its October term began (a special session in the
+/// summer before a term belongs to it, as Cooper v. Aaron's of September
+/// 1958 does to the 1958 term). SCDB dates Arizona v. California's decree of
+/// 1964 "6/3/1963" in the 1963 term, which judged its S. Ct. cite by the
+/// wrong term.
+fn date_before_term(date: &str, term: &str) -> Option<String> {
+    const SUMMER_BEFORE: &str = "-07-01";
+    let term_year: u32 = term.trim().parse().ok()?;
+    let earliest = format!("{term_year:04}{SUMMER_BEFORE}");
+    (date < earliest.as_str()).then(|| {
+        format!("dateDecision {date} is before the {term_year} term: the case is stored without it")
+    })
+}
+
 /// SCDB labels first-series L. Ed. cites of U.S. volumes 332–351 "L. Ed. 2d";
 /// the second series starts at 352 U.S.
 fn fix_led_series(mut led: CaseCitation, us: Option<&CaseCitation>) -> CaseCitation {
@@ -566,6 +587,18 @@ mod tests {
         // Too few decisions to compare with, or another series: no verdict.
         assert_eq!(misfit("1 L. Ed. 2d 1", Some(400), "1970"), None);
         assert_eq!(misfit("50 L. Ed. 1", Some(575), "2014"), None);
+    }
+
+    #[test]
+    fn a_date_before_its_term_is_not_the_decisions() {
+        assert!(date_before_term("1963-06-03", "1963").is_some());
+        assert!(date_before_term("1972-01-15", "1972").is_some());
+        // A special session in the summer before the term, or a decision
+        // long after it.
+        assert_eq!(date_before_term("1958-09-12", "1958"), None);
+        assert_eq!(date_before_term("1972-07-07", "1972"), None);
+        assert_eq!(date_before_term("2011-06-27", "2009"), None);
+        assert_eq!(date_before_term("1963-06-03", ""), None);
     }
 
     #[test]
