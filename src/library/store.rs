@@ -905,8 +905,10 @@ impl<'txn> LibraryWriter<'txn> {
     }
 
     /// The file under `key` is all in: its volumes become held, unless rows
-    /// were skipped (in this run or a killed one before it). Returns how
-    /// many volumes it brings are not held for that.
+    /// were skipped (in this run or a killed one before it). A volume it
+    /// brings but cannot hold, that an earlier file of the same source held,
+    /// is no longer held: this file has a case there the library lacks.
+    /// Returns how many volumes it brings are not held for that.
     pub fn settle_coverage(&mut self, key: &str) -> Result<usize, StoreError> {
         let mut volumes = Vec::new();
         for entry in self
@@ -918,15 +920,30 @@ impl<'txn> LibraryWriter<'txn> {
             volumes.push((reporter.to_string(), volume, source.value().to_string()));
         }
         let incomplete = volumes.iter().any(|(reporter, _, _)| reporter.is_empty());
+        let file_source = volumes
+            .iter()
+            .find(|(reporter, _, source)| !reporter.is_empty() && source != WITHHELD)
+            .map(|(_, _, source)| source.clone());
         for (reporter, volume, source) in &volumes {
             self.coverage_pending
                 .remove((key, reporter.as_str(), *volume))?;
-            if !incomplete
-                && source != WITHHELD
-                && self.coverage.get((reporter.as_str(), *volume))?.is_none()
-            {
-                self.coverage
-                    .insert((reporter.as_str(), *volume), source.as_str())?;
+            if reporter.is_empty() {
+                continue;
+            }
+            let held_by = self
+                .coverage
+                .get((reporter.as_str(), *volume))?
+                .map(|held| held.value().to_string());
+            let holds = !incomplete && source != WITHHELD;
+            match held_by {
+                None if holds => {
+                    self.coverage
+                        .insert((reporter.as_str(), *volume), source.as_str())?;
+                }
+                Some(held_by) if !holds && file_source.as_deref() == Some(held_by.as_str()) => {
+                    self.coverage.remove((reporter.as_str(), *volume))?;
+                }
+                _ => {}
             }
         }
         Ok(if incomplete { volumes.len() - 1 } else { 0 })

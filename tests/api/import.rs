@@ -519,6 +519,55 @@ fn a_mended_file_imported_again_completes_what_its_skipped_rows_held_back() {
     assert_eq!(verdict("406 F.3d 5").verdict, "not_in_held_volume");
 }
 
+/// A later file of the same source with a skipped row says its volumes
+/// lack a case: a volume an earlier file held is no longer held, or the
+/// case in the skipped row would answer as a fabrication.
+#[test]
+fn a_later_file_with_a_skipped_row_withdraws_the_volumes_it_brings() {
+    let dir = data_with_library();
+    let clean = small_dump(
+        &[("7701", "Alpha v. Beta", "2001-01-01", "")],
+        &[("406", "F.3d", "10", "1", "7701")],
+    );
+    import(
+        dir.path(),
+        &["courtlistener", clean.path().to_str().unwrap()],
+    );
+    let verdict = |cite: &str| {
+        Library::open_read_only(dir.path())
+            .unwrap()
+            .lookup(cite)
+            .unwrap()
+            .verdict
+    };
+    assert_eq!(verdict("406 F.3d 5"), "not_in_held_volume");
+    let later = small_dump(
+        &[
+            ("7701", "Alpha v. Beta", "2001-01-01", ""),
+            ("7702", "Gamma v. Delta", "2001-02-01", ""),
+        ],
+        &[
+            ("406", "F.3d", "10", "1", "7701"),
+            ("406", "F.3d", "200", "1", "7702"),
+        ],
+    );
+    let clusters = later.path().join("opinion-clusters-2024-05-06.csv");
+    let text = std::fs::read_to_string(&clusters).unwrap();
+    std::fs::write(&clusters, text.replace("\"7702\",", "\"7702\"x,")).unwrap();
+    let output = import(
+        dir.path(),
+        &["courtlistener", later.path().to_str().unwrap()],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("are not counted as held completely"),
+        "{stdout}"
+    );
+    assert_eq!(verdict("406 F.3d 5"), "volume_not_held");
+    // A volume held by another source stays held.
+    assert_eq!(verdict("347 U.S. 5"), "found_by_page_range");
+}
+
 /// A file corrected in place, at the same size, is read again.
 #[test]
 fn a_file_corrected_at_the_same_size_is_read_again() {
