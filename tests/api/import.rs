@@ -865,6 +865,49 @@ fn cap_legacy_jsonl_and_static_layout() {
     );
 }
 
+/// A static layout's folder is one volume: its cases make that volume held,
+/// not the volumes their citations name; a case cited outside it is named
+/// and the folder's volume is not held.
+#[test]
+fn a_static_folder_holds_only_its_own_volume() {
+    let tree = tempfile::tempdir().unwrap();
+    let copied = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(fixtures("cap/static"))
+        .arg(tree.path())
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    let volume_one = tree.path().join("static/redacted/us/1/CasesMetadata.json");
+    let listing = std::fs::read_to_string(&volume_one).unwrap();
+    std::fs::write(&volume_one, listing.replace("1 Mass. 1", "1 U.S. 3")).unwrap();
+    let dir = data_with_library();
+    let output = import(
+        dir.path(),
+        &["cap", tree.path().join("static").to_str().unwrap()],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("its official citation (1 U.S. 1) is not in the folder's volume (2 U.S.)"),
+        "{stdout}"
+    );
+    let status = Library::open_read_only(dir.path())
+        .unwrap()
+        .status()
+        .unwrap();
+    let held_by_cap: Vec<String> = status
+        .reporters
+        .iter()
+        .flat_map(|r| {
+            r.ranges
+                .iter()
+                .map(move |range| format!("{} {range}", r.reporter))
+        })
+        .filter(|range| range.contains("(cap)"))
+        .collect();
+    assert_eq!(held_by_cap, ["U.S. 1 (cap)"], "{stdout}");
+}
+
 /// A source's corrected file (here under a new name, so it is not skipped
 /// as done) replaces what that source gave: a name, and a date it no longer
 /// gives; what another source gave stays.

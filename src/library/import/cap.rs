@@ -16,7 +16,7 @@ use super::{
     opinions_refused, parse_simple_cite, real_date, run_batches,
 };
 use crate::library::graph::Link;
-use crate::library::model::{BodyFormat, CaseRecord, NewCase, NewOpinion, Provenance};
+use crate::library::model::{BodyFormat, CaseRecord, CiteKey, NewCase, NewOpinion, Provenance};
 use crate::library::store::LibraryWriter;
 use crate::library::text::markup_to_text;
 use crate::store::Store;
@@ -171,7 +171,8 @@ pub fn import_jsonl(
                 );
                 return Ok(());
             }
-            for why in store_case(writer, case, None, options, &mut unknown_reporters)? {
+            let held = HeldVolumes::Cited;
+            for why in store_case(writer, case, None, options, &held, &mut unknown_reporters)? {
                 report.warn(name, format!("line {line}: {why}"));
             }
             report.stored += 1;
@@ -180,6 +181,38 @@ pub fn import_jsonl(
     )?;
     unknown_reporters.note(&mut report, name);
     Ok(report)
+}
+
+/// Which volumes a file's cases may make held.
+enum HeldVolumes {
+    /// Each case's official citation's (a jsonl export spans volumes).
+    Cited,
+    /// Only the static layout's folder's own, as its metadata names it.
+    Folder { reporter: String, volume: u32 },
+    /// None: the folder's metadata does not say which volume it is.
+    Unknown,
+}
+
+/// The reporter volume a static layout's folder is: its `VolumeMetadata.json`
+/// number (else the folder's name) of its reporter folder's
+/// `ReporterMetadata.json` short name.
+fn folder_volume(volume: &Path) -> HeldVolumes {
+    let field = |path: PathBuf, name: &str| {
+        let text = read_capped(&path).ok()?;
+        let value: Value = serde_json::from_str(&text).ok()?;
+        value.get(name)?.as_str().map(str::to_string)
+    };
+    let number = field(volume.join("VolumeMetadata.json"), "volume_number")
+        .or_else(|| volume.file_name()?.to_str().map(str::to_string))
+        .and_then(|number| number.trim().parse::<u32>().ok());
+    let reporter = volume
+        .parent()
+        .and_then(|reporter| field(reporter.join("ReporterMetadata.json"), "short_name"))
+        .map(|short_name| crate::library::canonical_reporter(&short_name));
+    match (reporter, number) {
+        (Some(reporter), Some(volume)) => HeldVolumes::Folder { reporter, volume },
+        _ => HeldVolumes::Unknown,
+    }
 }
 
 /// What a static volume's checkpoint is keyed on: its metadata and each case
@@ -259,6 +292,13 @@ fn import_static_volume(
     });
     let mut first_entries = FirstSeen::default();
     let mut unknown_reporters = UnknownReporters::default();
+    let held = folder_volume(volume);
+    if options.mark_coverage && matches!(held, HeldVolumes::Unknown) {
+        report.warn(
+            &metadata_path,
+            "its volume's metadata names no reporter and volume, so no volume is counted as held",
+        );
+    }
     run_batches(
         store,
         &key,
@@ -284,7 +324,7 @@ fn import_static_volume(
             if case.frontend_url.is_none() {
                 case.frontend_url = static_case_url(volume, case.file_name.as_deref());
             }
-            for why in store_case(writer, case, body, options, &mut unknown_reporters)? {
+            for why in store_case(writer, case, body, options, &held, &mut unknown_reporters)? {
                 report.warn(&metadata_path, format!("case {id}: {why}"));
             }
             report.stored += 1;
@@ -483,6 +523,7 @@ fn store_case(
     case: CapCase,
     body: Option<Value>,
     options: Options,
+    held: &HeldVolumes,
     unknown_reporters: &mut UnknownReporters,
 ) -> Result<Vec<String>, ImportError> {
     let Some(cap_id) = id_text(&case.id) else {
@@ -546,7 +587,24 @@ fn store_case(
     if stored.opinions_refused > 0 {
         warnings.push(opinions_refused(stored.opinions_refused));
     }
+    let outside_the_folder = |key: &CiteKey| match held {
+        HeldVolumes::Cited => false,
+        HeldVolumes::Folder { reporter, volume } => {
+            key.reporter != *reporter || key.volume != *volume
+        }
+        HeldVolumes::Unknown => true,
+    };
     match held_volume {
+        Some(key) if outside_the_folder(&key) => {
+            // The folder may lack a case of its own volume then.
+            writer.mark_import_incomplete()?;
+            if let HeldVolumes::Folder { reporter, volume } = held {
+                warnings.push(format!(
+                    "its official citation ({key}) is not in the folder's volume ({volume} \
+                     {reporter}), so the volume is not counted as held"
+                ));
+            }
+        }
         Some(key) if !writer.mark_volume_held(&key.reporter, key.volume, SOURCE)? => {
             unknown_reporters.insert(&key.reporter);
         }
