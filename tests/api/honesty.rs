@@ -658,6 +658,23 @@ async fn scdb_decisions_sharing_a_page_stay_apart() {
     assert_eq!(wrong["status"], "unverified", "{wrong}");
 }
 
+/// Before SCDB's years, the dates index's unnamed record of a decision of
+/// another day is the only sign of where a case ends: a pin past it is not
+/// verified, but not called wrong either (the index has records inside
+/// cases: "377 U.S. 563" is inside Reynolds v. Sims, which SCDB names).
+#[tokio::test]
+async fn a_pin_past_an_unnamed_decision_of_another_day_is_unavailable() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let past = only(&app, &key, "Plessy v. Ferguson, 163 U.S. 537, 600 (1896).").await;
+    assert_eq!(past["status"], "unavailable", "{past}");
+    assert_reason(&past, "a decision of 1896-05-25, page 564");
+    let inside = only(&app, &key, "Plessy v. Ferguson, 163 U.S. 537, 550 (1896).").await;
+    assert_eq!(inside["status"], "verified", "{inside}");
+    let reynolds = only(&app, &key, "Reynolds v. Sims, 377 U.S. 533, 568 (1964).").await;
+    assert_eq!(reynolds["status"], "verified", "{reynolds}");
+}
+
 /// Cases decided together are reported under one citation: a companion's
 /// name at that page is right, not a fabrication.
 #[tokio::test]

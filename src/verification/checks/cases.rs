@@ -168,13 +168,17 @@ pub fn check_case(
         None => (chosen, name),
     };
     if let Some(record) = chosen {
-        if let Some(reason) = pin_outside_case(txn, &key, pin, record)? {
-            return Ok(CheckedCitation::unverified(
-                written,
-                case,
-                Some(record.name.clone()),
-                reason,
-            ));
+        if let Some(outside) = pin_outside_case(txn, &key, pin, record)? {
+            return Ok(if outside.proven {
+                CheckedCitation::unverified(
+                    written,
+                    case,
+                    Some(record.name.clone()),
+                    outside.reason,
+                )
+            } else {
+                CheckedCitation::unavailable(written, case, format!("{}: check it", outside.reason))
+            });
         }
         return verified_case(
             txn,

@@ -7,6 +7,15 @@ use crate::library::model::{CaseRecord, CiteKey, numbers_documents};
 use crate::library::store;
 use crate::store::StoreError;
 
+/// A pin page the case cited does not hold, and why.
+pub(super) struct PinOutside {
+    pub reason: String,
+    /// The library shows it (the case's pages, or another decision it
+    /// names); otherwise only an unnamed record of the dates index
+    /// suggests it, which may be the index's error.
+    pub proven: bool,
+}
+
 /// Why the pin page cannot be a page of `record` (cited at `key`), when the
 /// library can tell: it comes before the case's first page, after its known
 /// last page, or on a page another case holds. When the library cannot
@@ -16,7 +25,7 @@ pub(super) fn pin_outside_case(
     key: &CiteKey,
     pin: Option<&str>,
     record: &CaseRecord,
-) -> Result<Option<String>, StoreError> {
+) -> Result<Option<PinOutside>, StoreError> {
     if numbers_documents(&key.reporter) {
         return Ok(None);
     }
@@ -71,7 +80,11 @@ fn page_outside_case(
     key: &CiteKey,
     pin: u32,
     record: &CaseRecord,
-) -> Result<Option<String>, StoreError> {
+) -> Result<Option<PinOutside>, StoreError> {
+    let proven = |reason: String| PinOutside {
+        reason,
+        proven: true,
+    };
     let Some(own) = record.citations.iter().find(|c| {
         c.key.as_ref().is_some_and(|k| {
             k.reporter == key.reporter && k.volume == key.volume && k.page <= key.page
@@ -81,13 +94,15 @@ fn page_outside_case(
     };
     let first = own.key.as_ref().map_or(key.page, |k| k.page);
     if pin < first {
-        return Ok(Some(format!(
+        return Ok(Some(proven(format!(
             "the pin page {pin} comes before the case's first page, {first}"
-        )));
+        ))));
     }
     if let Some(last) = own.last_page {
         return Ok((pin > last).then(|| {
-            format!("the case runs from page {first} to {last}; page {pin} is not in it")
+            proven(format!(
+                "the case runs from page {first} to {last}; page {pin} is not in it"
+            ))
         }));
     }
     let at_pin = CiteKey {
@@ -95,14 +110,16 @@ fn page_outside_case(
         ..key.clone()
     };
     let other = match find_case(txn, &at_pin)? {
-        CaseLookup::Found { cases, .. } if !cases.contains(&record.id) => first_named(txn, &cases)?,
+        CaseLookup::Found { cases, .. } if !cases.contains(&record.id) => {
+            first_other(txn, &cases, record)?
+        }
         _ => None,
     };
     if let Some(other) = other {
-        return Ok(Some(format!(
-            "page {pin} belongs to another case ({})",
-            other.name
-        )));
+        return Ok(Some(PinOutside {
+            reason: format!("page {pin} belongs to another case ({})", described(&other)),
+            proven: is_named(&other),
+        }));
     }
     // Another case the library knows starts between the first page and the
     // pin: the pin is past this case's end, held volume or not.
@@ -112,30 +129,64 @@ fn page_outside_case(
     if pin <= next {
         return Ok(None);
     }
-    Ok(Some(format!(
-        "page {pin} is past the start of the next case the library knows in the volume ({}, page {next})",
-        case.name
-    )))
+    Ok(Some(PinOutside {
+        reason: format!(
+            "page {pin} is past the start of the next case the library knows in the volume ({}, page {next})",
+            described(&case)
+        ),
+        proven: is_named(&case),
+    }))
 }
 
-/// The first of `ids` the library knows by name. A record with no name
-/// (a page of the Supreme Court dates index that no other source names)
-/// may be a separately printed opinion of the case cited, so it is no
-/// evidence that a page belongs elsewhere.
-fn first_named(txn: &ReadTransaction, ids: &[String]) -> Result<Option<CaseRecord>, StoreError> {
+/// The first of `ids` known to be another decision than `record`: one the
+/// library knows by name, or, before SCDB's years, one decided on another
+/// day. A record with no name (a page of the Supreme Court dates index that
+/// no other source names) may be a separately printed opinion of the case
+/// cited, so it is no evidence that a page belongs elsewhere; where SCDB
+/// names the decisions, such a record inside a case is an order or an
+/// error of the index ("377 U.S. 563", dated a week after Reynolds v.
+/// Sims, which runs from 533 to 632), and before them it is the only
+/// record of the next decision (Plessy v. Ferguson's "163 U.S. 564").
+fn first_other(
+    txn: &ReadTransaction,
+    ids: &[String],
+    record: &CaseRecord,
+) -> Result<Option<CaseRecord>, StoreError> {
+    let named_by_scdb = record
+        .provenance
+        .iter()
+        .any(|p| p.source == crate::library::import::scdb::SOURCE);
     for id in ids {
-        if let Some(case) = store::case(txn, id)?
-            && !case.name.trim().is_empty()
-        {
+        let Some(case) = store::case(txn, id)? else {
+            continue;
+        };
+        let decided_another_day = !named_by_scdb
+            && matches!(
+                (&case.decision_date, &record.decision_date),
+                (Some(theirs), Some(ours)) if theirs != ours
+            );
+        if is_named(&case) || decided_another_day {
             return Ok(Some(case));
         }
     }
     Ok(None)
 }
 
-/// The first named case after page `first` of `key`'s volume that is not
-/// `record`, with the page it starts on. Pages of unnamed records count
-/// among the few looked at.
+fn is_named(case: &CaseRecord) -> bool {
+    !case.name.trim().is_empty()
+}
+
+/// A case as a reason names it: by name, or by its day.
+fn described(case: &CaseRecord) -> String {
+    match (case.name.trim(), &case.decision_date) {
+        ("", Some(date)) => format!("a decision of {date}"),
+        (name, _) => name.to_string(),
+    }
+}
+
+/// The first case after page `first` of `key`'s volume known to be another
+/// than `record` (see [`first_other`]), with the page it starts on. Pages
+/// of the others count among the few looked at.
 fn next_other_case(
     txn: &ReadTransaction,
     key: &CiteKey,
@@ -154,7 +205,7 @@ fn next_other_case(
         };
         let ids = store::cases_at(txn, &at_next)?;
         if !ids.contains(&record.id)
-            && let Some(case) = first_named(txn, &ids)?
+            && let Some(case) = first_other(txn, &ids, record)?
         {
             return Ok(Some((next, case)));
         }
