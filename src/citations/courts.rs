@@ -63,14 +63,14 @@ enum Forum {
 }
 
 /// Places with courts of their own besides the fifty states, which
-/// reporters-db lists.
-const OTHER_PLACES: [&str; 6] = [
-    "District of Columbia",
-    "Puerto Rico",
-    "Guam",
-    "Virgin Islands",
-    "Northern Mariana Islands",
-    "American Samoa",
+/// reporters-db lists, with their abbreviations.
+const OTHER_PLACES: [(&str, &str); 6] = [
+    ("D.C.", "District of Columbia"),
+    ("P.R.", "Puerto Rico"),
+    ("Guam", "Guam"),
+    ("V.I.", "Virgin Islands"),
+    ("N. Mar. I.", "Northern Mariana Islands"),
+    ("Am. Samoa", "American Samoa"),
 ];
 
 struct Courts {
@@ -295,7 +295,7 @@ fn forums(courts: &[Court], state_abbreviations: &[String]) -> Vec<Option<Forum>
     let places: Vec<&str> = states
         .values()
         .map(String::as_str)
-        .chain(OTHER_PLACES)
+        .chain(OTHER_PLACES.iter().map(|(_, place)| *place))
         .collect();
     let abbreviated_state =
         |citation_string: &str| state_at_start(citation_string, state_abbreviations);
@@ -370,11 +370,19 @@ fn place_named(name: &str, places: &[&str]) -> Option<usize> {
     named.all(|place| place == first).then_some(first)
 }
 
-/// The fifty states' abbreviations, in the order of their place indexes.
+/// The places' abbreviations ("Ariz.", "W. Va.", "P.R."), in the order of
+/// their place indexes.
 fn state_abbreviations() -> Vec<String> {
     let states: std::collections::BTreeMap<String, String> =
         serde_json::from_slice(super::names::STATES_JSON).expect("embedded state table is valid");
-    states.into_keys().collect()
+    states
+        .into_keys()
+        .chain(
+            OTHER_PLACES
+                .iter()
+                .map(|(abbreviation, _)| abbreviation.to_string()),
+        )
+        .collect()
 }
 
 /// The state whose abbreviation a court's text starts with, as a word
@@ -547,6 +555,8 @@ mod tests {
             ("N.D.", "nd", Some(false)),
             ("W. Va. App.", "va", Some(true)),
             ("BIA", "bia", None),
+            ("P.R.", "prd", Some(true)),
+            ("D.D.C.", "dcd", Some(false)),
             ("D. Md.", "navajo", None),
         ] {
             assert_eq!(

@@ -68,6 +68,18 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
         ],
     },
     ExtraForm {
+        // A proposed regulation is no section of the Code of Federal
+        // Regulations, which the library holds.
+        key: "Prop. Treas. Reg.",
+        name: "Proposed Treasury Regulations",
+        cite_type: "admin_compilation",
+        variations: &[],
+        templates: &[concat!(
+            r"$reporter,?\s*(?:$section_marker\s*)?",
+            cfr_section!()
+        )],
+    },
+    ExtraForm {
         // Title 26 of the C.F.R. cited without it: "Treas. Reg. §
         // 1.501(c)(3)-1(d)(2)".
         key: "Treas. Reg.",

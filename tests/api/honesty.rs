@@ -585,7 +585,15 @@ async fn a_case_cited_to_a_court_of_another_place_is_unverified() {
     )
     .await;
     assert_eq!(level["status"], "verified", "{level}");
-    assert_reason(&level, "as decided by the New Mexico Supreme Court");
+    assert_reason(&level, "gives the court as the New Mexico Supreme Court");
+    // A territory's court is placed too.
+    let territory = only(
+        &app,
+        &key,
+        "State v. Ramirez, 254 P.3d 649, 651 (P.R. 2011).",
+    )
+    .await;
+    assert_eq!(territory["status"], "unverified", "{territory}");
     // "Ct. Cl." may be a state's Court of Claims, cited without its state.
     let claims = only(
         &app,
@@ -673,6 +681,32 @@ async fn a_pin_past_an_unnamed_decision_of_another_day_is_unavailable() {
     assert_eq!(inside["status"], "verified", "{inside}");
     let reynolds = only(&app, &key, "Reynolds v. Sims, 377 U.S. 533, 568 (1964).").await;
     assert_eq!(reynolds["status"], "verified", "{reynolds}");
+    // Hinderlider, decided the same day as Erie, starts at 304 U.S. 92.
+    let erie = only(
+        &app,
+        &key,
+        "Erie R.R. Co. v. Tompkins, 304 U.S. 64, 95 (1938).",
+    )
+    .await;
+    assert_eq!(erie["status"], "unavailable", "{erie}");
+}
+
+/// A page whose every decision is dated more than a year from the year
+/// given is no decision of that year, name known or not; an SCDB date its
+/// term contradicts still dates the decision.
+#[tokio::test]
+async fn a_year_no_decision_at_the_page_has_is_unverified() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    for wrong in [
+        "McCulloch v. Maryland, 17 U.S. 316 (1919).",
+        "Richardson v. Morris, 409 U.S. 464 (1985).",
+    ] {
+        let answer = only(&app, &key, wrong).await;
+        assert_eq!(answer["status"], "unverified", "{answer}");
+    }
+    let decree = only(&app, &key, "Arizona v. California, 84 S. Ct. 755 (1964).").await;
+    assert_eq!(decree["status"], "verified", "{decree}");
 }
 
 /// Cases decided together are reported under one citation: a companion's

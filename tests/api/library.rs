@@ -268,6 +268,11 @@ fn rules_statutes_and_regulations_resolve() {
         lookup(&library, "Treas. Reg. § 1.999-99")["verdict"],
         "not_held"
     );
+    assert_ne!(
+        lookup(&library, "Prop. Treas. Reg. § 1.199A-1")["verdict"],
+        "found",
+        "a proposed regulation is no section of the C.F.R."
+    );
     // Status rows naming two sections, and ranges ending in lettered ones.
     for (cite, status) in [
         ("35 U.S.C. § 155", "repealed"),

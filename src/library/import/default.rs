@@ -41,7 +41,9 @@ use crate::store::{Store, StoreError};
 /// juriscraper's court ids that courts-db spells otherwise mapped.
 /// 12: two SCDB cases sharing a page are never merged into one record.
 /// 13: SCDB dates before their term began left out.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 13;
+/// 14: such dates kept (a wrong year is still caught), but no S. Ct. cite
+/// judged by them.
+pub const DEFAULT_LIBRARY_VERSION: u32 = 14;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");

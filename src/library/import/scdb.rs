@@ -324,14 +324,20 @@ impl Columns {
         let date = decision_date(field(self.date), us_date_to_iso);
         left_out.extend(date.left_out);
         let term = field(self.term).unwrap_or_default();
-        let date = date.date.filter(|date| match date_before_term(date, term) {
+        let date = date.date;
+        // A date the row's own term contradicts still dates the decision
+        // within a year or so (a wrong year is caught), but judges no cite.
+        let misdated = date
+            .as_deref()
+            .and_then(|date| date_before_term(date, term));
+        let sct_judged_by = match misdated {
             Some(why) => {
                 left_out.push(why);
-                false
+                None
             }
-            None => true,
-        });
-        let sct = sct.filter(|sct| match sct_volume_misfit(sct, date.as_deref()) {
+            None => date.as_deref(),
+        };
+        let sct = sct.filter(|sct| match sct_volume_misfit(sct, sct_judged_by) {
             Some(why) => {
                 left_out.push(why);
                 false
@@ -484,7 +490,7 @@ fn sct_volume_misfit(sct: &CaseCitation, date: Option<&str>) -> Option<String> {
     })
 }
 
-/// Why a decision date cannot be its row's, when it cannot: it falls before
+/// Why a decision date cannot be exact, when it cannot: it falls before
 /// July of the year its October term began (a special session in the
 /// summer before a term belongs to it, as Cooper v. Aaron's of September
 /// 1958 does to the 1958 term). SCDB dates Arizona v. California's decree of
@@ -495,7 +501,10 @@ fn date_before_term(date: &str, term: &str) -> Option<String> {
     let term_year: u32 = term.trim().parse().ok()?;
     let earliest = format!("{term_year:04}{SUMMER_BEFORE}");
     (date < earliest.as_str()).then(|| {
-        format!("dateDecision {date} is before the {term_year} term: the case is stored without it")
+        format!(
+            "dateDecision {date} is before the {term_year} term: the S. Ct. cite is not checked \
+             against it"
+        )
     })
 }
 

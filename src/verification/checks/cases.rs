@@ -190,8 +190,31 @@ pub fn check_case(
             was_turned,
         );
     }
+    if let Some(reason) = year_of_no_decision_here(citation, &records) {
+        return Ok(CheckedCitation::unverified(written, case, None, reason));
+    }
     let name = name.unwrap_or_default();
     name_mismatch(library, txn, &name, &records, written)
+}
+
+/// Why no decision at the page can be the one cited, when the name could
+/// not be matched but the year can: every case at the page was decided
+/// more than a year from the year given ("McCulloch v. Maryland, 17 U.S.
+/// 316 (1919)", where the library knows a decision of 1819 with no name).
+fn year_of_no_decision_here(citation: &Citation, records: &[CaseRecord]) -> Option<String> {
+    let given = citation.year?;
+    let years: Vec<i32> = records
+        .iter()
+        .map(CaseRecord::year)
+        .collect::<Option<_>>()?;
+    let off = years.iter().all(|decided| (given - decided).abs() > 1);
+    (off && !years.is_empty()).then(|| {
+        let decided: Vec<String> = years.iter().map(i32::to_string).collect();
+        format!(
+            "the decision at this page was decided in {}, not in {given}",
+            decided.join(" or ")
+        )
+    })
 }
 
 /// Whether citation `index` is one an earlier citation's subsequent history
@@ -400,17 +423,12 @@ fn verified_case(
         _ => {}
     }
     // Courts of one state are not told apart, but the library says which
-    // it holds.
-    let another_court_of_the_forum = match (citation.court, record.court.as_deref()) {
-        (Some(cited), Some(held)) => cited != held,
-        (None, Some(held)) => citation.court_found.as_deref().is_some_and(|written| {
-            crate::citations::written_court_differs(written, held).is_some()
-        }),
-        _ => false,
-    };
-    if let (true, Some(held)) = (another_court_of_the_forum, record.court.as_deref()) {
+    // its record gives when the court written is another it knows.
+    if let (Some(cited), Some(held)) = (citation.court, record.court.as_deref())
+        && cited != held
+    {
         notes.push(format!(
-            "the library has the case as decided by {}",
+            "the library's record gives the court as {}",
             court_named(held)
         ));
     }

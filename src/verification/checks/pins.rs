@@ -138,15 +138,16 @@ fn page_outside_case(
     }))
 }
 
-/// The first of `ids` known to be another decision than `record`: one the
-/// library knows by name, or, before SCDB's years, one decided on another
-/// day. A record with no name (a page of the Supreme Court dates index that
-/// no other source names) may be a separately printed opinion of the case
-/// cited, so it is no evidence that a page belongs elsewhere; where SCDB
+/// The first of `ids` that may be another decision than `record`: one the
+/// library knows by name, or, before SCDB's years, any. A record with no
+/// name (a page of the Supreme Court dates index that no other source
+/// names) is no proof ([`PinOutside::proven`]): it may be a separately
+/// printed opinion of the case cited or an error of the index. Where SCDB
 /// names the decisions, such a record inside a case is an order or an
-/// error of the index ("377 U.S. 563", dated a week after Reynolds v.
-/// Sims, which runs from 533 to 632), and before them it is the only
-/// record of the next decision (Plessy v. Ferguson's "163 U.S. 564").
+/// error ("377 U.S. 563", dated a week after Reynolds v. Sims, which runs
+/// from 533 to 632) and is passed over; before them it is the only record
+/// of the next decision (Plessy v. Ferguson's "163 U.S. 564"; Hinderlider,
+/// decided the same day as Erie at 304 U.S. 92).
 fn first_other(
     txn: &ReadTransaction,
     ids: &[String],
@@ -160,12 +161,7 @@ fn first_other(
         let Some(case) = store::case(txn, id)? else {
             continue;
         };
-        let decided_another_day = !named_by_scdb
-            && matches!(
-                (&case.decision_date, &record.decision_date),
-                (Some(theirs), Some(ours)) if theirs != ours
-            );
-        if is_named(&case) || decided_another_day {
+        if is_named(&case) || !named_by_scdb {
             return Ok(Some(case));
         }
     }
