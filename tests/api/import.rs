@@ -784,14 +784,7 @@ fn cap_legacy_jsonl_and_static_layout() {
     drop(library);
 
     // Links back up the tree are followed once, not for ever.
-    let tree = tempfile::tempdir().unwrap();
-    let copied = std::process::Command::new("cp")
-        .arg("-r")
-        .arg(fixtures("cap/static"))
-        .arg(tree.path())
-        .status()
-        .unwrap();
-    assert!(copied.success());
+    let tree = static_tree_copy();
     let root = tree.path().join("static");
     std::os::unix::fs::symlink("..", root.join("redacted/loop")).unwrap();
     std::os::unix::fs::symlink(&root, root.join("redacted/self")).unwrap();
@@ -865,11 +858,9 @@ fn cap_legacy_jsonl_and_static_layout() {
     );
 }
 
-/// A static layout's folder is one volume: its cases make that volume held,
-/// not the volumes their citations name; a case cited outside it is named
-/// and the folder's volume is not held.
-#[test]
-fn a_static_folder_holds_only_its_own_volume() {
+/// A copy of the CAP static-layout fixture, to change (its tree is under
+/// `static/`).
+fn static_tree_copy() -> tempfile::TempDir {
     let tree = tempfile::tempdir().unwrap();
     let copied = std::process::Command::new("cp")
         .arg("-r")
@@ -878,6 +869,15 @@ fn a_static_folder_holds_only_its_own_volume() {
         .status()
         .unwrap();
     assert!(copied.success());
+    tree
+}
+
+/// A static layout's folder is one volume: its cases make that volume held,
+/// not the volumes their citations name; a case cited outside it is named
+/// and the folder's volume is not held.
+#[test]
+fn a_static_folder_holds_only_its_own_volume() {
+    let tree = static_tree_copy();
     let volume_one = tree.path().join("static/redacted/us/1/CasesMetadata.json");
     let listing = std::fs::read_to_string(&volume_one).unwrap();
     std::fs::write(&volume_one, listing.replace("1 Mass. 1", "1 U.S. 3")).unwrap();
