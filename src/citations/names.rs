@@ -22,8 +22,15 @@ pub(crate) const STATES_JSON: &[u8] =
 /// Abbreviations common in case names that T6 does not list (the court
 /// words are the Bluebook's T7, for courts as parties: "Superior Ct.",
 /// "Sup. Ct. of N.H.").
-const EXTRA_ABBREVIATIONS: [(&str, &str); 23] = [
+const EXTRA_ABBREVIATIONS: [(&str, &str); 28] = [
     ("Ed.", "Education"),
+    // T6 words reporters-db's list lacks or gives one sense of only
+    // ("Tr." is Trust as well as Trustee), and "Harv." of college names.
+    ("Def.", "Defender"),
+    ("Defs.", "Defenders"),
+    ("Tr.", "Trust"),
+    ("Trs.", "Trustees"),
+    ("Harv.", "Harvard"),
     ("Ct.", "Court"),
     ("Sup.", "Supreme"),
     ("Super.", "Superior"),
@@ -894,6 +901,19 @@ mod tests {
         assert_eq!(spellings("Brown"), ["brown"]);
         assert!(spellings("...").is_empty());
         assert_eq!(word_tokens("Bd."), word_tokens("Board"));
+        // T6 words reporters-db lacks, and its other senses.
+        for (abbreviation, word) in [
+            ("Defs.", "Defenders"),
+            ("Tr.", "Trust"),
+            ("Tr.", "Trustee"),
+            ("Harv.", "Harvard"),
+        ] {
+            assert_eq!(
+                word_tokens(abbreviation),
+                word_tokens(word),
+                "{abbreviation}"
+            );
+        }
     }
 
     #[test]
