@@ -22,10 +22,14 @@ pub(crate) const STATES_JSON: &[u8] =
 /// Abbreviations common in case names that T6 does not list (the court
 /// words are the Bluebook's T7, for courts as parties: "Superior Ct.",
 /// "Sup. Ct. of N.H.").
-const EXTRA_ABBREVIATIONS: [(&str, &str); 28] = [
+const EXTRA_ABBREVIATIONS: [(&str, &str); 31] = [
     ("Ed.", "Education"),
     // T6 words reporters-db's list lacks or gives one sense of only
-    // ("Tr." is Trust as well as Trustee), and "Harv." of college names.
+    // ("Tr." is Trust as well as Trustee; the 21st edition's "Env't" is
+    // Environmental too), and "Harv." of college names.
+    ("Aff.", "Affairs"),
+    ("Affs.", "Affairs"),
+    ("Env't", "Environmental"),
     ("Def.", "Defender"),
     ("Defs.", "Defenders"),
     ("Tr.", "Trust"),
@@ -171,6 +175,18 @@ fn lexicon() -> &'static Lexicon {
                 .or_else(|| canonical.get(&abbr_key))
                 .cloned()
                 .unwrap_or_else(|| abbr_key.clone());
+            // An extra sense joins two words T6 keeps apart ("Env't" of
+            // Environment, and Environmental): both groups share a token.
+            let joined = canonical.get(&abbr_key).cloned();
+            if let (false, Some(abbr_token)) = (is_t6, joined)
+                && abbr_token != token
+            {
+                for value in canonical.values_mut() {
+                    if *value == token {
+                        *value = abbr_token.clone();
+                    }
+                }
+            }
             canonical.entry(abbr_key).or_insert_with(|| token.clone());
             canonical.entry(word_key).or_insert(token);
             abbreviations.insert(abbr.to_string());
@@ -907,6 +923,8 @@ mod tests {
             ("Tr.", "Trust"),
             ("Tr.", "Trustee"),
             ("Harv.", "Harvard"),
+            ("Affs.", "Affairs"),
+            ("Env't", "Environmental"),
         ] {
             assert_eq!(
                 word_tokens(abbreviation),
