@@ -22,8 +22,14 @@ pub(crate) const STATES_JSON: &[u8] =
 /// Abbreviations common in case names that T6 does not list (the court
 /// words are the Bluebook's T7, for courts as parties: "Superior Ct.",
 /// "Sup. Ct. of N.H.").
-const EXTRA_ABBREVIATIONS: [(&str, &str); 31] = [
+const EXTRA_ABBREVIATIONS: [(&str, &str); 37] = [
     ("Ed.", "Education"),
+    ("Am.", "American"),
+    ("Rts.", "Rights"),
+    ("Emp.", "Employment"),
+    ("Hum.", "Human"),
+    ("Acct.", "Accounting"),
+    ("Acct.", "Accountant"),
     // T6 words reporters-db's list lacks or gives one sense of only
     // ("Tr." is Trust as well as Trustee; the 21st edition's "Env't" is
     // Environmental too), and "Harv." of college names.
@@ -84,6 +90,20 @@ const SUFFIXES: [&str; 17] = [
 const STOPWORDS: [&str; 16] = [
     "the", "of", "a", "an", "and", "in", "re", "for", "on", "to", "at", "by", "ex", "rel", "et",
     "al",
+];
+
+/// A party's role in the court, which the Supreme Court Database writes
+/// into names ("AMERICAN EXPRESS COMPANY, et al., PETITIONERS v. …") and a
+/// citation leaves out.
+const ROLES: [&str; 8] = [
+    "petitioner",
+    "petitioners",
+    "respondent",
+    "respondents",
+    "appellant",
+    "appellants",
+    "appellee",
+    "appellees",
 ];
 
 /// Government parties: identical in thousands of cases, so they never
@@ -175,10 +195,12 @@ fn lexicon() -> &'static Lexicon {
                 .or_else(|| canonical.get(&abbr_key))
                 .cloned()
                 .unwrap_or_else(|| abbr_key.clone());
-            // An extra sense joins two words T6 keeps apart ("Env't" of
-            // Environment, and Environmental): both groups share a token.
+            // An abbreviation joins the words it stands for, however they
+            // were grouped before ("Am." of American, which "Amer." had
+            // grouped; "Env't" of Environment, and of Environmental): both
+            // groups share a token.
             let joined = canonical.get(&abbr_key).cloned();
-            if let (false, Some(abbr_token)) = (is_t6, joined)
+            if let Some(abbr_token) = joined
                 && abbr_token != token
             {
                 for value in canonical.values_mut() {
@@ -545,7 +567,12 @@ fn distinctive(party: &[String]) -> Vec<&str> {
     party
         .iter()
         .map(String::as_str)
-        .filter(|t| !STOPWORDS.contains(t) && !SUFFIXES.contains(t) && !GOVERNMENT.contains(t))
+        .filter(|t| {
+            !STOPWORDS.contains(t)
+                && !SUFFIXES.contains(t)
+                && !GOVERNMENT.contains(t)
+                && !ROLES.contains(t)
+        })
         .collect()
 }
 
@@ -925,6 +952,9 @@ mod tests {
             ("Harv.", "Harvard"),
             ("Affs.", "Affairs"),
             ("Env't", "Environmental"),
+            ("Emp.", "Employment"),
+            ("Hum.", "Human"),
+            ("Am.", "American"),
         ] {
             assert_eq!(
                 word_tokens(abbreviation),
@@ -932,6 +962,21 @@ mod tests {
                 "{abbreviation}"
             );
         }
+    }
+
+    #[test]
+    fn roles_written_into_names_are_not_parties() {
+        let record =
+            "AMERICAN EXPRESS COMPANY, et al., PETITIONERS v. ITALIAN COLORS RESTAURANT, et al.";
+        assert!(case_names_match(
+            "Am. Express Co. v. Italian Colors Rest.",
+            record
+        ));
+        assert!(!case_names_match("Am. Express Co. v. Brown", record));
+        assert!(case_names_match(
+            "Tellabs, Inc. v. Makor Issues & Rts., Ltd.",
+            "TELLABS, INC., et al. v. MAKOR ISSUES & RIGHTS, LTD., et al."
+        ));
     }
 
     #[test]
