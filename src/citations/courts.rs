@@ -89,8 +89,9 @@ struct Courts {
     by_id: Vec<usize>,
     /// Each court's forum, where its name tells it.
     forums: Vec<Option<Forum>>,
-    /// The states' abbreviations ("Ariz.", "W. Va."), by place index.
-    state_abbreviations: Vec<String>,
+    /// Places with courts ("Ariz.", "Arizona"; "P.R.", "Puerto Rico"): a
+    /// [`Forum`]'s place is an index here.
+    places: Vec<(String, String)>,
 }
 
 impl Courts {
@@ -161,8 +162,8 @@ fn courts() -> &'static Courts {
         only_once(&mut names);
         let mut by_id: Vec<usize> = (0..courts.len()).collect();
         by_id.sort_by(|&a, &b| courts[a].id.cmp(&courts[b].id).then(a.cmp(&b)));
-        let state_abbreviations = state_abbreviations();
-        let forums = forums(&courts, &state_abbreviations);
+        let places = places();
+        let forums = forums(&courts, &places);
         Courts {
             courts,
             keys,
@@ -170,7 +171,7 @@ fn courts() -> &'static Courts {
             names,
             by_id,
             forums,
-            state_abbreviations,
+            places,
         }
     })
 }
@@ -289,16 +290,8 @@ fn ends_a_word_of(citation_string: &str, key: &str) -> bool {
 /// place (or a state court whose citation string starts with a state's
 /// abbreviation: "N.Y. App. Div."), or a federal court naming none. Others
 /// are left unknown.
-fn forums(courts: &[Court], state_abbreviations: &[String]) -> Vec<Option<Forum>> {
-    let states: std::collections::BTreeMap<String, String> =
-        serde_json::from_slice(super::names::STATES_JSON).expect("embedded state table is valid");
-    let places: Vec<&str> = states
-        .values()
-        .map(String::as_str)
-        .chain(OTHER_PLACES.iter().map(|(_, place)| *place))
-        .collect();
-    let abbreviated_state =
-        |citation_string: &str| state_at_start(citation_string, state_abbreviations);
+fn forums(courts: &[Court], places: &[(String, String)]) -> Vec<Option<Forum>> {
+    let names: Vec<&str> = places.iter().map(|(_, name)| name.as_str()).collect();
     // "Ct. Cl." and "Tax Ct." are the United States Court of Claims and Tax
     // Court, but also a state's courts of those names cited without their
     // state, as the Bluebook has it when the reporter names the state.
@@ -322,10 +315,10 @@ fn forums(courts: &[Court], state_abbreviations: &[String]) -> Vec<Option<Forum>
         .iter()
         .enumerate()
         .map(|(index, court)| {
-            let place = place_named(&court.name, &places);
+            let place = place_named(&court.name, &names);
             match (court.system.as_ref(), place) {
                 ("state", Some(place)) => Some(Forum::State(place)),
-                ("state", None) => abbreviated_state(&court.citation_string).map(Forum::State),
+                ("state", None) => place_at_start(&court.citation_string, places).map(Forum::State),
                 ("federal", Some(place)) => Some(Forum::FederalIn(place)),
                 ("federal", None) if shares_a_state_courts_name(&court.name) => None,
                 ("federal", None) => Some(Forum::Federal(index)),
@@ -370,25 +363,22 @@ fn place_named(name: &str, places: &[&str]) -> Option<usize> {
     named.all(|place| place == first).then_some(first)
 }
 
-/// The places' abbreviations ("Ariz.", "W. Va.", "P.R."), in the order of
-/// their place indexes.
-fn state_abbreviations() -> Vec<String> {
-    let states: std::collections::BTreeMap<String, String> =
-        serde_json::from_slice(super::names::STATES_JSON).expect("embedded state table is valid");
-    states
-        .into_keys()
+/// The fifty states and [`OTHER_PLACES`], as (abbreviation, name).
+fn places() -> Vec<(String, String)> {
+    super::names::states()
+        .into_iter()
         .chain(
             OTHER_PLACES
                 .iter()
-                .map(|(abbreviation, _)| abbreviation.to_string()),
+                .map(|(abbreviation, name)| (abbreviation.to_string(), name.to_string())),
         )
         .collect()
 }
 
-/// The state whose abbreviation a court's text starts with, as a word
+/// The place whose abbreviation a court's text starts with, as a word
 /// ("N.Y. App. Div.", "Cal. App. 4th Dist."; "W. Va." is not "Va.").
-fn state_at_start(text: &str, state_abbreviations: &[String]) -> Option<usize> {
-    state_abbreviations.iter().position(|abbreviation| {
+fn place_at_start(text: &str, places: &[(String, String)]) -> Option<usize> {
+    places.iter().position(|(abbreviation, _)| {
         text.strip_prefix(abbreviation.as_str())
             .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
     })
@@ -399,7 +389,7 @@ fn state_at_start(text: &str, state_abbreviations: &[String]) -> Option<usize> {
 /// Dist."): a federal district or bankruptcy court's state ("[Bankr.]
 /// [N.|S.|E.|W.|M.|C.]D. <state>"), else the state it starts with.
 fn written_forum(written: &str) -> Option<Forum> {
-    let abbreviations = &courts().state_abbreviations;
+    let places = &courts().places;
     let court = written.trim();
     let court = court.strip_prefix("Bankr.").map_or(court, str::trim_start);
     let after_direction = ["N.", "S.", "E.", "W.", "M.", "C."]
@@ -409,19 +399,24 @@ fn written_forum(written: &str) -> Option<Forum> {
     if let Some(state) = after_direction
         .strip_prefix("D.")
         .map(str::trim_start)
-        .and_then(|rest| state_at_start(rest, abbreviations))
+        .and_then(|rest| place_at_start(rest, places))
     {
         return Some(Forum::FederalIn(state));
     }
-    state_at_start(court, abbreviations).map(Forum::State)
+    place_at_start(court, places).map(Forum::State)
 }
 
 /// Whether a court as written that courts-db does not know ("D. Md.")
 /// is a different court from the one of `held` (an id), at the grain of
 /// [`courts_differ`]; `None` when either's forum is unknown.
 pub fn written_court_differs(written: &str, held: &str) -> Option<bool> {
-    let held = index_of(held).and_then(|index| courts().forums[index])?;
+    let held = forum_of(held)?;
     written_forum(written).map(|written| written != held)
+}
+
+/// The forum of a court by id, when known.
+fn forum_of(id: &str) -> Option<Forum> {
+    index_of(id).and_then(|index| courts().forums[index])
 }
 
 /// Whether two courts (by id) are known to be different courts at the
@@ -437,8 +432,7 @@ pub fn courts_differ(a: &str, b: &str) -> bool {
     if a == SUPREME_COURT || b == SUPREME_COURT {
         return true;
     }
-    let forum = |id: &str| index_of(id).and_then(|index| courts().forums[index]);
-    matches!((forum(a), forum(b)), (Some(x), Some(y)) if x != y)
+    matches!((forum_of(a), forum_of(b)), (Some(x), Some(y)) if x != y)
 }
 
 /// The court with a courts-db id.

@@ -16,8 +16,14 @@ use std::sync::OnceLock;
 
 const ABBREVIATIONS_JSON: &[u8] =
     include_bytes!("../../assets/citations/reporters_db/case_name_abbreviations.json");
-pub(crate) const STATES_JSON: &[u8] =
+const STATES_JSON: &[u8] =
     include_bytes!("../../assets/citations/reporters_db/state_abbreviations.json");
+
+/// reporters-db's fifty states: abbreviation ("W. Va.") to name, in the
+/// abbreviations' order.
+pub(crate) fn states() -> std::collections::BTreeMap<String, String> {
+    serde_json::from_slice(STATES_JSON).expect("embedded state table is valid")
+}
 
 /// Abbreviations common in case names that T6 does not list (the court
 /// words are the Bluebook's T7, for courts as parties: "Superior Ct.",
@@ -165,8 +171,7 @@ fn lexicon() -> &'static Lexicon {
     LEXICON.get_or_init(|| {
         let t6: std::collections::BTreeMap<String, Vec<String>> =
             serde_json::from_slice(ABBREVIATIONS_JSON).expect("embedded T6 table is valid");
-        let states: HashMap<String, String> =
-            serde_json::from_slice(STATES_JSON).expect("embedded state table is valid");
+        let states = states();
         let mut canonical = HashMap::new();
         let mut abbreviations = HashSet::new();
         let mut bluebook: HashMap<String, Option<String>> = HashMap::new();
