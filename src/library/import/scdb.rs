@@ -327,33 +327,18 @@ impl Columns {
         let date = date.date;
         // A date the row's own term contradicts still dates the decision
         // within a year or so (a wrong year is caught), but judges no cite.
-        let misdated = date
-            .as_deref()
-            .and_then(|date| date_before_term(date, term));
-        let sct_judged_by = match misdated {
-            Some(why) => {
-                left_out.push(why);
-                None
-            }
-            None => date.as_deref(),
-        };
-        let sct = sct.filter(|sct| match sct_volume_misfit(sct, sct_judged_by) {
-            Some(why) => {
-                left_out.push(why);
-                false
-            }
-            None => true,
+        let sct_judged_by = kept(date.as_deref(), &mut left_out, |date| {
+            date_before_term(date, term)
+        });
+        let sct = kept(sct, &mut left_out, |sct| {
+            sct_volume_misfit(sct, sct_judged_by)
         });
         let us_volume = us.as_ref().and_then(|c| c.key.as_ref()).map(|k| k.volume);
-        let led = led
-            .map(|led| fix_led_series(led, us.as_ref()))
-            .filter(|led| match survey.led_misfit(led, us_volume, term) {
-                Some(why) => {
-                    left_out.push(why);
-                    false
-                }
-                None => true,
-            });
+        let led = kept(
+            led.map(|led| fix_led_series(led, us.as_ref())),
+            &mut left_out,
+            |led| survey.led_misfit(led, us_volume, term),
+        );
         let mut citations: Vec<CaseCitation> = us.iter().cloned().collect();
         citations.extend(sct);
         citations.extend(led);
@@ -488,6 +473,23 @@ fn sct_volume_misfit(sct: &CaseCitation, date: Option<&str>) -> Option<String> {
             date.unwrap_or_default()
         )
     })
+}
+
+/// `value`, unless `misfit` says why it cannot be right: then none, and the
+/// reason goes to `left_out`.
+fn kept<T>(
+    value: Option<T>,
+    left_out: &mut Vec<String>,
+    misfit: impl FnOnce(&T) -> Option<String>,
+) -> Option<T> {
+    let value = value?;
+    match misfit(&value) {
+        Some(why) => {
+            left_out.push(why);
+            None
+        }
+        None => Some(value),
+    }
 }
 
 /// Why a decision date cannot be exact, when it cannot: it falls before
