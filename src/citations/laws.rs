@@ -25,9 +25,57 @@ macro_rules! cfr_section {
     () => {
         concat!(
             r"(?P<section>\d+[A-Za-z]{0,3}(?:[-­‐‑‒−﹣－–—.:]\d+[A-Za-z]{0,3}){0,3}",
-            r"(?:(?:\([a-zA-Z0-9]{1,4}\))+[-­‐‑‒−﹣－–—]\d+T?)?)"
+            "(?:",
+            treasury_tail!(),
+            ")?)"
         )
     };
+}
+
+/// What a Treasury regulation's number adds to its part and Code section:
+/// the Code's subsections and its own number ("(c)(3)-1" of
+/// "1.501(c)(3)-1", "(d)-1T").
+macro_rules! treasury_tail {
+    () => {
+        r"(?:\([a-zA-Z0-9]{1,4}\))+[-­‐‑‒−﹣－–—]\d+T?"
+    };
+}
+
+/// The length of the [`treasury_tail!`] `text` starts with (0 for none),
+/// for reading a list of sections after the first as a citation's own
+/// section is read. Written out, not compiled: the engine's templates are
+/// its own matcher's, which reads whole citations.
+pub fn treasury_tail_len(text: &str) -> usize {
+    let mut at = 0;
+    while let Some(group) = text[at..].strip_prefix('(') {
+        let inside = group.find(')').map(|close| &group[..close]);
+        match inside {
+            Some(inside)
+                if (1..=4).contains(&inside.len())
+                    && inside.bytes().all(|b| b.is_ascii_alphanumeric()) =>
+            {
+                at += inside.len() + 2;
+            }
+            _ => break,
+        }
+    }
+    if at == 0 {
+        return 0;
+    }
+    let Some(dash) = text[at..]
+        .chars()
+        .next()
+        .filter(|&c| matches!(c, '-' | '–' | '—') || HYPHENS.contains(&c))
+    else {
+        return 0;
+    };
+    let number = &text[at + dash.len_utf8()..];
+    let digits = number.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return 0;
+    }
+    let temporary = usize::from(number[digits..].starts_with('T'));
+    at + dash.len_utf8() + digits + temporary
 }
 
 pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[

@@ -428,43 +428,12 @@ fn item_at(rest: &str) -> Option<usize> {
         .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '–' | '.')))
         .unwrap_or(rest.len());
     let len = rest[..len].trim_end_matches('.').len();
-    let len = with_treasury_tail(rest, len);
+    let len = len + crate::citations::treasury_tail_len(&rest[len..]);
     let follows = rest[len..].trim_start();
     let closes = follows.is_empty()
         || follows.starts_with(['.', ',', ';', '(', ')', '&'])
         || matches!(follows.split_whitespace().next(), Some("and" | "or" | "of"));
     closes.then_some(len)
-}
-
-/// The length of the number `rest[..len]` with the Code subsections and
-/// number a Treasury regulation adds ("1.501" of "1.501(c)(3)-1",
-/// "1.1031(d)-1T"); `len` when none follow.
-fn with_treasury_tail(rest: &str, len: usize) -> usize {
-    let mut at = len;
-    let mut groups = 0;
-    while rest[at..].starts_with('(') {
-        let Some(close) = rest[at..].find(')') else {
-            break;
-        };
-        let inside = &rest[at + 1..at + close];
-        if inside.is_empty()
-            || inside.len() > 4
-            || !inside.bytes().all(|b| b.is_ascii_alphanumeric())
-        {
-            break;
-        }
-        at += close + 1;
-        groups += 1;
-    }
-    let Some(number) = rest[at..].strip_prefix('-').filter(|_| groups > 0) else {
-        return len;
-    };
-    let digits = number.bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 {
-        return len;
-    }
-    let temporary = usize::from(number[digits..].starts_with('T'));
-    at + 1 + digits + temporary
 }
 
 /// The text after a list separator at the start of `rest`: ",", ", and",
