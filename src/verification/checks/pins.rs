@@ -29,12 +29,18 @@ pub(super) fn pin_outside_case(
     if numbers_documents(&key.reporter) {
         return Ok(None);
     }
+    // A page shown to be outside outweighs an earlier page only suspected.
+    let mut suspected = None;
     for page in pin.map(pin_pages).unwrap_or_default() {
-        if let Some(reason) = page_outside_case(txn, key, page, record)? {
-            return Ok(Some(reason));
+        match page_outside_case(txn, key, page, record)? {
+            Some(outside) if outside.proven => return Ok(Some(outside)),
+            Some(outside) => {
+                suspected.get_or_insert(outside);
+            }
+            None => {}
         }
     }
-    Ok(None)
+    Ok(suspected)
 }
 
 /// The pages a pin names: each item of a list ("490, 499"), both ends of
