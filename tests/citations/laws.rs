@@ -333,30 +333,6 @@ fn annotated_codes_keep_their_names_in_bluebook_form() {
 }
 
 #[test]
-fn treasury_regulations_are_read_with_their_sections_whole() {
-    for (text, written, section) in [
-        (
-            "Treas. Reg. § 1.501(c)(3)-1(d)(2).",
-            "Treas. Reg. § 1.501(c)(3)-1",
-            "1.501(c)(3)-1",
-        ),
-        (
-            "Temp. Treas. Reg. § 1.1031(d)-1T.",
-            "Temp. Treas. Reg. § 1.1031(d)-1T",
-            "1.1031(d)-1T",
-        ),
-        ("Treas. Reg. 1.41-2 and", "Treas. Reg. 1.41-2", "1.41-2"),
-    ] {
-        let k = key(text, written);
-        assert_eq!(
-            (k.code.as_str(), k.title.as_deref(), k.section.as_deref()),
-            ("Treas. Reg.", None, Some(section)),
-            "{text}"
-        );
-    }
-}
-
-#[test]
 fn treasury_regulation_sections_keep_their_letters_and_subdivisions() {
     for (text, written, section) in [
         ("26 C.F.R. § 1.409A-1.", "26 C.F.R. § 1.409A-1", "1.409A-1"),
@@ -376,11 +352,29 @@ fn treasury_regulation_sections_keep_their_letters_and_subdivisions() {
         // No section sign.
         ("26 C.F.R. 1.170A-6.", "26 C.F.R. 1.170A-6", "1.170A-6"),
         ("26 CFR 1.409A-3 and", "26 CFR 1.409A-3", "1.409A-3"),
+        // Title 26 cited as the Treasury Regulations, cut at the
+        // subdivision after the number.
+        (
+            "Treas. Reg. § 1.501(c)(3)-1(d)(2).",
+            "Treas. Reg. § 1.501(c)(3)-1",
+            "1.501(c)(3)-1",
+        ),
+        (
+            "Temp. Treas. Reg. § 1.1031(d)-1T.",
+            "Temp. Treas. Reg. § 1.1031(d)-1T",
+            "1.1031(d)-1T",
+        ),
+        ("Treas. Reg. 1.41-2 and", "Treas. Reg. 1.41-2", "1.41-2"),
     ] {
         let k = key(text, written);
+        let (code, title) = if written.contains("Treas.") {
+            ("Treas. Reg.", None)
+        } else {
+            ("C.F.R.", Some("26"))
+        };
         assert_eq!(
             (k.code.as_str(), k.title.as_deref(), k.section.as_deref()),
-            ("C.F.R.", Some("26"), Some(section)),
+            (code, title, Some(section)),
             "{text}"
         );
         assert_eq!(k.chapter, None, "{text}");
@@ -452,4 +446,14 @@ fn a_dash_between_two_sections_still_makes_a_range() {
     // The first section of a range written with "to" is read alone.
     let k = key("42 U.S.C. §§ 2000e–2 to 2000e–5.", "42 U.S.C. §§ 2000e–2");
     assert_eq!(k.section.as_deref(), Some("2000e-2"));
+}
+
+#[test]
+fn a_treasury_regulations_number_tail_is_read_with_any_dash() {
+    use lexstack::citations::treasury_tail_len;
+    assert_eq!(treasury_tail_len("(c)(4)-1, next"), "(c)(4)-1".len());
+    assert_eq!(treasury_tail_len("(d)–1T;"), "(d)–1T".len());
+    assert_eq!(treasury_tail_len("(d)(2)."), 0, "a subdivision, no number");
+    assert_eq!(treasury_tail_len("-1"), 0, "no Code subsection before it");
+    assert_eq!(treasury_tail_len("(toolong)-1"), 0);
 }
