@@ -554,6 +554,16 @@ fn names_with_numbers_entities_and_given_names() {
             Some("Causey (Kasie)"),
             "Dist. Ct. (State)",
         ),
+        (
+            "Friends of the Earth, Inc. v. Laidlaw Environmental Services (TOC), Inc., 528 U.S. 167 (2000).",
+            Some("Friends of the Earth, Inc."),
+            "Laidlaw Environmental Services (TOC), Inc.",
+        ),
+        (
+            "Smiley v. Citibank (South Dakota), N.A., 517 U.S. 735 (1996).",
+            Some("Smiley"),
+            "Citibank (South Dakota), N.A.",
+        ),
     ] {
         let citations = extract(text);
         assert_eq!(

@@ -343,10 +343,21 @@ fn words_back(text: &str, end: usize, floor: usize) -> Vec<Range<usize>> {
 /// Which words (last first) form the name; returns its span.
 fn name_span(text: &str, words: &[Range<usize>]) -> Option<Range<usize>> {
     let mut taken: Vec<Range<usize>> = Vec::new();
+    let mut read_to = 0;
     for (i, word) in words.iter().enumerate() {
+        if i < read_to {
+            continue;
+        }
         let raw = &text[word.clone()];
         if raw.ends_with(';') || raw.ends_with(':') {
             break;
+        }
+        if !taken.is_empty()
+            && let Some(opening) = part_of_a_party(text, &words[i..])
+        {
+            taken.extend(words[i..=i + opening].iter().cloned());
+            read_to = i + opening + 1;
+            continue;
         }
         // A one-word given name inside the name ("Causey (Kasie) v. Dist.
         // Ct."): part of it, read past.
@@ -447,6 +458,24 @@ fn name_span(text: &str, words: &[Range<usize>]) -> Option<Range<usize>> {
         }
     }
     (start < end).then_some(start..end)
+}
+
+/// A parenthetical of capitalised words inside a party's name, such as a
+/// company's line or place ("Laidlaw Environmental Services (TOC), Inc.",
+/// "Citibank (South Dakota), N.A."), ending at `words[0]` (words last
+/// first): how many words before it it opens, when a capitalised word
+/// precedes it.
+fn part_of_a_party(text: &str, words: &[Range<usize>]) -> Option<usize> {
+    let closing = text[words[0].clone()].trim_end_matches(',');
+    if !closing.ends_with(')') {
+        return None;
+    }
+    let opening = (0..words.len().min(3)).find(|&j| text[words[j].clone()].starts_with('('))?;
+    let inner = &text[words[opening].start + 1..words[0].start + closing.len() - 1];
+    let before = &text[words.get(opening + 1)?.clone()];
+    let named_before =
+        before.starts_with(|c: char| c.is_uppercase()) && !before.ends_with([',', ';', ':', ')']);
+    (names::is_name_parenthetical(inner) && named_before).then_some(opening)
 }
 
 /// Words that start a citation clause rather than a name.
