@@ -461,7 +461,7 @@ fn sides(name: &str) -> Vec<Vec<String>> {
     let lowered: String = name
         .chars()
         .map(|c| match c {
-            '’' | '‘' => '\'',
+            c if crate::citations::scanner::is_apostrophe(c) => '\'',
             other => other,
         })
         .collect();

@@ -217,7 +217,9 @@ impl Scanner {
             let (folded, width) = match b {
                 b' ' | b'\t' | b'\n' | b'\r' => (b' ', whitespace_run(text, i)),
                 0xC2 if text.get(i + 1) == Some(&0xA0) => (b' ', whitespace_run(text, i)),
-                0xE2 if text.get(i + 1..i + 3) == Some(&[0x80, 0x99]) => (b'\'', 3),
+                // ’ and ‘; ʻ and ʼ (Hawaiʻi's ʻokina).
+                0xE2 if matches!(text.get(i + 1..i + 3), Some(&[0x80, 0x98 | 0x99])) => (b'\'', 3),
+                0xCA if matches!(text.get(i + 1), Some(&(0xBB | 0xBC))) => (b'\'', 2),
                 _ => (b, 1),
             };
             if folded == b' ' {
@@ -261,6 +263,11 @@ fn whitespace_run(text: &[u8], mut i: usize) -> usize {
     i - start
 }
 
+/// The marks [`Scanner::walk`] reads as an apostrophe.
+pub(crate) fn is_apostrophe(c: char) -> bool {
+    matches!(c, '\'' | '’' | '‘' | 'ʻ' | 'ʼ')
+}
+
 /// A pattern folded the way [`Scanner::walk`] folds text.
 pub(crate) fn fold_pattern(pattern: &str) -> String {
     let mut out = String::with_capacity(pattern.len());
@@ -273,7 +280,7 @@ fn fold_into(pattern: &str, out: &mut String) {
     let start = out.len();
     let mut pending_space = false;
     for c in pattern.trim().chars() {
-        let c = if c == '’' { '\'' } else { c };
+        let c = if is_apostrophe(c) { '\'' } else { c };
         if c.is_whitespace() {
             pending_space = true;
             continue;

@@ -147,6 +147,17 @@ fn reporter_variants_are_canonical() {
 }
 
 #[test]
+fn any_apostrophe_mark_reads_as_one() {
+    // Hawaiʻi's own reports spell the name with the ʻokina.
+    let text = "1 Hawai'i 2; 3 Hawai’i 4; 5 Hawai‘i 6; 7 Hawaiʻi 8; 9 Hawaiʼi 10; 11 F. App‘x 12";
+    let reporters: Vec<_> = extract(text).iter().map(|c| c.reporter).collect();
+    assert_eq!(
+        reporters,
+        [[Some("Haw."); 5].as_slice(), &[Some("F. App'x")]].concat()
+    );
+}
+
+#[test]
 fn otto_volumes_of_the_us_reports_are_read() {
     let text = "Munn v. Illinois, 94 U.S. (4 Otto) 113, 125 (1877).";
     let citations = extract(text);
