@@ -14,6 +14,9 @@ use tantivy::query::{QueryParser, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
 };
+use tantivy::tokenizer::{
+    AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer,
+};
 use tantivy::{
     Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, TantivyError, Term,
 };
@@ -23,8 +26,22 @@ use crate::citations::names;
 /// Where the index lives inside the data directory.
 pub const INDEX_DIR: &str = "index";
 /// The layout of the index's documents; a library whose index was built
-/// with another is re-indexed when opened. 2: the `cites` field.
-pub const INDEX_VERSION: u32 = 2;
+/// with another is re-indexed when opened. 2: the `cites` field; 3: names
+/// and citations read without accents ([`NAMES_TOKENIZER`]).
+pub const INDEX_VERSION: u32 = 3;
+
+/// The analyzer of names and citations: tantivy's default, and accents
+/// folded, so "Munoz" finds a case of record as "MUÑOZ". Opinion text keeps
+/// the default: folding would cost every word of a bulk import.
+const NAMES_TOKENIZER: &str = "names";
+
+fn names_analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(SimpleTokenizer::default())
+        .filter(RemoveLongFilter::limit(40))
+        .filter(LowerCaser)
+        .filter(AsciiFoldingFilter)
+        .build()
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum IndexError {
@@ -127,7 +144,7 @@ fn schema() -> (Schema, Fields) {
     );
     let plain = TextOptions::default().set_indexing_options(
         TextFieldIndexing::default()
-            .set_tokenizer("default")
+            .set_tokenizer(NAMES_TOKENIZER)
             .set_index_option(IndexRecordOption::WithFreqsAndPositions),
     );
     let fields = Fields {
@@ -155,6 +172,9 @@ impl LibraryIndex {
             .map_err(|e| IndexError::Directory(format!("{}: {e}", dir.display())))?;
         let damaged = |err| open_error(&dir, err);
         let index = Index::open_or_create(directory, schema).map_err(damaged)?;
+        index
+            .tokenizers()
+            .register(NAMES_TOKENIZER, names_analyzer());
         let writer: IndexWriter = index
             .writer(memory_bytes.max(15_000_000))
             .map_err(damaged)?;
@@ -202,6 +222,9 @@ impl LibraryIndex {
     pub fn open_read_only(data_dir: &Path) -> Result<Self, IndexError> {
         let dir = data_dir.join(INDEX_DIR);
         let index = Index::open_in_dir(&dir)?;
+        index
+            .tokenizers()
+            .register(NAMES_TOKENIZER, names_analyzer());
         let (_, fields) = schema();
         let reader = index
             .reader_builder()
@@ -255,6 +278,11 @@ impl LibraryIndex {
 
     /// Best matches for free text over names, citations and text. Syntax
     /// errors in the query are forgiven, never an error.
+    ///
+    /// What a query's words name comes before what merely mentions them:
+    /// a few dozen opinions with text hold "us", "Nixon", "board" and
+    /// "education" between them, and would otherwise bury United States v.
+    /// Nixon and Brown v. Board of Education, which the name holds.
     pub fn search(
         &self,
         query: &str,
@@ -262,6 +290,7 @@ impl LibraryIndex {
         limit: usize,
     ) -> Result<Vec<SearchHit>, IndexError> {
         let f = self.fields;
+        let query = &places_spelt_out(query);
         let mut parser = QueryParser::for_index(&self.index, vec![f.name, f.citations, f.text]);
         parser.set_field_boost(f.name, 4.0);
         parser.set_field_boost(f.citations, 2.0);
@@ -271,14 +300,58 @@ impl LibraryIndex {
         // "Brown v. Board of Education" is Brown, not every case that
         // names a board.
         let named = NameQuery::of(query);
-        let pool = self.every_word_first(
-            &parser,
-            &kind,
-            &name_words(query),
-            &sanitize(query),
-            pool_size(named.as_ref(), limit),
-        )?;
-        self.parties_in_order_first(named.as_ref(), pool, limit)
+        let words = name_words(query);
+        let pool_limit = pool_size(named.as_ref(), limit);
+        let names_parser = QueryParser::for_index(&self.index, vec![f.name]);
+        // Ranked by citing cases below, so more than are shown.
+        let names_limit = limit.max(PARTY_POOL);
+        let by_name = match named {
+            Some(_) => {
+                self.every_word_first(&names_parser, &kind, &words, &words.join(" "), names_limit)?
+            }
+            None => self.every_word_first(&names_parser, &kind, &words, "", names_limit)?,
+        };
+        let elsewhere =
+            self.every_word_first(&parser, &kind, &words, &sanitize(query), pool_limit)?;
+        let (in_order, by_name) = self.named_in_order(named.as_ref(), by_name);
+        let ranked = [
+            self.most_cited_first(in_order)?,
+            self.most_cited_first(by_name)?,
+            elsewhere,
+        ];
+        Ok(dedup(ranked.concat()).into_iter().take(limit).collect())
+    }
+
+    /// The hits a query written as a case name names, parties on their
+    /// sides (see [`NameQuery::is_named_by`]), and the others.
+    fn named_in_order(
+        &self,
+        named: Option<&NameQuery>,
+        hits: Vec<SearchHit>,
+    ) -> (Vec<SearchHit>, Vec<SearchHit>) {
+        match named {
+            Some(wanted) => hits.into_iter().partition(|hit| {
+                hit.kind == "case" && hit.names().any(|name| wanted.is_named_by(name))
+            }),
+            None => (Vec::new(), hits),
+        }
+    }
+
+    /// Cases before authorities, the most cited first; equally cited hits
+    /// keep their order by score.
+    fn most_cited_first(&self, hits: Vec<SearchHit>) -> Result<Vec<SearchHit>, IndexError> {
+        let searcher = self.reader.searcher();
+        let mut ranked: Vec<(bool, usize, SearchHit)> = Vec::with_capacity(hits.len());
+        for hit in hits {
+            let count = if hit.kind == "case" {
+                self.count_citing(&searcher, &hit.id)?
+            } else {
+                0
+            };
+            ranked.push((hit.kind != "case", count, hit));
+        }
+        ranked.sort_by_key(|(authority, count, _)| (*authority, std::cmp::Reverse(*count)));
+        Ok(ranked.into_iter().map(|(_, _, hit)| hit).collect())
     }
 
     /// For a query written as a case name ("Brown v. Board"), the cases
@@ -293,22 +366,13 @@ impl LibraryIndex {
         hits: Vec<SearchHit>,
         limit: usize,
     ) -> Result<Vec<SearchHit>, IndexError> {
-        let Some(wanted) = named else {
+        if named.is_none() {
             return Ok(hits.into_iter().take(limit).collect());
-        };
-        let (mut in_order, rest): (Vec<_>, Vec<_>) = hits.into_iter().partition(|hit| {
-            hit.kind == "case" && hit.names().any(|name| wanted.is_named_by(name))
-        });
-        let searcher = self.reader.searcher();
-        let mut cited: Vec<(usize, SearchHit)> = Vec::with_capacity(in_order.len());
-        for hit in in_order.drain(..) {
-            cited.push((self.count_citing(&searcher, &hit.id)?, hit));
         }
-        // Stable: equally cited cases keep their order by score.
-        cited.sort_by_key(|(count, _)| std::cmp::Reverse(*count));
-        Ok(cited
+        let (in_order, rest) = self.named_in_order(named, hits);
+        Ok(self
+            .most_cited_first(in_order)?
             .into_iter()
-            .map(|(_, hit)| hit)
             .chain(rest)
             .take(limit)
             .collect())
@@ -386,6 +450,7 @@ impl LibraryIndex {
     /// name holds any of them. Names only: a surname that fills opinion
     /// texts does not drown the case that bears it.
     pub fn search_names(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, IndexError> {
+        let query = &places_spelt_out(query);
         let words = name_words(query);
         let parser = QueryParser::for_index(&self.index, vec![self.fields.name]);
         let named = NameQuery::of(query);
@@ -629,6 +694,41 @@ fn name_words(query: &str) -> Vec<String> {
         .map(|w| w.replace('"', "").to_lowercase())
         .filter(|w| !w.is_empty())
         .collect()
+}
+
+/// Hits without the repeats of one found twice, first place kept.
+fn dedup(hits: Vec<SearchHit>) -> Vec<SearchHit> {
+    let mut seen = std::collections::HashSet::new();
+    hits.into_iter()
+        .filter(|hit| seen.insert(hit.id.clone()))
+        .collect()
+}
+
+/// A query with the abbreviations of places written with periods spelt out
+/// ("N.Y. Times v. Sullivan" as "New York Times v. Sullivan", "U.S. v.
+/// Nixon" as "United States v. Nixon"), as names of record write them; not
+/// a reporter after a volume ("347 U.S. 483").
+fn places_spelt_out(query: &str) -> std::borrow::Cow<'_, str> {
+    let words: Vec<&str> = query.split_whitespace().collect();
+    let spelt = |i: usize, word: &str| {
+        let volume_before = i > 0 && words[i - 1].bytes().all(|b| b.is_ascii_digit());
+        let bare = word.trim_end_matches([',', ';', ':']);
+        (!volume_before)
+            .then(|| names::place_spelt_out(bare))
+            .flatten()
+            .map(|place| format!("{place}{}", &word[bare.len()..]))
+    };
+    if !words.iter().enumerate().any(|(i, w)| spelt(i, w).is_some()) {
+        return std::borrow::Cow::Borrowed(query);
+    }
+    std::borrow::Cow::Owned(
+        words
+            .iter()
+            .enumerate()
+            .map(|(i, word)| spelt(i, word).unwrap_or_else(|| word.to_string()))
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
 }
 
 /// Keeps the query language's operators from failing on legal text such as

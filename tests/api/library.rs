@@ -479,6 +479,33 @@ fn search_finds_cases_and_rules_by_name_and_text() {
         let names = library.search_names(query, 3).unwrap();
         assert_eq!(names[0].id, "scdb-1953-069", "{query}: {names:?}");
     }
+    // What names a case comes before opinions that mention its words (the
+    // corpus's few dozen texts hold "us", "Nixon", "board" and
+    // "education"), and places written with periods are their names of
+    // record; a name without its "v." finds the most cited of its cases.
+    for (query, id) in [
+        ("US v. Nixon", "scdb-1973-172"),
+        ("U.S. v. Nixon", "scdb-1973-172"),
+        ("N.Y. Times v. Sullivan", "scdb-1963-067"),
+        ("brown board of education", "scdb-1953-069"),
+        ("Brown Board", "scdb-1953-069"),
+    ] {
+        let hits = library.search(query, None, 3).unwrap();
+        assert_eq!(
+            hits.first().map(|h| h.id.as_str()),
+            Some(id),
+            "{query}: {hits:?}"
+        );
+        if query.contains(" v. ") {
+            let names = library.search_names(query, 3).unwrap();
+            assert_eq!(names[0].id, id, "{query}: {names:?}");
+        }
+    }
+    // Accents are not needed to find a name that has them.
+    let hits = library
+        .search("Department of State v. Munoz", None, 3)
+        .unwrap();
+    assert_eq!(hits[0].id, "scdb-2023-058", "{hits:?}");
     // A matter is named by its subject: In re Oliver before the cases with
     // an Oliver as a party.
     for query in ["In re Oliver", "in re oliver"] {
