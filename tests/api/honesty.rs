@@ -89,6 +89,25 @@ async fn names_in_common_forms_are_read_and_unread_names_are_not_verified() {
     assert_eq!(unread["status"], "unavailable", "{unread}");
     assert_reason(&unread, "could not be read");
 
+    // The end of a name read after a word the extractor stops at is checked
+    // with the party before its "v.": "Wyoming Corporation" alone would
+    // pass for "The State of Wyoming", "Guam Shipyard" for "People of Guam".
+    for text in [
+        "See Acme Drilling, LLC v. Beta Dozers, Inc., a Wyoming Corporation, 2014 WY 30 (Wyo. 2014).",
+        "See Acme Drilling, LLC v. Beta Dozers, Inc., a Wyoming corporation, 2014 WY 30 (Wyo. 2014).",
+        "See Port Authority of Guam v. Guam Industrial Services, Inc. dba Guam Shipyard, 2026 Guam 4.",
+    ] {
+        let answer = only(&app, &key, text).await;
+        assert_ne!(answer["status"], "verified", "{text}: {answer}");
+    }
+    // Read whole, the names of record verify.
+    for text in [
+        "See Black Diamond Energy, Inc., a Delaware Corporation v. Encana Oil and Gas (Usa) Inc., a Delaware Corporation, 2014 WY 64 (Wyo. 2014).",
+        "See Wells Fargo Bank, N.A. v. 16th St. Regency, LLC, 2026 NYSlipOp 01553.",
+    ] {
+        only_with_status(&app, &key, text, "verified").await;
+    }
+
     let unnamed = only(&app, &key, "The rule is settled. 347 U.S. 483.").await;
     assert_eq!(unnamed["status"], "verified", "{unnamed}");
     let reason = unnamed["reason"].as_str().unwrap();

@@ -575,6 +575,16 @@ fn names_with_numbers_entities_and_given_names() {
             Some("Smiley"),
             "Citibank (South Dakota), N.A.",
         ),
+        (
+            "See Black Diamond Energy, Inc., a Delaware Corporation v. Encana Oil & Gas (USA) Inc., an Ohio Corporation, 2014 WY 64.",
+            Some("Black Diamond Energy, Inc., a Delaware Corporation"),
+            "Encana Oil & Gas (USA) Inc., an Ohio Corporation",
+        ),
+        (
+            "See Wells Fargo Bank, N.A. v. 16th St. Regency, LLC, 2026 NYSlipOp 01553.",
+            Some("Wells Fargo Bank, N.A."),
+            "16th St. Regency, LLC",
+        ),
     ] {
         let citations = extract(text);
         assert_eq!(

@@ -32,7 +32,7 @@ pub(crate) fn before(text: &str, start: usize, floor: usize, split_parties: bool
     let mut name_parenthetical = None;
     let name_end = skip_between(text, start, floor, &mut result, &mut name_parenthetical);
     let words = words_back(text, name_end, floor);
-    let Some(mut span) = name_span(text, &words) else {
+    let Some(mut span) = name_span(text, &words, false) else {
         return result;
     };
     if let Some(parenthetical) = name_parenthetical {
@@ -59,6 +59,55 @@ pub(crate) fn before(text: &str, start: usize, floor: usize, split_parties: bool
     result.name = Some(name);
     result.name_span = Some(span);
     result
+}
+
+/// Whether `word` ("a", "an") begins a description of the party before it,
+/// after its comma: "Beta Dozers, Inc., a Wyoming Corporation", "Lewis
+/// Holding Company, Inc., a Wyoming Corporation v. …". `taken` holds the
+/// words after it, last first.
+fn describes_a_party(text: &str, word: &str, before: Option<&str>, taken: &[Range<usize>]) -> bool {
+    const KINDS: [&str; 12] = [
+        "corporation",
+        "corporations",
+        "corp",
+        "company",
+        "companies",
+        "co",
+        "partnership",
+        "association",
+        "entity",
+        "individual",
+        "municipality",
+        "trust",
+    ];
+    if !matches!(word, "a" | "an") || !before.is_some_and(|b| b.ends_with(',')) {
+        return false;
+    }
+    // The description's last word: up to its comma, its party's "v.", or
+    // the name's end.
+    let description = taken.iter().rev().map(|w| &text[w.clone()]);
+    let mut last = None;
+    for described in description {
+        if is_versus(described) {
+            break;
+        }
+        last = Some(described);
+        if described.ends_with(',') {
+            break;
+        }
+    }
+    last.is_some_and(|w| {
+        let kind = w.trim_end_matches([',', '.']).to_lowercase();
+        KINDS.contains(&kind.as_str())
+    })
+}
+
+/// The name written just before `end` (a party before its "v."), read as
+/// a name before a citation is, never looking before `floor`.
+pub fn name_before(text: &str, end: usize, floor: usize) -> Option<String> {
+    let floor = floor.max(end.saturating_sub(MAX_REACH));
+    let words = words_back(text, end, floor);
+    name_span(text, &words, true).map(|span| clean_name(&text[span]))
 }
 
 /// Steps back over what may sit between a case name and its citation:
@@ -340,8 +389,10 @@ fn words_back(text: &str, end: usize, floor: usize) -> Vec<Range<usize>> {
     words
 }
 
-/// Which words (last first) form the name; returns its span.
-fn name_span(text: &str, words: &[Range<usize>]) -> Option<Range<usize>> {
+/// Which words (last first) form the name; returns its span. `continued`:
+/// the name goes on after them (a first party before its "v."), so their
+/// last word ends no sentence.
+fn name_span(text: &str, words: &[Range<usize>], continued: bool) -> Option<Range<usize>> {
     let mut taken: Vec<Range<usize>> = Vec::new();
     let mut read_to = 0;
     for (i, word) in words.iter().enumerate() {
@@ -404,11 +455,16 @@ fn name_span(text: &str, words: &[Range<usize>]) -> Option<Range<usize>> {
                 && !taken.iter().any(|w| is_versus(&text[w.clone()]))
                 && versus_beyond(text, &words[i + 1..])
         };
-        if !capital && !is_connector(bare) && !has_digits && !inside_a_party() {
+        if !capital
+            && !is_connector(bare)
+            && !has_digits
+            && !inside_a_party()
+            && !describes_a_party(text, bare, before, &taken)
+        {
             break;
         }
         let ends_its_sentence = if i == 0 {
-            !text[word.end..].trim_start().starts_with(',')
+            !continued && !text[word.end..].trim_start().starts_with(',')
         } else {
             !before_corporate_word(text, &taken)
         };
@@ -748,7 +804,16 @@ fn number_in_name(
     let named_before = before.starts_with(|c: char| c.is_uppercase())
         && !before.ends_with([',', ';', ':', ')'])
         && !is_signal(before);
-    !taken.is_empty() && named_before && !label
+    // "16th St. Regency, LLC", "30th Judicial Circuit Court": an ordinal
+    // before a capitalised word of the name, after its "v." too.
+    let ordinal = ["st", "nd", "rd", "th"].iter().any(|suffix| {
+        word.strip_suffix(suffix)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    });
+    let capital_after = taken
+        .last()
+        .is_some_and(|w| text[w.clone()].starts_with(|c: char| c.is_uppercase()));
+    !taken.is_empty() && !label && (named_before || ordinal && capital_after && is_versus(before))
 }
 
 /// Bodies known by a number: "Local No. 93", "School Dist. No. 283".

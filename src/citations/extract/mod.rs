@@ -12,6 +12,7 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 pub(crate) use build::Context;
+pub use case_name::name_before;
 
 use super::model::{Citation, CitationKind};
 use super::resolve;

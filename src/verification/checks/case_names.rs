@@ -3,7 +3,8 @@
 
 use redb::ReadTransaction;
 
-use crate::citations::names::{distinctive_tokens, is_abbreviation, reversed};
+use crate::citations::extract::name_before;
+use crate::citations::names::{distinctive_tokens, is_abbreviation, names_one_party, reversed};
 use crate::citations::{Citation, case_names_match};
 use crate::library::model::CaseRecord;
 use crate::library::{Library, store};
@@ -37,28 +38,77 @@ pub(super) fn cited_name(citations: &[Citation], index: usize) -> Option<String>
 /// citation (or the sentence's start) and the citation's group: a name
 /// the extractor could not read, which must not pass as no name at all.
 pub(super) fn unread_case_name(citations: &[Citation], index: usize, text: &str) -> bool {
+    let (sentence, _) = clause_before(citations, index, text, |c| c.span.start);
+    [" v. ", " vs. ", " v ", "In re ", "Ex parte ", "Matter of "]
+        .iter()
+        .any(|marker| sentence.contains(marker))
+        || ends_with_given_name(sentence)
+}
+
+/// A name read as one party ("Wyoming Corporation") that is only the end
+/// of a longer one, whose clause holds a "v." before it ("Acme Drilling,
+/// LLC v. Beta Dozers, Inc., a Wyoming Corporation") where the extractor
+/// stopped at a word it does not take for a name's: the party before that
+/// "v." and the end read ("Acme Drilling, LLC v. Wyoming Corporation"), to
+/// be checked as the name; `Err` when no party is read before the "v.".
+/// An end alone shares a word with many a case ("Wyoming" with State of
+/// Wyoming) and names none. `Ok(None)` for a name read whole, and for a
+/// whole second party read after its "v." ("Bur ns v. Richardson": a first
+/// party a PDF broke).
+pub(super) fn with_its_first_party(
+    citations: &[Citation],
+    index: usize,
+    name: &str,
+    text: &str,
+) -> Result<Option<String>, ()> {
+    if reversed(name).is_some() || names_one_party(name) {
+        return Ok(None);
+    }
+    let (clause, clause_start) = clause_before(citations, index, text, |c| c.full_span.start);
+    let is_versus = |word: &str| matches!(word, "v." | "v" | "vs." | "vs");
+    let after_versus = clause.split_whitespace().next_back().is_some_and(is_versus);
+    let versus = clause
+        .split_whitespace()
+        .rfind(|word| is_versus(word))
+        .map(|word| word.as_ptr() as usize - clause.as_ptr() as usize);
+    match versus {
+        Some(at) if !after_versus => {
+            let end = clause_start + clause[..at].trim_end().len();
+            let first = name_before(text, end, clause_start).ok_or(())?;
+            Ok(Some(format!("{first} v. {name}")))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The text of the sentence or clause before the citation `index` and its
+/// parallels, up to where `start` says each begins, and after any earlier
+/// citation.
+fn clause_before<'t>(
+    citations: &[Citation],
+    index: usize,
+    text: &'t str,
+    start: impl Fn(&Citation) -> usize,
+) -> (&'t str, usize) {
     let group: Vec<usize> = std::iter::once(index)
         .chain(citations[index].parallel.iter().copied())
         .collect();
-    let start = group
+    let end = group
         .iter()
         .filter_map(|&i| citations.get(i))
-        .map(|c| c.span.start)
+        .map(&start)
         .min()
         .unwrap_or(citations[index].span.start);
     let floor = citations
         .iter()
         .enumerate()
-        .filter(|(i, c)| !group.contains(i) && c.full_span.end <= start)
+        .filter(|(i, c)| !group.contains(i) && c.full_span.end <= end)
         .map(|(_, c)| c.full_span.end)
         .max()
         .unwrap_or(0);
-    let before = text.get(floor..start).unwrap_or("");
-    let sentence = &before[sentence_start(before)..];
-    [" v. ", " vs. ", " v ", "In re ", "Ex parte ", "Matter of "]
-        .iter()
-        .any(|marker| sentence.contains(marker))
-        || ends_with_given_name(sentence)
+    let before = text.get(floor..end).unwrap_or("");
+    let from = sentence_start(before);
+    (&before[from..], floor + from)
 }
 
 /// Whether text ends with a word and a parenthetical given name, as a
