@@ -126,6 +126,35 @@ fn decode_entity(name: &str) -> Option<char> {
     })
 }
 
+/// The page numbers an opinion's text marks where a page of its reporter
+/// begins: "*650" standing alone, as CourtListener's star pagination
+/// (`<span class="star-pagination">*650</span>`) and plain texts write
+/// them. Not a second reporter's "**12", nor a "*" inside a word.
+pub fn star_pages(body: &str) -> std::collections::BTreeSet<u32> {
+    let bytes = body.as_bytes();
+    let mut pages = std::collections::BTreeSet::new();
+    for (at, _) in body.match_indices('*') {
+        let standalone_before =
+            at == 0 || matches!(bytes[at - 1], b'>' | b'[' | b'(' | b' ' | b'\n' | b'\t');
+        let digits = bytes[at + 1..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let end = at + 1 + digits;
+        let standalone_after = bytes
+            .get(end)
+            .is_none_or(|b| !b.is_ascii_alphanumeric() && *b != b'*');
+        if standalone_before
+            && (1..=5).contains(&digits)
+            && standalone_after
+            && let Ok(page) = body[at + 1..end].parse()
+        {
+            pages.insert(page);
+        }
+    }
+    pages
+}
+
 #[cfg(test)]
 mod tests {
     use super::markup_to_text;
@@ -150,6 +179,16 @@ mod tests {
         assert_eq!(
             markup_to_text(html),
             "\nBrown v. Board, 347 U.S. 483 & id. § 1983—ok\nnext\n"
+        );
+    }
+
+    #[test]
+    fn star_pages_are_read_where_they_stand_alone() {
+        let body = "<span class=\"star-pagination\">*650</span> text [*651] **12 a*652 \
+                    *653x (*654) 5 * 6 *655";
+        assert_eq!(
+            super::star_pages(body).into_iter().collect::<Vec<_>>(),
+            [650, 651, 654, 655]
         );
     }
 

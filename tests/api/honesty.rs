@@ -710,6 +710,23 @@ async fn a_pin_past_an_unnamed_decision_of_another_day_is_unavailable() {
     assert_eq!(erie["status"], "unavailable", "{erie}");
 }
 
+/// A pin past the last page the case's text marks ("*655") is `unavailable`
+/// (a dissent may be missing from the library's text); inside, verified.
+#[tokio::test]
+async fn a_pin_past_the_pages_the_text_marks_is_unavailable() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    for pin in ["700", "655-56"] {
+        let text = format!("State v. Ramirez, 254 P.3d 649, {pin} (N.M. 2011).");
+        let past = only_with_status(&app, &key, &text, "unavailable").await;
+        assert_reason(&past, "marks its pages from 649 to 655");
+    }
+    for pin in ["650", "655"] {
+        let text = format!("State v. Ramirez, 254 P.3d 649, {pin} (N.M. 2011).");
+        only_with_status(&app, &key, &text, "verified").await;
+    }
+}
+
 /// A page whose every decision is dated more than a year from the year
 /// given is no decision of that year, name known or not; an SCDB date its
 /// term contradicts still dates the decision.

@@ -5,6 +5,7 @@ use redb::ReadTransaction;
 use crate::library::lookup::{CaseLookup, find_case};
 use crate::library::model::{CaseRecord, CiteKey, numbers_documents};
 use crate::library::store;
+use crate::library::text::star_pages;
 use crate::store::StoreError;
 
 /// A pin page the case cited does not hold, and why.
@@ -129,19 +130,46 @@ fn page_outside_case(
     }
     // Another case the library knows starts between the first page and the
     // pin: the pin is past this case's end, held volume or not.
-    let Some((next, case)) = next_other_case(txn, key, first, record)? else {
-        return Ok(None);
-    };
-    if pin <= next {
-        return Ok(None);
+    if let Some((next, case)) = next_other_case(txn, key, first, record)?
+        && pin > next
+    {
+        return Ok(Some(PinOutside {
+            reason: format!(
+                "page {pin} is past the start of the next case the library knows in the volume ({}, page {next})",
+                described(&case)
+            ),
+            proven: is_named(&case),
+        }));
     }
-    Ok(Some(PinOutside {
+    // The text's own page marks end before the pin: no proof, since an
+    // opinion of the case (a dissent) may be missing from the library.
+    let marked = last_page_marked(txn, record, first)?;
+    Ok(marked.filter(|&last| pin > last).map(|last| PinOutside {
         reason: format!(
-            "page {pin} is past the start of the next case the library knows in the volume ({}, page {next})",
-            described(&case)
+            "the library's text of the case marks its pages from {first} to {last}; page {pin} is past them"
         ),
-        proven: is_named(&case),
+        proven: false,
     }))
+}
+
+/// The last page of a run the opinion texts of `record` mark, page by page,
+/// from the page after its first (`first`): the pages the library's text
+/// shows the case to hold.
+fn last_page_marked(
+    txn: &ReadTransaction,
+    record: &CaseRecord,
+    first: u32,
+) -> Result<Option<u32>, StoreError> {
+    let mut marked = std::collections::BTreeSet::<u32>::new();
+    for opinion in &record.opinions {
+        if let Some(body) = store::opinion_text(txn, &record.id, opinion.number)? {
+            marked.extend(star_pages(&body).range(first..));
+        }
+    }
+    let run = (first + 1..)
+        .take_while(|page| marked.contains(page))
+        .last();
+    Ok(run)
 }
 
 /// The first of `ids` that may be another decision than `record`: one the
