@@ -711,7 +711,8 @@ async fn a_pin_past_an_unnamed_decision_of_another_day_is_unavailable() {
 }
 
 /// A pin past the last page the case's text marks ("*655") is `unavailable`
-/// (a dissent may be missing from the library's text); inside, verified.
+/// (a dissent may be missing from the library's text), and so is one on the
+/// page where the next case begins; inside, verified.
 #[tokio::test]
 async fn a_pin_past_the_pages_the_text_marks_is_unavailable() {
     let app = spawn_app().await;
@@ -724,6 +725,17 @@ async fn a_pin_past_the_pages_the_text_marks_is_unavailable() {
     for pin in ["650", "655"] {
         let text = format!("State v. Ramirez, 254 P.3d 649, {pin} (N.M. 2011).");
         only_with_status(&app, &key, &text, "verified").await;
+    }
+    // N.W.3d runs its cases on: State v. Garza may end on page 23, where
+    // Willenberg v. Frye begins; page 24 is past that start.
+    for (pin, status) in [
+        ("22-23", "unavailable"),
+        ("23", "unavailable"),
+        ("22", "verified"),
+        ("24", "unverified"),
+    ] {
+        let text = format!("State v. Garza, 3 N.W.3d 18, {pin} (Minn. 2024).");
+        only_with_status(&app, &key, &text, status).await;
     }
 }
 

@@ -117,12 +117,27 @@ fn page_outside_case(
         ..key.clone()
     };
     let other = match find_case(txn, &at_pin)? {
-        CaseLookup::Found { cases, .. } if !cases.contains(&record.id) => {
-            first_other(txn, &cases, record)?
+        CaseLookup::Found {
+            cases,
+            by_page_range,
+        } if !cases.contains(&record.id) => {
+            first_other(txn, &cases, record)?.map(|other| (other, !by_page_range))
         }
         _ => None,
     };
-    if let Some(other) = other {
+    if let Some((other, starts_there)) = other {
+        // Most reporters run one case on after another: the case cited may
+        // end on the page where the next begins. The U.S. Reports start
+        // each on a page of its own.
+        if starts_there && key.reporter != "U.S." {
+            return Ok(Some(PinOutside {
+                reason: format!(
+                    "page {pin} starts another case ({}); the case named may end on it",
+                    described(&other)
+                ),
+                proven: false,
+            }));
+        }
         return Ok(Some(PinOutside {
             reason: format!("page {pin} belongs to another case ({})", described(&other)),
             proven: is_named(&other),
