@@ -21,6 +21,7 @@ use redb::ReadTransaction;
 
 use serde::Serialize;
 
+use crate::citations::courts::courts_differ;
 use crate::citations::{Citation, CitationKind, Extractor, normalize_case_name};
 use crate::library::Library;
 use crate::library::model::CiteKey;
@@ -372,12 +373,15 @@ fn checked_as_written(citation: &Citation) -> bool {
 /// another name at an address already cited is another claim ("Smith v.
 /// Jones, 347 U.S. 483" after Brown's), the same name again, or none, is
 /// not, and neither is the same year again or none; another year is ("347
-/// U.S. 483 (1955)" after "(1954)": one of them is wrong). A short form with
-/// no full citation before it is a claim of its own.
+/// U.S. 483 (1955)" after "(1954)": one of them is wrong), and so is another
+/// court ("(7th Cir. 2013)" after "(Ind. Ct. App. 2013)"; courts compared as
+/// [`courts_differ`] does). A short form with no full citation before it is
+/// a claim of its own.
 fn claims(found: &[Citation], text: &str) -> Vec<Vec<Mention>> {
     let mut claims: Vec<Vec<Mention>> = Vec::new();
-    // The year of each claim's first citation.
+    // The year and court of each claim's first citation.
     let mut years: Vec<Option<i32>> = Vec::new();
+    let mut courts: Vec<Option<&'static str>> = Vec::new();
     let mut at_address: HashMap<String, Vec<usize>> = HashMap::new();
     let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
     // The claim of each full citation, for the short forms that follow it.
@@ -414,14 +418,22 @@ fn claims(found: &[Citation], text: &str) -> Vec<Vec<Mention>> {
             Some(named) => by_name.get(named),
             None => at_address.get(&address),
         };
-        let same_year = |&&claim: &&usize| match (years[claim], citation.year) {
-            (Some(first), Some(this)) => first == this,
-            _ => true,
+        let same_claim = |&&claim: &&usize| {
+            let same_year = match (years[claim], citation.year) {
+                (Some(first), Some(this)) => first == this,
+                _ => true,
+            };
+            let other_court = match (courts[claim], citation.court) {
+                (Some(first), Some(this)) => courts_differ(first, this),
+                _ => false,
+            };
+            same_year && !other_court
         };
-        let known = candidates.and_then(|claims| claims.iter().find(same_year).copied());
+        let known = candidates.and_then(|claims| claims.iter().find(same_claim).copied());
         let claim = known.unwrap_or_else(|| {
             claims.push(Vec::new());
             years.push(citation.year);
+            courts.push(citation.court);
             let claim = claims.len() - 1;
             at_address.entry(address).or_default().push(claim);
             if let Some(named) = named {
@@ -440,6 +452,7 @@ fn claims(found: &[Citation], text: &str) -> Vec<Vec<Mention>> {
                     part: (part.start, part.end),
                 }]);
                 years.push(citation.year);
+                courts.push(citation.court);
             }
         }
     }

@@ -624,6 +624,18 @@ async fn a_case_cited_to_a_court_of_another_place_is_unverified() {
     // The first volumes of the U.S. Reports also print Pennsylvania's cases.
     let dallas = only(&app, &key, "See 1 Dall. 41 (Pa. 1779).").await;
     assert_ne!(dallas["status"], "unverified", "{dallas}");
+    // The same citation again, to another place's court, is checked again.
+    let again = checked(
+        &app,
+        &key,
+        "See State v. Ramirez, 254 P.3d 649, 651 (N.M. 2011). Later: State v. Ramirez, \
+         254 P.3d 649, 651 (10th Cir. 2011).",
+    )
+    .await;
+    assert_eq!(
+        statuses(&again),
+        [("254 P.3d 649", "verified"), ("254 P.3d 649", "unverified")]
+    );
 }
 
 /// SCDB's few S. Ct. cites of another document than the decision (Bruen's
