@@ -223,12 +223,14 @@ pub fn parse_json<T: DeserializeOwned>(meta: &RequestMeta, body: Body) -> Result
             ));
         }
     }
+    // A byte-order mark some Windows tools write is no part of the JSON.
+    let json = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     // serde reads a struct from an array too (its fields in order), which
     // would slip past the unknown-field check: only an object is a body.
-    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+    if json.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
         return Err(ApiError::bad_request("a JSON object body is required"));
     }
-    let mut deserializer = serde_json::Deserializer::from_slice(&bytes);
+    let mut deserializer = serde_json::Deserializer::from_slice(json);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
         let path = err.path().to_string();
         let inner = err.into_inner();

@@ -248,6 +248,26 @@ async fn garbage_bytes_never_cause_a_server_error() {
     }
 }
 
+/// A byte-order mark before the JSON (some Windows tools write one) is
+/// read past.
+#[tokio::test]
+async fn a_byte_order_mark_before_the_body_is_read_past() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("1").await;
+    let response = app
+        .client
+        .post(app.url("/v1/cases/lookup"))
+        .bearer_auth(&key)
+        .header("content-type", "application/json")
+        .body("\u{feff}{\"citation\":\"347 U.S. 483\"}")
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = read(response).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["status"], "not_in_library", "{body}");
+}
+
 /// serde would read a struct from an array of its fields in order, past the
 /// unknown-field check; a body must be an object, and a refused one is not
 /// billed and writes nothing.
