@@ -159,6 +159,21 @@ fn the_volume_557_opinions_are_split_into_their_cases() {
     assert!(ricci.opinions.iter().any(|o| o.chars > 10_000));
 }
 
+/// A slip opinion joins its SCDB decision by docket, whatever dash either
+/// writes ("14-95", SCDB's "14–95"): one case, with the text, not two.
+#[test]
+fn a_slip_opinion_joins_its_decision_by_docket() {
+    let (_dir, library) = library();
+    let glebe = lookup(&library, "574 U.S. 21");
+    assert_eq!(glebe["cases"][0]["caseId"], "scdb-2014-079", "{glebe}");
+    assert_eq!(glebe["cases"][0]["hasText"], true, "{glebe}");
+    let named = library.search_names("Glebe v. Frost", 5).unwrap();
+    assert_eq!(
+        named.iter().map(|hit| hit.id.as_str()).collect::<Vec<_>>(),
+        ["scdb-2014-079"]
+    );
+}
+
 #[test]
 fn rules_statutes_and_regulations_resolve() {
     let (_dir, library) = library();

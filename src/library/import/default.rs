@@ -12,7 +12,8 @@ use serde_json::Value;
 
 use super::csv::{CsvReader, Dialect, Row};
 use super::{
-    ImportError, ImportReport, Progress, date_numbers, iso_date, parse_simple_cite, run_batches,
+    ImportError, ImportReport, Progress, date_numbers, iso_date, normalize_docket,
+    parse_simple_cite, run_batches,
 };
 use crate::library::model::{
     Authority, BodyFormat, CaseCitation, CaseRecord, CiteKey, LawCoverage, NewCase, NewOpinion,
@@ -43,7 +44,9 @@ use crate::store::{Store, StoreError};
 /// 13: SCDB dates before their term began left out.
 /// 14: such dates kept (a wrong year is still caught), but no S. Ct. cite
 /// judged by them.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 14;
+/// 15: Supreme Court dockets joined whatever their dash (SCDB writes
+/// "14–95"), so the corpus's slip opinions join their SCDB decisions.
+pub const DEFAULT_LIBRARY_VERSION: u32 = 15;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");
@@ -465,17 +468,6 @@ fn docket_namespace(court: &str) -> String {
     format!("docket:{court}")
 }
 
-/// Docket numbers as printed vary in dashes and prefixes ("No. 11–345").
-fn normalize_docket(docket: &str) -> String {
-    docket
-        .trim()
-        .trim_start_matches("No.")
-        .trim_start_matches("NO.")
-        .trim()
-        .replace(['–', '—', '‑'], "-")
-        .to_uppercase()
-}
-
 /// A Fastcase decision date as an ISO date: the files write both
 /// `2013-12-24` and `12-24-2013` (months and days not always padded); an
 /// impossible date is none.
@@ -828,12 +820,7 @@ fn corpus(store: &Store) -> Result<ImportReport, ImportError> {
                     } else {
                         docket_namespace(court)
                     };
-                    let key = if court == "scotus" {
-                        docket.clone()
-                    } else {
-                        normalize_docket(docket)
-                    };
-                    writer.external_case(&namespace, &key)?
+                    writer.external_case(&namespace, &normalize_docket(docket))?
                 }
                 None => None,
             };

@@ -974,6 +974,18 @@ pub fn is_pre_modification_time_key(key: &str) -> bool {
     matches!(fields.as_slice(), [_, _, size] if !size.is_empty() && size.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// Docket numbers as printed vary in dashes and prefixes ("No. 11–345",
+/// SCDB's "14–95"): the form dockets are joined by.
+pub(crate) fn normalize_docket(docket: &str) -> String {
+    docket
+        .trim()
+        .trim_start_matches("No.")
+        .trim_start_matches("NO.")
+        .trim()
+        .replace(['–', '—', '‑'], "-")
+        .to_uppercase()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,7 +12,7 @@ use std::path::Path;
 use super::csv::{CsvReader, Dialect, Row};
 use super::{
     FirstSeen, ImportError, ImportReport, Progress, checkpoint_key, date_numbers, decision_date,
-    iso_date, open_input, parse_simple_cite, run_batches, unpaged_volume,
+    iso_date, normalize_docket, open_input, parse_simple_cite, run_batches, unpaged_volume,
 };
 use crate::library::model::{CaseCitation, CaseRecord, NewCase, Provenance};
 use crate::library::store::LibraryWriter;
@@ -386,7 +386,7 @@ fn store_case(
         opinions: Vec::new(),
     })?;
     if let Some(docket) = case.docket {
-        writer.add_alias("scotus-docket", &docket, &stored.id)?;
+        writer.add_alias("scotus-docket", &normalize_docket(&docket), &stored.id)?;
     }
     if let Some(volume) = volume.filter(|v| held.contains(v)) {
         writer.mark_volume_held("U.S.", volume, SOURCE)?;
@@ -441,7 +441,7 @@ fn store_companion(
     };
     writer.add_companion(&lead, &case.record.name, case.docket.as_deref())?;
     if let Some(docket) = &case.docket {
-        writer.add_alias("scotus-docket", docket, &lead)?;
+        writer.add_alias("scotus-docket", &normalize_docket(docket), &lead)?;
     }
     report.stored += 1;
     Ok(())
