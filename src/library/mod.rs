@@ -400,10 +400,28 @@ impl Library {
 }
 
 /// Reads a citation string with the citation engine: its first case or
-/// law citation, as a library query.
+/// law citation, as a library query. A range of sections ("§§ 1983-1985")
+/// is read as its first section, as verify and resolve read it.
 pub fn parse_citation(text: &str) -> Option<lookup::CitationQuery> {
     let citations = crate::citations::Extractor::shared().extract(text);
-    citations.iter().find_map(query_of)
+    citations.iter().find_map(|citation| {
+        let query = query_of(citation)?;
+        let signs = citation.text(text).contains("§§");
+        Some(match query {
+            lookup::CitationQuery::Authority {
+                code,
+                title,
+                section,
+            } => lookup::CitationQuery::Authority {
+                section: crate::citations::section_range(&section, signs)
+                    .map_or(section.as_str(), |(first, _)| first)
+                    .to_string(),
+                code,
+                title,
+            },
+            other => other,
+        })
+    })
 }
 
 /// The library query a citation names, when the library keeps that kind.

@@ -195,6 +195,17 @@ fn rules_statutes_and_regulations_resolve() {
         lookup(&library, "Fed. R. Civ. P. 99")["verdict"],
         "cannot_exist"
     );
+    // A range of sections is read as its first, as verify reads it; a
+    // hyphen inside a section number makes no range.
+    for (citation, section) in [
+        ("42 U.S.C. §§ 1983-1985", "1983"),
+        ("42 U.S.C. §§ 1981–1983", "1981"),
+        ("42 U.S.C. § 2000e-2", "2000e-2"),
+    ] {
+        let answer = lookup(&library, citation);
+        assert_eq!(answer["verdict"], "found", "{answer}");
+        assert_eq!(answer["readAs"]["section"], section, "{answer}");
+    }
     assert_eq!(
         lookup(&library, "Fed. R. Civ. P. 89")["verdict"],
         "cannot_exist",
