@@ -195,6 +195,14 @@ fn rules_statutes_and_regulations_resolve() {
         lookup(&library, "Fed. R. Civ. P. 99")["verdict"],
         "cannot_exist"
     );
+    // A number the Code gives two sections keeps both headings.
+    let twice = lookup(&library, "5 U.S.C. § 5757");
+    let heading = twice["authority"]["heading"].as_str().unwrap();
+    assert!(
+        heading.contains("Extended assignment incentive")
+            && heading.contains("Payment of expenses to obtain professional credentials"),
+        "{twice}"
+    );
     // A range of sections is read as its first, as verify reads it; a
     // hyphen inside a section number makes no range.
     for (citation, section) in [

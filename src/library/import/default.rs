@@ -45,7 +45,8 @@ use crate::store::{Store, StoreError};
 /// 14: such dates kept (a wrong year is still caught), but no S. Ct. cite
 /// judged by them.
 /// 15: Supreme Court dockets joined whatever their dash (SCDB writes
-/// "14–95"), so the corpus's slip opinions join their SCDB decisions.
+/// "14–95"), so the corpus's slip opinions join their SCDB decisions; both
+/// headings of a U.S. Code number given to two sections kept.
 pub const DEFAULT_LIBRARY_VERSION: u32 = 15;
 
 const SCOTUS_INDEX: &[u8] =
@@ -1084,6 +1085,7 @@ fn frcp_print_texts() -> HashMap<String, String> {
 /// sections of the 19 titles whose full history is held.
 fn us_code(store: &Store) -> Result<ImportReport, ImportError> {
     let mut report = ImportReport::new("usc");
+    let live_headings = section_headings(USC_LIVE)?;
     let live_titles = title_counts(USC_LIVE)?;
     let history_titles = title_counts(USC_STATUS)?;
     let name = Path::new("default/usc/usc_sections_live_rp119-100.csv");
@@ -1106,11 +1108,15 @@ fn us_code(store: &Store) -> Result<ImportReport, ImportError> {
             let (Some(t), Some(s)) = (field(&row, title), field(&row, section)) else {
                 return Ok(());
             };
+            let key = (t.to_string(), s.to_string());
             writer.put_authority(&Authority {
+                heading: live_headings
+                    .get(&key)
+                    .cloned()
+                    .unwrap_or_else(|| field(&row, heading).unwrap_or_default().to_string()),
                 code: codes::USC.into(),
-                title: t.to_string(),
-                section: s.to_string(),
-                heading: field(&row, heading).unwrap_or_default().to_string(),
+                title: key.0,
+                section: key.1,
                 text: None,
                 status: "live".into(),
                 source: "OLRC release point 119-100".into(),
@@ -1181,17 +1187,42 @@ fn us_code(store: &Store) -> Result<ImportReport, ImportError> {
 /// Rows per `title` of an embedded CSV (coverage is written from these, so
 /// a resumed build that skips finished rows still writes it).
 fn title_counts(bytes: &'static [u8]) -> Result<BTreeMap<String, u64>, ImportError> {
-    let name = Path::new("default/title counts");
-    let csv = CsvReader::new(gunzip(bytes), Dialect::Rfc4180)
-        .map_err(|e| ImportError::format(name, e.to_string()))?;
-    let title = csv.column("title");
     let mut counts = BTreeMap::new();
-    for row in csv.flatten() {
-        if let Some(t) = field(&row, title) {
-            *counts.entry(t.to_string()).or_default() += 1;
-        }
+    for (title, _) in section_headings(bytes)?.keys() {
+        *counts.entry(title.clone()).or_default() += 1;
     }
     Ok(counts)
+}
+
+/// Each (title, section) a Code file lists, with its heading; the headings
+/// of a number the Code gives two sections ("5 U.S.C. § 5757") joined by
+/// " | ", so neither is lost.
+fn section_headings(
+    bytes: &'static [u8],
+) -> Result<BTreeMap<(String, String), String>, ImportError> {
+    let name = Path::new("default/section headings");
+    let csv = CsvReader::new(gunzip(bytes), Dialect::Rfc4180)
+        .map_err(|e| ImportError::format(name, e.to_string()))?;
+    let (title, section, heading) = (
+        csv.column("title"),
+        csv.column("section"),
+        csv.column("heading"),
+    );
+    let mut headings: BTreeMap<(String, String), String> = BTreeMap::new();
+    for row in csv.flatten() {
+        let (Some(t), Some(s)) = (field(&row, title), field(&row, section)) else {
+            continue;
+        };
+        let this = field(&row, heading).unwrap_or_default();
+        let held = headings.entry((t.to_string(), s.to_string())).or_default();
+        if held.is_empty() {
+            held.push_str(this);
+        } else if !held.split(" | ").any(|h| h == this) {
+            held.push_str(" | ");
+            held.push_str(this);
+        }
+    }
+    Ok(headings)
 }
 
 /// The sections one row of the status file stands for: "202...204" → 202,
