@@ -220,6 +220,15 @@ impl Library {
                     coverage,
                 });
             }
+            // Titles in numeric order (the table keeps them as text: 1, 10, 11, …, 2).
+            law.sort_by_cached_key(|t: &LawTitleStatus| {
+                let number: String = t.title.chars().take_while(char::is_ascii_digit).collect();
+                (
+                    t.code.clone(),
+                    number.parse::<u32>().unwrap_or(u32::MAX),
+                    t.title.clone(),
+                )
+            });
             Ok((counts, volumes, law))
         })?;
         let reporters = coverage

@@ -138,6 +138,14 @@ fn coverage_tells_held_volumes_from_unheld_ones() {
         .find(|r| r.reporter == "U.S.")
         .unwrap();
     assert!(us.volumes_held >= 250, "{us:?}");
+    // Code titles in numeric order, not as text (1, 2, …, 10).
+    let titles: Vec<u32> = status
+        .law
+        .iter()
+        .filter(|t| t.code == "usc")
+        .map(|t| t.title.parse().unwrap())
+        .collect();
+    assert!(titles.windows(2).all(|w| w[0] < w[1]), "{titles:?}");
 }
 
 #[test]
