@@ -360,6 +360,17 @@ enum Mention {
     },
 }
 
+impl Mention {
+    /// The citation written at this mention.
+    fn citation(self) -> usize {
+        match self {
+            Mention::Written(i)
+            | Mention::PinOf { short: i, .. }
+            | Mention::ListedPart { citation: i, .. } => i,
+        }
+    }
+}
+
 /// Whether a citation is checked on its own: a full citation, or a short
 /// form ("Henderson, 512 U.S. at 214") with no full citation before it,
 /// which still names a volume, reporter and page.
@@ -379,9 +390,6 @@ fn checked_as_written(citation: &Citation) -> bool {
 /// a claim of its own.
 fn claims(found: &[Citation], text: &str) -> Vec<Vec<Mention>> {
     let mut claims: Vec<Vec<Mention>> = Vec::new();
-    // The year and court of each claim's first citation.
-    let mut years: Vec<Option<i32>> = Vec::new();
-    let mut courts: Vec<Option<&'static str>> = Vec::new();
     let mut at_address: HashMap<String, Vec<usize>> = HashMap::new();
     let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
     // The claim of each full citation, for the short forms that follow it.
@@ -418,12 +426,14 @@ fn claims(found: &[Citation], text: &str) -> Vec<Vec<Mention>> {
             Some(named) => by_name.get(named),
             None => at_address.get(&address),
         };
+        // Compared with the claim's first citation.
         let same_claim = |&&claim: &&usize| {
-            let same_year = match (years[claim], citation.year) {
+            let first = &found[claims[claim][0].citation()];
+            let same_year = match (first.year, citation.year) {
                 (Some(first), Some(this)) => first == this,
                 _ => true,
             };
-            let other_court = match (courts[claim], citation.court) {
+            let other_court = match (first.court, citation.court) {
                 (Some(first), Some(this)) => courts_differ(first, this),
                 _ => false,
             };
@@ -432,8 +442,6 @@ fn claims(found: &[Citation], text: &str) -> Vec<Vec<Mention>> {
         let known = candidates.and_then(|claims| claims.iter().find(same_claim).copied());
         let claim = known.unwrap_or_else(|| {
             claims.push(Vec::new());
-            years.push(citation.year);
-            courts.push(citation.court);
             let claim = claims.len() - 1;
             at_address.entry(address).or_default().push(claim);
             if let Some(named) = named {
@@ -451,8 +459,6 @@ fn claims(found: &[Citation], text: &str) -> Vec<Vec<Mention>> {
                     citation: i,
                     part: (part.start, part.end),
                 }]);
-                years.push(citation.year);
-                courts.push(citation.court);
             }
         }
     }
@@ -461,11 +467,7 @@ fn claims(found: &[Citation], text: &str) -> Vec<Vec<Mention>> {
 
 /// Adds a mention to a claim unless one at the same pin is there already.
 fn add_pin(claim: &mut Vec<Mention>, found: &[Citation], mention: Mention) {
-    let pin_of = |mention: &Mention| match *mention {
-        Mention::Written(i)
-        | Mention::PinOf { short: i, .. }
-        | Mention::ListedPart { citation: i, .. } => pin_key(&found[i]),
-    };
+    let pin_of = |mention: &Mention| pin_key(&found[mention.citation()]);
     let pin = pin_of(&mention);
     if !claim.iter().any(|m| pin_of(m) == pin) {
         claim.push(mention);
