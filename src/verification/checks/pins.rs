@@ -1,5 +1,7 @@
 //! Pin pages: whether each page a pin names lies inside the case cited.
 
+use std::cell::OnceCell;
+
 use redb::ReadTransaction;
 
 use crate::library::lookup::{CaseLookup, find_case};
@@ -32,8 +34,10 @@ pub(super) fn pin_outside_case(
     }
     // A page shown to be outside outweighs an earlier page only suspected.
     let mut suspected = None;
+    // The pages the case's text marks, read once for every page of the pin.
+    let marked = OnceCell::new();
     for page in pin.map(pin_pages).unwrap_or_default() {
-        match page_outside_case(txn, key, page, record)? {
+        match page_outside_case(txn, key, page, record, &marked)? {
             Some(outside) if outside.proven => return Ok(Some(outside)),
             Some(outside) => {
                 suspected.get_or_insert(outside);
@@ -87,6 +91,7 @@ fn page_outside_case(
     key: &CiteKey,
     pin: u32,
     record: &CaseRecord,
+    marked: &OnceCell<Option<u32>>,
 ) -> Result<Option<PinOutside>, StoreError> {
     let proven = |reason: String| PinOutside {
         reason,
@@ -158,7 +163,13 @@ fn page_outside_case(
     }
     // The text's own page marks end before the pin: no proof, since an
     // opinion of the case (a dissent) may be missing from the library.
-    let marked = last_page_marked(txn, record, first)?;
+    let marked = match marked.get() {
+        Some(last) => *last,
+        None => {
+            let last = last_page_marked(txn, record, first)?;
+            *marked.get_or_init(|| last)
+        }
+    };
     Ok(marked.filter(|&last| pin > last).map(|last| PinOutside {
         reason: format!(
             "the library's text of the case marks its pages from {first} to {last}; page {pin} is past them"
