@@ -37,7 +37,7 @@ pub(super) fn cited_name(citations: &[Citation], index: usize) -> Option<String>
 /// plainly holds one ("v.", "In re", "Ex parte") between the previous
 /// citation (or the sentence's start) and the citation's group: a name
 /// the extractor could not read, which must not pass as no name at all.
-pub(super) fn unread_case_name(citations: &[Citation], index: usize, text: &str) -> bool {
+fn unread_case_name(citations: &[Citation], index: usize, text: &str) -> bool {
     let (sentence, _) = clause_before(citations, index, text, |c| c.span.start);
     [" v. ", " vs. ", " v ", "In re ", "Ex parte ", "Matter of "]
         .iter()
@@ -45,24 +45,43 @@ pub(super) fn unread_case_name(citations: &[Citation], index: usize, text: &str)
         || ends_with_given_name(sentence)
 }
 
-/// A name read as one party ("Wyoming Corporation") that is only the end
-/// of a longer one, whose clause holds a "v." before it ("Acme Drilling,
-/// LLC v. Beta Dozers, Inc., a Wyoming Corporation") where the extractor
-/// stopped at a word it does not take for a name's: the party before that
-/// "v." and the end read ("Acme Drilling, LLC v. Wyoming Corporation"), to
-/// be checked as the name; `Err` when no party is read before the "v.".
-/// An end alone shares a word with many a case ("Wyoming" with State of
-/// Wyoming) and names none. `Ok(None)` for a name read whole, and for a
-/// whole second party read after its "v." ("Bur ns v. Richardson": a first
-/// party a PDF broke).
-pub(super) fn with_its_first_party(
+/// The name a citation is checked under, as [`name_as_checked`] reads it.
+pub(super) enum NameAsChecked {
+    /// The name read, or none.
+    AsRead(Option<String>),
+    /// A name read as the end of a longer one, with the party before its
+    /// "v." ("Acme Drilling, LLC v. Wyoming Corporation").
+    WithFirstParty(String),
+    /// A name is written but could not be read.
+    Unread,
+}
+
+/// The name to check a citation under, `name` being the one read
+/// ([`cited_name`]). A name read as one party
+/// ("Wyoming Corporation") may be only the end of a longer one, whose
+/// clause holds a "v." before it ("Acme Drilling, LLC v. Beta Dozers, Inc.,
+/// a Wyoming Corporation") where the extractor stopped at a word it does
+/// not take for a name's: it is checked with the party before that "v.",
+/// and is unread when none is read there. An end alone shares a word with
+/// many a case ("Wyoming" with State of Wyoming) and names none. A whole
+/// second party read after its "v." is a name ("Bur ns v. Richardson": a
+/// first party a PDF broke). No name is unread when the text before the
+/// citation plainly holds one ([`unread_case_name`]).
+pub(super) fn name_as_checked(
     citations: &[Citation],
     index: usize,
-    name: &str,
+    name: Option<String>,
     text: &str,
-) -> Result<Option<String>, ()> {
-    if reversed(name).is_some() || names_one_party(name) {
-        return Ok(None);
+) -> NameAsChecked {
+    let Some(name) = name else {
+        return if unread_case_name(citations, index, text) {
+            NameAsChecked::Unread
+        } else {
+            NameAsChecked::AsRead(None)
+        };
+    };
+    if reversed(&name).is_some() || names_one_party(&name) {
+        return NameAsChecked::AsRead(Some(name));
     }
     let (clause, clause_start) = clause_before(citations, index, text, |c| c.full_span.start);
     let is_versus = |word: &str| matches!(word, "v." | "v" | "vs." | "vs");
@@ -74,10 +93,12 @@ pub(super) fn with_its_first_party(
     match versus {
         Some(at) if !after_versus => {
             let end = clause_start + clause[..at].trim_end().len();
-            let first = name_before(text, end, clause_start).ok_or(())?;
-            Ok(Some(format!("{first} v. {name}")))
+            match name_before(text, end, clause_start) {
+                Some(first) => NameAsChecked::WithFirstParty(format!("{first} v. {name}")),
+                None => NameAsChecked::Unread,
+            }
         }
-        _ => Ok(None),
+        _ => NameAsChecked::AsRead(Some(name)),
     }
 }
 

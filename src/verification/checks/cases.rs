@@ -4,8 +4,8 @@
 use redb::ReadTransaction;
 
 use super::case_names::{
-    cited_name, companion_named, name_mismatch, named_case, unread_case_name, vague_name,
-    with_its_first_party,
+    NameAsChecked, cited_name, companion_named, name_as_checked, name_mismatch, named_case,
+    vague_name,
 };
 use super::pins::pin_outside_case;
 use super::{this_year, year_to_come};
@@ -136,20 +136,17 @@ pub fn check_case(
     if let Some(vague) = name.as_deref().and_then(|name| vague_name(name, &written)) {
         return Ok(vague);
     }
-    let (name, unread) = match name {
-        None => (None, unread_case_name(citations, index, text)),
-        Some(name) => match with_its_first_party(citations, index, &name, text) {
-            Ok(whole) => (Some(whole.unwrap_or(name)), false),
-            Err(()) => (Some(name), true),
-        },
+    let name = match name_as_checked(citations, index, name, text) {
+        NameAsChecked::AsRead(name) => name,
+        NameAsChecked::WithFirstParty(name) => Some(name),
+        NameAsChecked::Unread => {
+            return Ok(CheckedCitation::unavailable(
+                written,
+                case,
+                "a case name is written before this citation but could not be read, so it cannot be checked",
+            ));
+        }
     };
-    if unread {
-        return Ok(CheckedCitation::unavailable(
-            written,
-            case,
-            "a case name is written before this citation but could not be read, so it cannot be checked",
-        ));
-    }
     let chosen = match &name {
         None if records.len() == 1 => Some(first),
         None => {
