@@ -1086,8 +1086,8 @@ fn frcp_print_texts() -> HashMap<String, String> {
 fn us_code(store: &Store) -> Result<ImportReport, ImportError> {
     let mut report = ImportReport::new("usc");
     let live_headings = section_headings(USC_LIVE)?;
-    let live_titles = title_counts(USC_LIVE)?;
-    let history_titles = title_counts(USC_STATUS)?;
+    let live_titles = title_counts(&live_headings);
+    let history_titles = title_counts(&section_headings(USC_STATUS)?);
     let name = Path::new("default/usc/usc_sections_live_rp119-100.csv");
     let csv = CsvReader::new(gunzip(USC_LIVE), Dialect::Rfc4180)
         .map_err(|e| ImportError::format(name, e.to_string()))?;
@@ -1184,14 +1184,15 @@ fn us_code(store: &Store) -> Result<ImportReport, ImportError> {
     Ok(report)
 }
 
-/// Rows per `title` of an embedded CSV (coverage is written from these, so
-/// a resumed build that skips finished rows still writes it).
-fn title_counts(bytes: &'static [u8]) -> Result<BTreeMap<String, u64>, ImportError> {
+/// Sections per title of an embedded CSV's [`section_headings`] (coverage
+/// is written from these, so a resumed build that skips finished rows still
+/// writes it).
+fn title_counts(sections: &BTreeMap<(String, String), String>) -> BTreeMap<String, u64> {
     let mut counts = BTreeMap::new();
-    for (title, _) in section_headings(bytes)?.keys() {
+    for (title, _) in sections.keys() {
         *counts.entry(title.clone()).or_default() += 1;
     }
-    Ok(counts)
+    counts
 }
 
 /// Each (title, section) a Code file lists, with its heading; the headings
@@ -1289,7 +1290,7 @@ fn cfr(store: &Store) -> Result<ImportReport, ImportError> {
         csv.column("reserved"),
     );
     let mut report = ImportReport::new("cfr");
-    let titles = title_counts(CFR_SECTIONS)?;
+    let titles = title_counts(&section_headings(CFR_SECTIONS)?);
     let mut progress = Progress::rows("cfr", 46_828);
     run_batches(
         store,
