@@ -375,6 +375,27 @@ fn places() -> Vec<(String, String)> {
         .collect()
 }
 
+/// What a place's or the nation's abbreviation written with periods
+/// stands for when it is several words: "N.Y." → "New York", "D.C." →
+/// "District of Columbia", "U.S." → "United States"; `None` for other
+/// words ("Bd.", "NY", "Cal.", "N.Y.2d").
+pub fn place_spelt_out(word: &str) -> Option<&'static str> {
+    if !word.ends_with('.') {
+        return None;
+    }
+    let squashed = super::names::squash_word(word);
+    if matches!(squashed.as_str(), "us" | "usa") {
+        return Some("United States");
+    }
+    courts()
+        .places
+        .iter()
+        .find(|(abbreviation, name)| {
+            name.contains(' ') && super::names::squash_word(abbreviation) == squashed
+        })
+        .map(|(_, name)| name.as_str())
+}
+
 /// The place whose abbreviation a court's text starts with, as a word
 /// ("N.Y. App. Div.", "Cal. App. 4th Dist."; "W. Va." is not "Va.").
 fn place_at_start(text: &str, places: &[(String, String)]) -> Option<usize> {

@@ -363,30 +363,6 @@ pub fn spellings(word: &str) -> Vec<String> {
     forms
 }
 
-/// What a place's or the nation's abbreviation written with periods
-/// stands for, in words: "N.Y." → "New York", "U.S." → "United States";
-/// `None` for other words ("Bd.", "NY", "N.Y.2d").
-pub fn place_spelt_out(word: &str) -> Option<&'static str> {
-    static PLACES: OnceLock<HashMap<String, String>> = OnceLock::new();
-    if !word.ends_with('.') {
-        return None;
-    }
-    let squashed = squash_word(word);
-    if matches!(squashed.as_str(), "us" | "usa") {
-        return Some("United States");
-    }
-    PLACES
-        .get_or_init(|| {
-            states()
-                .into_iter()
-                .filter(|(abbr, state)| !abbr.contains(' ') && state.contains(' '))
-                .map(|(abbr, state)| (squash_word(&abbr), state))
-                .collect()
-        })
-        .get(&squashed)
-        .map(String::as_str)
-}
-
 /// The spellings of [`spellings`] that T6 writes with an apostrophe, as
 /// written ("nat'l" for "National" or "Nat'l"): an index that splits words
 /// at apostrophes holds each as two words.

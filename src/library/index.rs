@@ -714,7 +714,7 @@ fn places_spelt_out(query: &str) -> std::borrow::Cow<'_, str> {
         let volume_before = i > 0 && words[i - 1].bytes().all(|b| b.is_ascii_digit());
         let bare = word.trim_end_matches([',', ';', ':']);
         (!volume_before)
-            .then(|| names::place_spelt_out(bare))
+            .then(|| crate::citations::courts::place_spelt_out(bare))
             .flatten()
             .map(|place| format!("{place}{}", &word[bare.len()..]))
     };
