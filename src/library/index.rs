@@ -313,28 +313,13 @@ impl LibraryIndex {
         };
         let elsewhere =
             self.every_word_first(&parser, &kind, &words, &sanitize(query), pool_limit)?;
-        let (in_order, by_name) = self.named_in_order(named.as_ref(), by_name);
+        let (in_order, by_name) = named_in_order(named.as_ref(), by_name);
         let ranked = [
             self.most_cited_first(in_order)?,
             self.most_cited_first(by_name)?,
             elsewhere,
         ];
         Ok(dedup(ranked.concat()).into_iter().take(limit).collect())
-    }
-
-    /// The hits a query written as a case name names, parties on their
-    /// sides (see [`NameQuery::is_named_by`]), and the others.
-    fn named_in_order(
-        &self,
-        named: Option<&NameQuery>,
-        hits: Vec<SearchHit>,
-    ) -> (Vec<SearchHit>, Vec<SearchHit>) {
-        match named {
-            Some(wanted) => hits.into_iter().partition(|hit| {
-                hit.kind == "case" && hit.names().any(|name| wanted.is_named_by(name))
-            }),
-            None => (Vec::new(), hits),
-        }
     }
 
     /// Cases before authorities, the most cited first; equally cited hits
@@ -369,7 +354,7 @@ impl LibraryIndex {
         if named.is_none() {
             return Ok(hits.into_iter().take(limit).collect());
         }
-        let (in_order, rest) = self.named_in_order(named, hits);
+        let (in_order, rest) = named_in_order(named, hits);
         Ok(self
             .most_cited_first(in_order)?
             .into_iter()
@@ -694,6 +679,20 @@ fn name_words(query: &str) -> Vec<String> {
         .map(|w| w.replace('"', "").to_lowercase())
         .filter(|w| !w.is_empty())
         .collect()
+}
+
+/// The hits a query written as a case name names, parties on their sides
+/// (see [`NameQuery::is_named_by`]), and the others.
+fn named_in_order(
+    named: Option<&NameQuery>,
+    hits: Vec<SearchHit>,
+) -> (Vec<SearchHit>, Vec<SearchHit>) {
+    match named {
+        Some(wanted) => hits.into_iter().partition(|hit| {
+            hit.kind == "case" && hit.names().any(|name| wanted.is_named_by(name))
+        }),
+        None => (Vec::new(), hits),
+    }
 }
 
 /// Hits without the repeats of one found twice, first place kept.
