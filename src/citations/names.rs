@@ -28,7 +28,7 @@ pub(crate) fn states() -> std::collections::BTreeMap<String, String> {
 /// Abbreviations common in case names that T6 does not list (the court
 /// words are the Bluebook's T7, for courts as parties: "Superior Ct.",
 /// "Sup. Ct. of N.H.").
-const EXTRA_ABBREVIATIONS: [(&str, &str); 37] = [
+const EXTRA_ABBREVIATIONS: [(&str, &str); 41] = [
     ("Ed.", "Education"),
     ("Am.", "American"),
     ("Rts.", "Rights"),
@@ -69,6 +69,12 @@ const EXTRA_ABBREVIATIONS: [(&str, &str); 37] = [
     ("Mrs.", "Missus"),
     ("Dr.", "Doctor"),
     ("Assn.", "Association"),
+    // Common in briefs and reporters' captions, though not in T6.
+    ("Hldg.", "Holding"),
+    ("Petrol.", "Petroleum"),
+    ("Contr.", "Contractor"),
+    // T10's, in company names ("Nat'l Austl. Bank Ltd.").
+    ("Austl.", "Australia"),
 ];
 
 /// Tokens that say what kind of entity a party is, not which one.
@@ -161,6 +167,13 @@ struct Lexicon {
     /// one word ("new", "york"), and that abbreviation's token ("ny"): "N.Y.
     /// Times Co." is "New York Times Co.".
     state_phrases: Vec<(Vec<String>, String)>,
+    /// The tokens of the words T6 and [`EXTRA_ABBREVIATIONS`] abbreviate:
+    /// the words of institutions
+    /// ("natl", "dept", "commn", "sch"), which name no party alone.
+    institutional: HashSet<String>,
+    /// The tokens of each state's name and of its abbreviation (`[del]` for
+    /// Delaware, `[new, york]` and `[ny]` for New York).
+    places: HashSet<Vec<String>>,
     /// Squashed abbreviation → how it is written with its apostrophe, lower
     /// case, without a period ("assn" → "ass'n").
     apostrophes: HashMap<String, String>,
@@ -243,19 +256,30 @@ fn lexicon() -> &'static Lexicon {
                 .or_insert_with(|| token.clone());
             canonical.entry(token.clone()).or_insert(token);
         }
+        let institutional = t6
+            .values()
+            .flatten()
+            .map(String::as_str)
+            .chain(EXTRA_ABBREVIATIONS.iter().map(|&(_, word)| word))
+            .filter_map(|word| canonical.get(&squash_word(word)).cloned())
+            .collect();
+        let state_words = |state: &str| -> Vec<String> {
+            state
+                .split_whitespace()
+                .map(|word| {
+                    let squashed = squash_word(word);
+                    canonical.get(&squashed).cloned().unwrap_or(squashed)
+                })
+                .collect()
+        };
         let state_phrases = states
             .iter()
             .filter(|(abbr, state)| !abbr.contains(' ') && state.contains(' '))
-            .map(|(abbr, state)| {
-                let words = state
-                    .split_whitespace()
-                    .map(|word| {
-                        let squashed = squash_word(word);
-                        canonical.get(&squashed).cloned().unwrap_or(squashed)
-                    })
-                    .collect();
-                (words, squash_word(abbr))
-            })
+            .map(|(abbr, state)| (state_words(state), squash_word(abbr)))
+            .collect();
+        let places = states
+            .iter()
+            .flat_map(|(abbr, state)| [vec![squash_word(abbr)], state_words(state)])
             .collect();
         let apostrophes = abbreviations
             .iter()
@@ -265,6 +289,8 @@ fn lexicon() -> &'static Lexicon {
         Lexicon {
             canonical,
             state_phrases,
+            institutional,
+            places,
             expansions,
             apostrophes,
             abbreviations,
@@ -310,7 +336,8 @@ fn fold_accent(c: char) -> char {
 
 /// Whether a word ending in a period is an abbreviation rather than the
 /// end of a sentence: "Corp.", "U.S.", "K.F.", "Cal.", a middle initial,
-/// or a short capitalised word ("Sys.", "Par.").
+/// a short capitalised word ("Sys.", "Par."), or a plural of an
+/// abbreviation ("Pharms.").
 pub fn is_abbreviation(word: &str) -> bool {
     let word = word.trim_end_matches(',');
     let Some(stem) = word.strip_suffix('.') else {
@@ -319,7 +346,14 @@ pub fn is_abbreviation(word: &str) -> bool {
     if stem.is_empty() {
         return false;
     }
-    if stem.contains('.') || lexicon().abbreviations.contains(word) {
+    // A plural of one ("Pharms.", "Assocs.", "Hldgs.").
+    let singular = stem
+        .strip_suffix('s')
+        .map(|singular| format!("{singular}."));
+    if stem.contains('.')
+        || lexicon().abbreviations.contains(word)
+        || singular.is_some_and(|singular| lexicon().abbreviations.contains(singular.as_str()))
+    {
         return true;
     }
     let first = stem.chars().next().unwrap_or(' ');
@@ -467,13 +501,14 @@ fn sides(name: &str) -> Vec<Vec<String>> {
         .collect();
     let mut parts: Vec<Vec<String>> = vec![Vec::new()];
     let words: Vec<&str> = lowered.split_whitespace().collect();
+    let versus = VersusWords::of(&words);
     let mut i = 0;
     while i < words.len() {
         let word = words[i];
         let bare =
             word.trim_matches(|c: char| matches!(c, ',' | ';' | ':' | '(' | ')' | '"' | '“' | '”'));
         let lower = bare.to_lowercase();
-        if matches!(lower.as_str(), "v." | "v" | "vs." | "vs" | "versus") {
+        if versus.is_versus(word) {
             parts.push(Vec::new());
             i += 1;
             continue;
@@ -716,10 +751,105 @@ fn same_party(
     // text often is ("Ri chardson", "Flint kote").
     // Initials too ("J.A. Croson" and "J. A. Croson", whose "a" is no
     // distinctive word).
-    c.iter().all(|t| a.contains(t))
-        || a.iter().all(|t| c.contains(t))
+    (c.iter().all(|t| a.contains(t))
+        && keeps_a_companys_lead(&c, actual, &a)
+        && !an_institutions_word_alone(&c, &a))
+        || (a.iter().all(|t| c.contains(t))
+            && keeps_a_companys_lead(&a, cited, &c)
+            && adds_only_given_names(&c, &a))
         || c.concat() == a.concat()
         || cited.concat() == actual.concat()
+}
+
+/// Whether `part`, the distinctive words of one writing of a party that
+/// are all among `whole_words` (those of the other writing, `whole`), keeps
+/// the word a company's name leads with. A company is cut short from the
+/// end ("Foshan Shunde" for "Foshan Shunde Yongjian Housewares & Hardware
+/// Co."); its last words alone ("Hardware Co.") are a trade many companies
+/// share. A person's surname is their last word, so only companies are
+/// held to this. The company's name is the run of words before its "Co.",
+/// after an "of", "for" or "and" ("Industrial Lumber" of "United States for
+/// the use of Industrial Lumber Co."); initials and numbers are passed over
+/// ("Reynolds Tobacco" for "R.J. Reynolds Tobacco Co.", "Sponsors" for
+/// "27-21 27th St. Sponsors, LLC").
+fn keeps_a_companys_lead(part: &[&str], whole: &[String], whole_words: &[&str]) -> bool {
+    // "and" written out lists parties ("Md; And Freeway Surgery Center,
+    // LLC"); a company's own "&" leaves no token.
+    const BEFORE_A_NAME: [&str; 6] = ["of", "for", "to", "by", "rel", "and"];
+    // A company's "Co." ends its name ("Edgar D. Brown, co-administrator
+    // of …" is no company).
+    let Some(end) = whole
+        .iter()
+        .rposition(|t| !STOPWORDS.contains(&t.as_str()) && !ROLES.contains(&t.as_str()))
+    else {
+        return true;
+    };
+    if !SUFFIXES.contains(&whole[end].as_str()) {
+        return true;
+    }
+    let suffix = whole[..end]
+        .iter()
+        .rposition(|t| !SUFFIXES.contains(&t.as_str()))
+        .map_or(0, |name_end| name_end + 1);
+    let start = whole[..suffix]
+        .iter()
+        .rposition(|t| BEFORE_A_NAME.contains(&t.as_str()))
+        .map_or(0, |boundary| boundary + 1);
+    let name = &whole[start..suffix];
+    // Words from elsewhere in the party ("Lorillard" of "Lorillard, a
+    // division of Loew's Theatres, Inc.") are not the company's name cut
+    // short.
+    if !part.iter().all(|t| name.iter().any(|w| w == t)) {
+        return true;
+    }
+    let lead = name.iter().find(|t| {
+        t.chars().count() > 2
+            && t.chars().all(char::is_alphabetic)
+            && whole_words.contains(&t.as_str())
+    });
+    lead.is_none_or(|lead| part.contains(&lead.as_str()))
+}
+
+/// Whether `part`, one word of the longer `whole`, is a word of
+/// institutions from inside the name ("School" of "East Carroll Parish
+/// School Board", "Commission" of "Interstate Commerce Commission"): many
+/// parties share it. The first word is the name's short form ("Brown v.
+/// Board").
+fn an_institutions_word_alone(part: &[&str], whole: &[&str]) -> bool {
+    // A number first is a street address, which a reader may pass over
+    // ("475 Bldg. Co. LLC").
+    let first = whole
+        .iter()
+        .find(|t| !t.chars().all(|c| c.is_ascii_digit()));
+    matches!(part, [word] if whole.len() > 1
+        && first != Some(word)
+        && lexicon().institutional.contains(*word))
+}
+
+/// Whether `longer`, the distinctive words of a party as cited, adds to
+/// those of its name of record (`shorter`, all among them) only what a
+/// name of record leaves out: a person's given names before the surname
+/// ("Dollree Mapp" for "MAPP"), a generation ("Jr."), or anything when the
+/// name of record is itself a long name cut short ("SIX UNKNOWN FED.
+/// NARCOTICS AGENTS"). A word after a short name ("Roe Pharmaceuticals")
+/// or any word beside a state's name makes another party.
+fn adds_only_given_names(longer: &[&str], shorter: &[&str]) -> bool {
+    const GENERATIONS: [&str; 5] = ["jr", "sr", "ii", "iii", "iv"];
+    if shorter.len() >= 3 || longer.len() == shorter.len() {
+        return true;
+    }
+    let shorter_words: Vec<String> = shorter.iter().map(|t| t.to_string()).collect();
+    if lexicon().places.contains(&shorter_words) {
+        return false;
+    }
+    let mut named = longer;
+    while let [rest @ .., last] = named
+        && GENERATIONS.contains(last)
+        && !shorter.contains(last)
+    {
+        named = rest;
+    }
+    named.ends_with(shorter)
 }
 
 /// The first names of the people a case name names: the first of two or
@@ -833,12 +963,10 @@ fn party_heads(name: &str) -> Vec<Vec<String>> {
 /// A name split at each "v." (any spelling [`parties`] reads).
 fn split_versus(name: &str) -> Vec<String> {
     let mut parts = vec![String::new()];
-    for word in name.split_whitespace() {
-        let bare = word.trim_matches(|c: char| matches!(c, ',' | ';' | ':'));
-        if matches!(
-            bare.to_lowercase().as_str(),
-            "v." | "v" | "vs." | "vs" | "versus"
-        ) {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let versus = VersusWords::of(&words);
+    for word in words {
+        if versus.is_versus(word) {
             parts.push(String::new());
         } else {
             let part = parts.last_mut().expect("parts is never empty");
@@ -848,6 +976,35 @@ fn split_versus(name: &str) -> Vec<String> {
     }
     parts.retain(|p| !p.trim().is_empty());
     parts
+}
+
+/// Which words of a name split its parties: "v.", "vs." or "versus" in any
+/// case, except that beside a lower-case "v." a capital "V" is a middle
+/// initial ("Law Offices of Curtis V. Trinko").
+struct VersusWords {
+    lower_case_present: bool,
+}
+
+impl VersusWords {
+    fn of(words: &[&str]) -> Self {
+        Self {
+            lower_case_present: words
+                .iter()
+                .any(|w| matches!(Self::bare(w), "v." | "v" | "vs." | "vs" | "versus")),
+        }
+    }
+
+    fn bare(word: &str) -> &str {
+        word.trim_matches(|c: char| matches!(c, ',' | ';' | ':' | '(' | ')' | '"' | '“' | '”'))
+    }
+
+    fn is_versus(&self, word: &str) -> bool {
+        let bare = Self::bare(word);
+        matches!(
+            bare.to_lowercase().as_str(),
+            "v." | "v" | "vs." | "vs" | "versus"
+        ) && (!self.lower_case_present || bare.starts_with(char::is_lowercase))
+    }
 }
 
 /// A two-party name with its parties the other way round ("Texas v.
@@ -940,7 +1097,8 @@ mod tests {
     #[test]
     fn abbreviations_are_not_sentence_ends() {
         for word in [
-            "Corp.", "U.S.", "K.F.", "Cal.", "Sys.", "Ass'n.", "J.", "Mass.", "v.",
+            "Corp.", "U.S.", "K.F.", "Cal.", "Sys.", "Ass'n.", "J.", "Mass.", "v.", "Pharms.",
+            "Assocs.", "Hldgs.", "Props.", "Contrs.", "Petrol.", "Enters.",
         ] {
             assert!(is_abbreviation(word), "{word}");
         }
@@ -977,6 +1135,122 @@ mod tests {
                 "{abbreviation}"
             );
         }
+    }
+
+    #[test]
+    fn a_party_cited_with_more_words_than_its_name_of_record() {
+        let roe = "ROE et al. v. WADE, DISTRICT ATTORNEY OF DALLAS COUNTY";
+        assert!(case_names_match("Jane Roe v. Wade", roe));
+        assert!(!case_names_match("Roe Pharmaceuticals v. Wade", roe));
+        assert!(!case_names_match(
+            "Mandel Brothels v. Wallace",
+            "MANDEL BROTHERS, INC. v. WALLACE"
+        ));
+        assert!(!case_names_match(
+            "Harris v. Harrowgate New York",
+            "HARRIS v. NEW YORK"
+        ));
+        assert!(case_names_match(
+            "John Smith, Jr. v. State",
+            "Smith v. State"
+        ));
+        assert!(case_names_match(
+            "Bivens v. Six Unknown Named Agents of Federal Bureau of Narcotics",
+            "BIVENS v. SIX UNKNOWN FED. NARCOTICS AGENTS"
+        ));
+    }
+
+    #[test]
+    fn a_capital_v_beside_a_lower_case_one_is_an_initial() {
+        let record = "VERIZON COMMUNICATIONS INC. v. LAW OFFICES OF CURTIS V. TRINKO, LLP";
+        assert!(case_names_match(
+            "Verizon Commc'ns Inc. v. Law Offices of Curtis V. Trinko, LLP",
+            record
+        ));
+        assert!(case_names_match(
+            "Verizon Communications Inc. v. Law Offices of Curtis V Trinko",
+            record
+        ));
+        assert!(case_names_match("SMITH V. JONES", "Smith v. Jones"));
+    }
+
+    #[test]
+    fn a_word_of_institutions_alone_names_no_party() {
+        for (cited, record) in [
+            (
+                "Commission v. Oregon Pacific Industries",
+                "INTERSTATE COMMERCE COMMISSION v. OREGON PACIFIC INDUSTRIES, INC., et al.",
+            ),
+            (
+                "School v. Marshall",
+                "EAST CARROLL PARISH SCHOOL BOARD et al. v. MARSHALL",
+            ),
+            (
+                "Services v. Wrigley",
+                "Access Independent Health Services, Inc., d/b/a Red River Women's Clinic. v. Wrigley",
+            ),
+        ] {
+            assert!(!case_names_match(cited, record), "{cited}");
+        }
+        assert!(case_names_match(
+            "NLRB v. E. C. Atkins & Co.",
+            "NATIONAL LABOR RELATIONS BOARD v. E. C. ATKINS & CO."
+        ));
+        assert!(case_names_match(
+            "Brown v. Board",
+            "OLIVER BROWN v. BOARD OF EDUCATION OF TOPEKA"
+        ));
+        assert!(case_names_match(
+            "Fernandez v. Bldg. Co. LLC",
+            "Fernandez v. 475 Bldg. Co. LLC"
+        ));
+    }
+
+    #[test]
+    fn a_company_cut_short_keeps_its_leading_word() {
+        let record = "Foshan Shunde Yongjian Housewares & Hardware Co. v. United States";
+        assert!(case_names_match("Foshan Shunde v. United States", record));
+        assert!(case_names_match(
+            "Foshan Shunde Yongjian Housewares & Hardware Co. v. United States",
+            record
+        ));
+        for trade in [
+            "Hardware Co. v. United States",
+            "Since Hardware (Guangzhou) Co. v. United States",
+            "Housewares & Hardware Co. v. United States",
+        ] {
+            assert!(!case_names_match(trade, record), "{trade}");
+        }
+        // Initials are not the word a company leads with; a person is
+        // cited by surname, the last word.
+        assert!(case_names_match(
+            "F. D. Rich Co. v. Industrial Lumber Co.",
+            "F. D. RICH CO., INC., et al. v. UNITED STATES FOR THE USE OF INDUSTRIAL LUMBER CO., INC."
+        ));
+        assert!(case_names_match(
+            "Goodyear Dunlop Tires Operations, S.A. v. Brown",
+            "GOODYEAR DUNLOP TIRES OPERATIONS, S.A., et al., PETITIONERS v. EDGAR D. BROWN, ET UX., CO-ADMINISTRATORS OF THE ESTATE OF JULIAN DAVID BROWN, et al."
+        ));
+        assert!(case_names_match(
+            "Morrison v. Nat'l Austl. Bank Ltd.",
+            "ROBERT MORRISON, et al. v. NATIONAL AUSTRALIA BANK LTD. et al."
+        ));
+        assert!(case_names_match(
+            "Lorillard v. Pons",
+            "LORILLARD, A DIVISION OF LOEW'S THEATRES, INC. v. PONS"
+        ));
+        assert!(case_names_match(
+            "St. Sponsors v. Kanta",
+            "27-21 27th St. Sponsors, LLC v. Kanta"
+        ));
+        assert!(case_names_match(
+            "Reynolds Tobacco Co. v. Smith",
+            "R.J. Reynolds Tobacco Co. v. Smith"
+        ));
+        assert!(case_names_match(
+            "Brown v. Board of Education",
+            "Oliver Brown v. Board of Education of Topeka"
+        ));
     }
 
     #[test]

@@ -460,6 +460,7 @@ fn name_span(text: &str, words: &[Range<usize>], continued: bool) -> Option<Rang
             && !has_digits
             && !inside_a_party()
             && !describes_a_party(text, bare, before, &taken)
+            && !inside_a_companys_name(text, bare, before, &taken)
         {
             break;
         }
@@ -937,29 +938,73 @@ fn is_number_label(word: &str) -> bool {
 /// "Inc."), before which a period-ended word is part of the name
 /// ("Loup-Miller Const. Co.").
 fn before_corporate_word(text: &str, taken: &[Range<usize>]) -> bool {
-    taken.last().is_some_and(|w| {
-        matches!(
-            text[w.clone()].trim_end_matches(','),
-            "Co."
-                | "Inc."
-                | "Corp."
-                | "Ltd."
-                | "LLC"
-                | "L.L.C."
-                | "Ass'n"
-                | "Co"
-                | "Inc"
-                | "Bros."
-                | "P.C."
-                | "P.A."
-                | "L.P."
-                | "LP"
-                | "LLP"
-                | "L.L.P."
-                | "PLLC"
-                | "N.A."
-        )
-    })
+    taken
+        .last()
+        .is_some_and(|w| is_corporate_word(&text[w.clone()]))
+}
+
+fn is_corporate_word(word: &str) -> bool {
+    matches!(
+        word.trim_end_matches(','),
+        "Co."
+            | "Inc."
+            | "Corp."
+            | "Ltd."
+            | "LLC"
+            | "L.L.C."
+            | "Ass'n"
+            | "Co"
+            | "Inc"
+            | "Bros."
+            | "P.C."
+            | "P.A."
+            | "L.P."
+            | "LP"
+            | "LLP"
+            | "L.L.P."
+            | "PLLC"
+            | "N.A."
+    )
+}
+
+/// Whether a small word read before a "v." (`word`, with `before` the
+/// word before it) is inside the first party, a company's name ("Avis
+/// Rent a Car System, LLC", "Places in Saratoga, LLC", "Scott & Scott
+/// Attorneys at Law LLP"): the party ends in a corporate word and a
+/// capitalised word that is no court, signal or sentence end precedes the
+/// small word ("The Court in Acme Co. v. Jones" is prose).
+fn inside_a_companys_name(
+    text: &str,
+    word: &str,
+    before: Option<&str>,
+    taken: &[Range<usize>],
+) -> bool {
+    const PROSE_NOUNS: [&str; 8] = [
+        "Court",
+        "Circuit",
+        "Congress",
+        "Justice",
+        "Judge",
+        "Commission",
+        "Board",
+        "Legislature",
+    ];
+    let Some(versus) = taken.iter().position(|w| is_versus(&text[w.clone()])) else {
+        return false;
+    };
+    let party_ends_in_a_company = taken
+        .get(versus + 1)
+        .is_some_and(|w| is_corporate_word(&text[w.clone()]));
+    matches!(word, "a" | "at" | "in" | "on")
+        && party_ends_in_a_company
+        && before.is_some_and(|before| {
+            let bare = before.trim_end_matches(',');
+            before.starts_with(char::is_uppercase)
+                && before == bare
+                && !ends_sentence(bare)
+                && !is_signal(bare)
+                && !PROSE_NOUNS.contains(&bare)
+        })
 }
 
 /// Whether a word that precedes the name's first word ends a sentence:
@@ -1131,6 +1176,23 @@ mod tests {
         assert_eq!(
             parties("cases—The City of Carlisle, CITE"),
             p("", "City of Carlisle")
+        );
+        // Inside a first party that is a company; not after a court.
+        assert_eq!(
+            parties("See Avis Rent a Car System, LLC v. Burrill, CITE"),
+            p("Avis Rent a Car System, LLC", "Burrill")
+        );
+        assert_eq!(
+            parties("See Places in Saratoga, LLC v. Izzo, CITE"),
+            p("Places in Saratoga, LLC", "Izzo")
+        );
+        assert_eq!(
+            parties("The Court in Acme Co. v. Jones, CITE"),
+            p("Acme Co.", "Jones")
+        );
+        assert_eq!(
+            parties("as held in Acme Co. v. Jones, CITE"),
+            p("Acme Co.", "Jones")
         );
     }
 
