@@ -306,6 +306,7 @@ fn print_reports(reports: &[ImportReport]) {
         for error in &report.errors {
             out(format_args!("    {error}"));
         }
+        not_listed(report.skipped, report.errors.len());
         if report.skipped_earlier > 0 {
             out(format_args!(
                 "  skipped by an earlier import of these files: {} (mend them and import again)",
@@ -321,9 +322,20 @@ fn print_reports(reports: &[ImportReport]) {
         for warning in &report.warnings {
             out(format_args!("    {warning}"));
         }
+        not_listed(report.warned, report.warnings.len());
         for note in &report.notes {
             out(format_args!("  note: {note}"));
         }
+    }
+}
+
+/// A line for the rows a report counts but does not list.
+fn not_listed(counted: u64, listed: usize) {
+    let more = counted.saturating_sub(listed as u64);
+    if more > 0 {
+        out(format_args!(
+            "    … and {more} more, not listed here (`--log lexstack=debug` lists every one)"
+        ));
     }
 }
 
@@ -357,4 +369,10 @@ fn print_status(status: &LibraryStatus) {
         "index: {} documents, {} bytes; store {} bytes",
         status.index_documents, status.index_bytes, status.store_bytes
     ));
+    if status.index_pending > 0 {
+        out(format_args!(
+            "  {} records not yet searchable: an import stopped before indexing them; the next import or `serve` indexes them",
+            status.index_pending
+        ));
+    }
 }

@@ -198,39 +198,41 @@ impl Library {
 
     /// Counts per source, reporter coverage, authorities and sizes.
     pub fn status(&self) -> Result<LibraryStatus, LibraryError> {
-        let (counts, coverage, law) = self.store.read(|txn| -> Result<_, StoreError> {
-            let counts = store::counts(txn)?;
-            let mut volumes: BTreeMap<String, Vec<(u32, String)>> = BTreeMap::new();
-            for row in txn.open_table(COVERAGE)?.iter()? {
-                let (key, source) = row?;
-                let (reporter, volume) = key.value();
-                volumes
-                    .entry(reporter.to_string())
-                    .or_default()
-                    .push((volume, source.value().to_string()));
-            }
-            let mut law = Vec::new();
-            for row in txn.open_table(LAW_COVERAGE)?.iter()? {
-                let (key, value) = row?;
-                let (code, title) = key.value();
-                let coverage: LawCoverage = serde_json::from_slice(value.value())?;
-                law.push(LawTitleStatus {
-                    code: code.to_string(),
-                    title: title.to_string(),
-                    coverage,
+        let (counts, coverage, law, index_pending) =
+            self.store.read(|txn| -> Result<_, StoreError> {
+                let counts = store::counts(txn)?;
+                let index_pending = txn.open_table(INDEX_PENDING)?.len()?;
+                let mut volumes: BTreeMap<String, Vec<(u32, String)>> = BTreeMap::new();
+                for row in txn.open_table(COVERAGE)?.iter()? {
+                    let (key, source) = row?;
+                    let (reporter, volume) = key.value();
+                    volumes
+                        .entry(reporter.to_string())
+                        .or_default()
+                        .push((volume, source.value().to_string()));
+                }
+                let mut law = Vec::new();
+                for row in txn.open_table(LAW_COVERAGE)?.iter()? {
+                    let (key, value) = row?;
+                    let (code, title) = key.value();
+                    let coverage: LawCoverage = serde_json::from_slice(value.value())?;
+                    law.push(LawTitleStatus {
+                        code: code.to_string(),
+                        title: title.to_string(),
+                        coverage,
+                    });
+                }
+                // Titles in numeric order (the table keeps them as text: 1, 10, 11, …, 2).
+                law.sort_by_cached_key(|t: &LawTitleStatus| {
+                    let number: String = t.title.chars().take_while(char::is_ascii_digit).collect();
+                    (
+                        t.code.clone(),
+                        number.parse::<u32>().unwrap_or(u32::MAX),
+                        t.title.clone(),
+                    )
                 });
-            }
-            // Titles in numeric order (the table keeps them as text: 1, 10, 11, …, 2).
-            law.sort_by_cached_key(|t: &LawTitleStatus| {
-                let number: String = t.title.chars().take_while(char::is_ascii_digit).collect();
-                (
-                    t.code.clone(),
-                    number.parse::<u32>().unwrap_or(u32::MAX),
-                    t.title.clone(),
-                )
-            });
-            Ok((counts, volumes, law))
-        })?;
+                Ok((counts, volumes, law, index_pending))
+            })?;
         let reporters = coverage
             .into_iter()
             .map(|(reporter, volumes)| ReporterCoverage::new(reporter, volumes))
@@ -245,6 +247,7 @@ impl Library {
             reporters,
             law,
             index_documents: self.index.num_docs(),
+            index_pending,
             index_bytes: LibraryIndex::size_bytes(&self.data_dir),
             store_bytes: file_size(crate::store::LIBRARY_FILE),
         })
@@ -320,6 +323,10 @@ pub struct LibraryStatus {
     pub reporters: Vec<ReporterCoverage>,
     pub law: Vec<LawTitleStatus>,
     pub index_documents: u64,
+    /// Records stored but not yet in the search index (an import stopped
+    /// before its indexing finished; the next import or `serve` indexes
+    /// them).
+    pub index_pending: u64,
     pub index_bytes: u64,
     pub store_bytes: u64,
 }

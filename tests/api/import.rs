@@ -568,6 +568,28 @@ fn a_later_file_with_a_skipped_row_withdraws_the_volumes_it_brings() {
     assert_eq!(verdict("347 U.S. 5"), "found_by_page_range");
 }
 
+/// The report lists the first skipped rows and counts the rest.
+#[test]
+fn a_report_counts_the_skipped_rows_it_does_not_list() {
+    let dir = data_with_library();
+    let citations: Vec<(&str, &str, &str, &str, &str)> = vec![("x", "F.3d", "10", "1", "7701"); 60];
+    let dump = small_dump(&[("7701", "Alpha v. Beta", "2001-01-01", "")], &citations);
+    let output = import(
+        dir.path(),
+        &["courtlistener", dump.path().to_str().unwrap()],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let listed = stdout
+        .lines()
+        .filter(|line| line.contains("is not a volume number"))
+        .count();
+    assert_eq!(listed, 50, "{stdout}");
+    assert!(
+        stdout.contains("… and 10 more, not listed here"),
+        "{stdout}"
+    );
+}
+
 /// A file corrected in place, at the same size, is read again.
 #[test]
 fn a_file_corrected_at_the_same_size_is_read_again() {
@@ -670,14 +692,19 @@ fn a_killed_import_resumes_where_it_stopped() {
     child.kill().unwrap();
     child.wait().unwrap();
     // A store killed mid-write is repaired by the next writable open.
-    let partial = Library::open(killed.path())
-        .unwrap()
-        .status()
-        .unwrap()
-        .counts;
+    let partial = Library::open(killed.path()).unwrap().status().unwrap();
     assert!(
-        partial.get("source:courtlistener").copied().unwrap_or(0) < 1500,
+        partial
+            .counts
+            .get("source:courtlistener")
+            .copied()
+            .unwrap_or(0)
+            < 1500,
         "killed mid-way"
+    );
+    assert!(
+        partial.index_pending > 0,
+        "status tells of records not yet searchable"
     );
 
     let resumed = import(
@@ -700,13 +727,11 @@ fn a_killed_import_resumes_where_it_stopped() {
     };
     assert_eq!(indexed_line(&resumed), indexed_line(&clean_run));
     let documents = |dir: &Path| {
-        Library::open_read_only(dir)
-            .unwrap()
-            .status()
-            .unwrap()
-            .index_documents
+        let status = Library::open_read_only(dir).unwrap().status().unwrap();
+        (status.index_documents, status.index_pending)
     };
     assert_eq!(documents(killed.path()), documents(clean.path()));
+    assert_eq!(documents(clean.path()).1, 0);
 }
 
 #[test]
@@ -1465,7 +1490,7 @@ fn a_truncated_jsonl_archive_ends_its_import_with_an_error() {
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("cases.jsonl.gz: unreadable after row")
+        stderr.contains("cases.jsonl.gz: unreadable after ")
             && stderr.contains("ends before its compressed data does"),
         "{stderr}"
     );

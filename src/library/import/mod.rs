@@ -132,6 +132,8 @@ impl ImportReport {
         self.skipped += 1;
         if self.errors.len() < MAX_REPORTED_ERRORS {
             self.errors.push(format!("{} {error}", file.display()));
+        } else {
+            tracing::debug!("skipped: {} {error}", file.display());
         }
     }
 
@@ -147,6 +149,8 @@ impl ImportReport {
         self.warned += 1;
         if self.warnings.len() < MAX_REPORTED_ERRORS {
             self.warnings.push(format!("{} {warning}", file.display()));
+        } else {
+            tracing::debug!("stored with a value left out: {} {warning}", file.display());
         }
     }
 
@@ -234,9 +238,14 @@ impl Progress {
     pub fn update(&mut self, rows: u64) {
         let elapsed = self.started.elapsed().as_secs_f64().max(1e-3);
         let rate = rows as f64 / elapsed;
-        let position = match self.input.bytes() {
-            0 => rows,
-            bytes => bytes,
+        // The reader runs batches ahead of the writer: the bar shows the
+        // bytes of the rows stored, in proportion to the rows read.
+        let position = match (self.input.bytes(), self.input.rows()) {
+            (0, _) => rows,
+            (bytes, 0) => bytes,
+            (bytes, read) => {
+                (u128::from(bytes) * u128::from(rows.min(read)) / u128::from(read)) as u64
+            }
         };
         if let Some(bar) = &self.bar {
             bar.set_position(position.min(self.total));
@@ -272,12 +281,22 @@ impl Progress {
 #[derive(Debug, Default)]
 pub struct InputMeter {
     bytes: AtomicU64,
+    /// Rows the reader has handed on (those an earlier run stored too).
+    rows: AtomicU64,
     fault: Mutex<Option<String>>,
 }
 
 impl InputMeter {
     pub fn bytes(&self) -> u64 {
         self.bytes.load(Ordering::Relaxed)
+    }
+
+    pub fn rows(&self) -> u64 {
+        self.rows.load(Ordering::Relaxed)
+    }
+
+    fn count_rows(&self, rows: u64) {
+        self.rows.fetch_add(rows, Ordering::Relaxed);
     }
 
     /// The first read error, if any.
@@ -817,11 +836,14 @@ impl Batches<'_> {
             let (ready_txs, ready_rxs): (Vec<_>, Vec<_>) = (0..workers)
                 .map(|_| sync_channel::<Vec<Result<P, E>>>(1))
                 .unzip();
+            let meter = progress.input.clone();
             let reading = move || {
                 let mut rows =
                     rows.skip(usize::try_from(start.rows_committed).unwrap_or(usize::MAX));
+                meter.count_rows(start.rows_committed);
                 for lane in raw_txs.iter().cycle() {
                     let batch: Vec<_> = rows.by_ref().take(rows_per_batch).collect();
+                    meter.count_rows(batch.len() as u64);
                     if batch.is_empty() || lane.send(batch).is_err() {
                         break;
                     }
@@ -885,7 +907,7 @@ impl Batches<'_> {
             return Err(ImportError::format(
                 self.file,
                 format!(
-                    "unreadable after row {committed}: {fault}. The rows before it are stored; \
+                    "unreadable after {committed} rows: {fault}. The rows before it are stored; \
                      the file is not counted as imported"
                 ),
             ));
