@@ -1074,17 +1074,31 @@ fn names_match_as_written(cited: &str, actual: &str) -> bool {
                 if actual_first_names.get_or_init(|| first_names(actual)).contains(*word))
     };
     let cited = parties(cited);
-    let actual = party_heads(actual);
-    match (cited.as_slice(), actual.as_slice()) {
-        ([], _) | (_, []) => false,
+    let heads = party_heads(actual);
+    // Party `i` of record as its name alone or, when the citation keeps
+    // that name, with the office its record adds ("Wainwright,
+    // Corrections Director"; "Georgia" alone does not name "Bowers,
+    // Attorney General of Georgia").
+    let whole = parties(actual);
+    let fits = |c: &[String], i: usize| {
+        same(c, &heads[i])
+            || whole.len() == heads.len()
+                && whole[i] != heads[i]
+                && distinctive(&heads[i])
+                    .iter()
+                    .all(|t| distinctive(c).contains(t))
+                && same(c, &whole[i])
+    };
+    match (cited.as_slice(), heads.len()) {
+        ([], _) | (_, 0) => false,
         // "In re Brown" is not Brown v. Board: it says the case has one party.
-        ([_], [_, _, ..]) if names_one_party(cited_text) => false,
-        ([one], _) => !distinctive(one).is_empty() && actual.iter().any(|party| same(one, party)),
-        ([c1, c2], [a1, a2]) => same(c1, a1) && same(c2, a2),
-        ([c1, c2], [a]) => {
+        ([_], 2..) if names_one_party(cited_text) => false,
+        ([one], n) => !distinctive(one).is_empty() && (0..n).any(|i| fits(one, i)),
+        ([c1, c2], 2) => fits(c1, 0) && fits(c2, 1),
+        ([c1, c2], 1) => {
             // "In re Smith" of record, cited as "Smith v. State": only if one
             // side is a government.
-            same(c1, a) && is_government_only(c2) || same(c2, a) && is_government_only(c1)
+            fits(c1, 0) && is_government_only(c2) || fits(c2, 0) && is_government_only(c1)
         }
         _ => false,
     }
@@ -1172,6 +1186,20 @@ mod tests {
             record
         ));
         assert!(case_names_match("SMITH V. JONES", "Smith v. Jones"));
+    }
+
+    #[test]
+    fn a_name_of_record_matches_itself_with_its_offices() {
+        for record in [
+            "GIDEON v. WAINWRIGHT, CORRECTIONS DIRECTOR",
+            "ROE et al. v. WADE, DISTRICT ATTORNEY OF DALLAS COUNTY",
+        ] {
+            assert!(case_names_match(record, record), "{record}");
+        }
+        assert!(case_names_match(
+            "Gideon v. Wainwright",
+            "GIDEON v. WAINWRIGHT, CORRECTIONS DIRECTOR"
+        ));
     }
 
     #[test]
