@@ -168,8 +168,8 @@ struct Lexicon {
     /// Times Co." is "New York Times Co.".
     state_phrases: Vec<(Vec<String>, String)>,
     /// The tokens of the words T6 and [`EXTRA_ABBREVIATIONS`] abbreviate:
-    /// the words of institutions
-    /// ("natl", "dept", "commn", "sch"), which name no party alone.
+    /// the words of institutions ("natl", "dept", "commn", "sch"), which
+    /// name no party alone.
     institutional: HashSet<String>,
     /// The tokens of each state's name and of its abbreviation (`[del]` for
     /// Delaware, `[new, york]` and `[ny]` for New York).
@@ -1084,9 +1084,12 @@ fn names_match_as_written(cited: &str, actual: &str) -> bool {
         same(c, &heads[i])
             || whole.len() == heads.len()
                 && whole[i] != heads[i]
-                && distinctive(&heads[i])
-                    .iter()
-                    .all(|t| distinctive(c).contains(t))
+                && {
+                    let cited_words = distinctive(c);
+                    distinctive(&heads[i])
+                        .iter()
+                        .all(|t| cited_words.contains(t))
+                }
                 && same(c, &whole[i])
     };
     match (cited.as_slice(), heads.len()) {
