@@ -930,8 +930,8 @@ const OFFICES: [&str; 24] = [
     "administratrix",
 ];
 
-/// The parties of a name of record, each without the office it adds after
-/// a comma ("WADE, DISTRICT ATTORNEY OF DALLAS COUNTY" is Wade): a party is
+/// The parties of a name, each without the office a name of record adds
+/// after a comma ("WADE, DISTRICT ATTORNEY OF DALLAS COUNTY" is Wade): a party is
 /// named by its name, not by its title or its county.
 fn party_heads(name: &str) -> Vec<Vec<String>> {
     let whole = parties(name);
@@ -1073,35 +1073,21 @@ fn names_match_as_written(cited: &str, actual: &str) -> bool {
             && !matches!(distinctive(c).as_slice(), [word]
                 if actual_first_names.get_or_init(|| first_names(actual)).contains(*word))
     };
-    let cited = parties(cited);
-    let heads = party_heads(actual);
-    // Party `i` of record as its name alone or, when the citation keeps
-    // that name, with the office its record adds ("Wainwright,
-    // Corrections Director"; "Georgia" alone does not name "Bowers,
-    // Attorney General of Georgia").
-    let whole = parties(actual);
-    let fits = |c: &[String], i: usize| {
-        same(c, &heads[i])
-            || whole.len() == heads.len()
-                && whole[i] != heads[i]
-                && {
-                    let cited_words = distinctive(c);
-                    distinctive(&heads[i])
-                        .iter()
-                        .all(|t| cited_words.contains(t))
-                }
-                && same(c, &whole[i])
-    };
-    match (cited.as_slice(), heads.len()) {
-        ([], _) | (_, 0) => false,
+    // Both names by their parties' own names, without the offices a name
+    // of record adds after a comma, and a citation may copy ("Gideon v.
+    // Wainwright, Corrections Director").
+    let cited = party_heads(cited);
+    let actual = party_heads(actual);
+    match (cited.as_slice(), actual.as_slice()) {
+        ([], _) | (_, []) => false,
         // "In re Brown" is not Brown v. Board: it says the case has one party.
-        ([_], 2..) if names_one_party(cited_text) => false,
-        ([one], n) => !distinctive(one).is_empty() && (0..n).any(|i| fits(one, i)),
-        ([c1, c2], 2) => fits(c1, 0) && fits(c2, 1),
-        ([c1, c2], 1) => {
+        ([_], [_, _, ..]) if names_one_party(cited_text) => false,
+        ([one], _) => !distinctive(one).is_empty() && actual.iter().any(|party| same(one, party)),
+        ([c1, c2], [a1, a2]) => same(c1, a1) && same(c2, a2),
+        ([c1, c2], [a]) => {
             // "In re Smith" of record, cited as "Smith v. State": only if one
             // side is a government.
-            fits(c1, 0) && is_government_only(c2) || fits(c2, 0) && is_government_only(c1)
+            same(c1, a) && is_government_only(c2) || same(c2, a) && is_government_only(c1)
         }
         _ => false,
     }
