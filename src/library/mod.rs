@@ -200,38 +200,12 @@ impl Library {
     pub fn status(&self) -> Result<LibraryStatus, LibraryError> {
         let (counts, coverage, law, index_pending) =
             self.store.read(|txn| -> Result<_, StoreError> {
-                let counts = store::counts(txn)?;
-                let index_pending = txn.open_table(INDEX_PENDING)?.len()?;
-                let mut volumes: BTreeMap<String, Vec<(u32, String)>> = BTreeMap::new();
-                for row in txn.open_table(COVERAGE)?.iter()? {
-                    let (key, source) = row?;
-                    let (reporter, volume) = key.value();
-                    volumes
-                        .entry(reporter.to_string())
-                        .or_default()
-                        .push((volume, source.value().to_string()));
-                }
-                let mut law = Vec::new();
-                for row in txn.open_table(LAW_COVERAGE)?.iter()? {
-                    let (key, value) = row?;
-                    let (code, title) = key.value();
-                    let coverage: LawCoverage = serde_json::from_slice(value.value())?;
-                    law.push(LawTitleStatus {
-                        code: code.to_string(),
-                        title: title.to_string(),
-                        coverage,
-                    });
-                }
-                // Titles in numeric order (the table keeps them as text: 1, 10, 11, …, 2).
-                law.sort_by_cached_key(|t: &LawTitleStatus| {
-                    let number: String = t.title.chars().take_while(char::is_ascii_digit).collect();
-                    (
-                        t.code.clone(),
-                        number.parse::<u32>().unwrap_or(u32::MAX),
-                        t.title.clone(),
-                    )
-                });
-                Ok((counts, volumes, law, index_pending))
+                Ok((
+                    store::counts(txn)?,
+                    volumes_by_reporter(txn)?,
+                    law_titles(txn)?,
+                    txn.open_table(INDEX_PENDING)?.len()?,
+                ))
             })?;
         let reporters = coverage
             .into_iter()
@@ -252,6 +226,46 @@ impl Library {
             store_bytes: file_size(crate::store::LIBRARY_FILE),
         })
     }
+}
+
+/// The volumes held completely, with the source of each, by reporter.
+fn volumes_by_reporter(
+    txn: &redb::ReadTransaction,
+) -> Result<BTreeMap<String, Vec<(u32, String)>>, StoreError> {
+    let mut volumes: BTreeMap<String, Vec<(u32, String)>> = BTreeMap::new();
+    for row in txn.open_table(COVERAGE)?.iter()? {
+        let (key, source) = row?;
+        let (reporter, volume) = key.value();
+        volumes
+            .entry(reporter.to_string())
+            .or_default()
+            .push((volume, source.value().to_string()));
+    }
+    Ok(volumes)
+}
+
+/// The code and regulation titles held, in numeric order (the table keeps
+/// them as text: 1, 10, 11, …, 2).
+fn law_titles(txn: &redb::ReadTransaction) -> Result<Vec<LawTitleStatus>, StoreError> {
+    let mut law = Vec::new();
+    for row in txn.open_table(LAW_COVERAGE)?.iter()? {
+        let (key, value) = row?;
+        let (code, title) = key.value();
+        law.push(LawTitleStatus {
+            code: code.to_string(),
+            title: title.to_string(),
+            coverage: serde_json::from_slice(value.value())?,
+        });
+    }
+    law.sort_by_cached_key(|t| {
+        let number: String = t.title.chars().take_while(char::is_ascii_digit).collect();
+        (
+            t.code.clone(),
+            number.parse::<u32>().unwrap_or(u32::MAX),
+            t.title.clone(),
+        )
+    });
+    Ok(law)
 }
 
 /// The search document of a pending id: a case, or `authority:<id>`.
