@@ -989,14 +989,16 @@ fn inside_a_companys_name(
         "Board",
         "Legislature",
     ];
+    if !matches!(word, "a" | "at" | "in" | "on") {
+        return false;
+    }
     let Some(versus) = taken.iter().position(|w| is_versus(&text[w.clone()])) else {
         return false;
     };
     let party_ends_in_a_company = taken
         .get(versus + 1)
         .is_some_and(|w| is_corporate_word(&text[w.clone()]));
-    matches!(word, "a" | "at" | "in" | "on")
-        && party_ends_in_a_company
+    party_ends_in_a_company
         && before.is_some_and(|before| {
             let bare = before.trim_end_matches(',');
             before.starts_with(char::is_uppercase)
