@@ -28,7 +28,7 @@ pub(crate) fn states() -> std::collections::BTreeMap<String, String> {
 /// Abbreviations common in case names that T6 does not list (the court
 /// words are the Bluebook's T7, for courts as parties: "Superior Ct.",
 /// "Sup. Ct. of N.H.").
-const EXTRA_ABBREVIATIONS: [(&str, &str); 41] = [
+const EXTRA_ABBREVIATIONS: [(&str, &str); 43] = [
     ("Ed.", "Education"),
     ("Am.", "American"),
     ("Rts.", "Rights"),
@@ -75,6 +75,11 @@ const EXTRA_ABBREVIATIONS: [(&str, &str); 41] = [
     ("Contr.", "Contractor"),
     // T10's, in company names ("Nat'l Austl. Bank Ltd.").
     ("Austl.", "Australia"),
+    // The U.S. Reports write a railroad and a railway company alike ("Erie
+    // R. Co.", "Norfolk & Western R. Co." for a Railway Company), and
+    // briefs copy them: the two words are one.
+    ("R.R.", "Railway"),
+    ("Ry.", "Railroad"),
 ];
 
 /// Tokens that say what kind of entity a party is, not which one.
@@ -525,6 +530,11 @@ fn sides(name: &str) -> Vec<Vec<String>> {
             continue;
         }
         let party = parts.last_mut().expect("parts is never empty");
+        if let Some(initials) = railroad_initials(&words[i..]) {
+            party.extend(word_tokens("Railroad"));
+            i += initials;
+            continue;
+        }
         for token in word_tokens(bare) {
             party.push(token);
         }
@@ -535,6 +545,16 @@ fn sides(name: &str) -> Vec<Vec<String>> {
         merge_united_states(party);
     }
     parts
+}
+
+/// How many words of `words` are the "R." or "R. R." the U.S. Reports
+/// abbreviate a railroad or railway company by ("Erie R. Co."): an initial
+/// before a company's "Co.", which no person's initial stands before.
+fn railroad_initials(words: &[&str]) -> Option<usize> {
+    let initials = words.iter().take(2).take_while(|w| **w == "R.").count();
+    let company = squash_word(words.get(initials)?);
+    (initials > 0 && matches!(company.as_str(), "co" | "cos" | "corp" | "company"))
+        .then_some(initials)
 }
 
 /// One written word of a case name as the canonical tokens names compare
@@ -1309,6 +1329,35 @@ mod tests {
             "united_states v jones"
         );
         assert_eq!(normalize_case_name("In re Gault"), "gault");
+    }
+
+    #[test]
+    fn a_railroads_r_before_its_company_word() {
+        for (cited, actual) in [
+            ("Erie R. Co. v. Tompkins", "Erie Railroad v. Tompkins"),
+            (
+                "Mallory v. Norfolk Southern R. Co",
+                "MALLORY v. NORFOLK SOUTHERN RAILWAY CO.",
+            ),
+            (
+                "Texas & Pacific R. R. Co. v. Abilene Cotton Oil Co.",
+                "Texas & Pacific Railway Co. v. Abilene Cotton Oil Co.",
+            ),
+            (
+                "Norfolk & Western Ry. Co. v. Liepelt",
+                "NORFOLK & WESTERN RAILROAD CO. v. LIEPELT",
+            ),
+            ("John R. Smith v. Jones", "JOHN R. SMITH v. JONES"),
+        ] {
+            assert!(case_names_match(cited, actual), "{cited} / {actual}");
+        }
+        for (cited, actual) in [
+            ("Erie R. Co. v. Tompkins", "Erie Insurance Co. v. Tompkins"),
+            ("Reading R. Co. v. Smith", "Reading Co. v. Smith"),
+            ("Smith v. R. Jones", "Smith v. Railroad Jones"),
+        ] {
+            assert!(!case_names_match(cited, actual), "{cited} / {actual}");
+        }
     }
 
     #[test]
