@@ -89,29 +89,29 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
             concat!(
                 r"(?P<title>\d{1,2}),?\s+$reporter,?(?:\s+(?P<appendix>[Aa]pp(?:\.|endix)),?)?",
                 r"\s*(?:$section_marker\s*)?",
-                r"(?P<section>\d+[a-z]{0,3}(?:[-­‐‑‒−﹣－–—.:]\d+[a-z]{0,3}){0,3})"
+                r"(?P<section>\d+[a-z]{0,4}(?:[-­‐‑‒−﹣－–—.:]\d+[a-z]{0,4}){0,3})"
             ),
             // "section 1983 of title 42", "§ 1983 of Title 42 of the United States Code"
             concat!(
-                r"(?P<reporter>section) (?P<section>\d+[a-z]{0,3}(?:[-­‐‑‒−﹣－]\d+[a-z]{0,3})?)",
+                r"(?P<reporter>section) (?P<section>\d+[a-z]{0,4}(?:[-­‐‑‒−﹣－]\d+[a-z]{0,4})?)",
                 r"(?P<subsection>(?:\([a-zA-Z0-9]{1,4}\))*) of [Tt]itle (?P<title>\d{1,2})",
             ),
             concat!(
-                r"(?P<reporter>Section) (?P<section>\d+[a-z]{0,3}(?:[-­‐‑‒−﹣－]\d+[a-z]{0,3})?)",
+                r"(?P<reporter>Section) (?P<section>\d+[a-z]{0,4}(?:[-­‐‑‒−﹣－]\d+[a-z]{0,4})?)",
                 r"(?P<subsection>(?:\([a-zA-Z0-9]{1,4}\))*) of [Tt]itle (?P<title>\d{1,2})",
             ),
             concat!(
-                r"(?P<reporter>§) ?(?P<section>\d+[a-z]{0,3}(?:[-­‐‑‒−﹣－]\d+[a-z]{0,3})?)",
+                r"(?P<reporter>§) ?(?P<section>\d+[a-z]{0,4}(?:[-­‐‑‒−﹣－]\d+[a-z]{0,4})?)",
                 r"(?P<subsection>(?:\([a-zA-Z0-9]{1,4}\))*) of [Tt]itle (?P<title>\d{1,2})",
             ),
             // "title 42, section 1983"
             concat!(
                 r"(?P<reporter>title) (?P<title>\d{1,2}),? (?:section|§) ?",
-                r"(?P<section>\d+[a-z]{0,3}(?:[-­‐‑‒−﹣－]\d+[a-z]{0,3})?)",
+                r"(?P<section>\d+[a-z]{0,4}(?:[-­‐‑‒−﹣－]\d+[a-z]{0,4})?)",
             ),
             concat!(
                 r"(?P<reporter>Title) (?P<title>\d{1,2}),? (?:[Ss]ection|§) ?",
-                r"(?P<section>\d+[a-z]{0,3}(?:[-­‐‑‒−﹣－]\d+[a-z]{0,3})?)",
+                r"(?P<section>\d+[a-z]{0,4}(?:[-­‐‑‒−﹣－]\d+[a-z]{0,4})?)",
             ),
         ],
     },

@@ -48,6 +48,9 @@ fn united_states_code_in_every_usual_form() {
     assert_eq!(k.code, "U.S.C.");
     let k = key("8 U.S.C. §\u{200d}1229a (2018)", "8 U.S.C. §\u{200d}1229a");
     assert_eq!(k.section.as_deref(), Some("1229a"));
+    // The Code's longest letter suffixes run to four ("§ 460ffff-3").
+    let k = key("16 U.S.C. § 460ffff-3 (2024)", "16 U.S.C. § 460ffff-3");
+    assert_eq!(k.section.as_deref(), Some("460ffff-3"));
 }
 
 #[test]
