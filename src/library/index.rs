@@ -79,6 +79,13 @@ pub struct IndexDoc {
     pub cites: Vec<String>,
 }
 
+/// Search hits, and whether they hold every word searched for (or only
+/// some).
+struct Found {
+    hits: Vec<SearchHit>,
+    every_word: bool,
+}
+
 /// One search result.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -313,12 +320,22 @@ impl LibraryIndex {
         };
         let elsewhere =
             self.every_word_first(&parser, &kind, &words, &sanitize(query), pool_limit)?;
-        let (in_order, by_name) = named_in_order(named.as_ref(), by_name);
-        let ranked = [
+        let names_hold_every_word = by_name.every_word;
+        let (in_order, by_name) = named_in_order(named.as_ref(), by_name.hits);
+        let named_as_asked = !in_order.is_empty();
+        let named_first = [
             self.most_cited_first(in_order)?,
             self.most_cited_first(by_name)?,
-            elsewhere,
-        ];
+        ]
+        .concat();
+        // A passage quoted from an opinion names the cases it cites ("… in
+        // Bracken v. Block"): no case is named so, no name holds all its
+        // words, and the opinion that does comes first.
+        let ranked = if elsewhere.every_word && !names_hold_every_word && !named_as_asked {
+            [elsewhere.hits, named_first]
+        } else {
+            [named_first, elsewhere.hits]
+        };
         Ok(dedup(ranked.concat()).into_iter().take(limit).collect())
     }
 
@@ -373,24 +390,29 @@ impl LibraryIndex {
         words: &[String],
         any: &str,
         limit: usize,
-    ) -> Result<Vec<SearchHit>, IndexError> {
+    ) -> Result<Found, IndexError> {
         if !words.is_empty() {
             let all: Vec<String> = words.iter().map(|w| every_spelling(w)).collect();
             let hits =
                 self.parse_and_run(parser, &format!("{required}{}", all.join(" ")), limit)?;
             if !hits.is_empty() {
-                return Ok(hits);
+                return Ok(Found {
+                    hits,
+                    every_word: true,
+                });
             }
         }
-        if any.trim().is_empty() {
-            return Ok(Vec::new());
-        }
-        let text = if required.is_empty() {
-            any.to_string()
+        let hits = if any.trim().is_empty() {
+            Vec::new()
+        } else if required.is_empty() {
+            self.parse_and_run(parser, any, limit)?
         } else {
-            format!("{required}+({any})")
+            self.parse_and_run(parser, &format!("{required}+({any})"), limit)?
         };
-        self.parse_and_run(parser, &text, limit)
+        Ok(Found {
+            hits,
+            every_word: false,
+        })
     }
 
     fn parse_and_run(
@@ -439,13 +461,15 @@ impl LibraryIndex {
         let words = name_words(query);
         let parser = QueryParser::for_index(&self.index, vec![self.fields.name]);
         let named = NameQuery::of(query);
-        let pool = self.every_word_first(
-            &parser,
-            "+kind:case ",
-            &words,
-            &words.join(" "),
-            pool_size(named.as_ref(), limit),
-        )?;
+        let pool = self
+            .every_word_first(
+                &parser,
+                "+kind:case ",
+                &words,
+                &words.join(" "),
+                pool_size(named.as_ref(), limit),
+            )?
+            .hits;
         self.parties_in_order_first(named.as_ref(), pool, limit)
     }
 

@@ -610,6 +610,12 @@ fn search_finds_cases_and_rules_by_name_and_text() {
         )
         .unwrap();
     assert!(!hits.is_empty());
+    // A passage quoted from an opinion, with a case it cites: the opinion
+    // holding every word, before the cases of one party's name.
+    let hits = library
+        .search("is unpersuasive in Bracken v. Block", None, 3)
+        .unwrap();
+    assert_eq!(hits[0].id, "cap-5594507", "{hits:?}");
     let rules = library.search("summary judgment", Some("frcp"), 3).unwrap();
     assert_eq!(rules[0].id, "frcp/56");
     assert!(
