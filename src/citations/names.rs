@@ -312,17 +312,26 @@ fn lexicon() -> &'static Lexicon {
 pub fn squash_word(word: &str) -> String {
     let mut squashed = String::with_capacity(word.len());
     for c in word.chars().filter(|c| c.is_alphanumeric()) {
-        match c {
-            'ﬀ' => squashed.push_str("ff"),
-            'ﬁ' => squashed.push_str("fi"),
-            'ﬂ' => squashed.push_str("fl"),
-            'ﬃ' => squashed.push_str("ffi"),
-            'ﬄ' => squashed.push_str("ffl"),
-            'ﬅ' | 'ﬆ' => squashed.push_str("st"),
-            _ => squashed.extend(c.to_lowercase().map(fold_accent)),
+        match ligature_letters(c) {
+            Some(letters) => squashed.push_str(letters),
+            None => squashed.extend(c.to_lowercase().map(fold_accent)),
         }
     }
     squashed
+}
+
+/// The letters a typographic ligature joins ("ﬁ" is "fi"), as PDF text
+/// keeps them.
+pub fn ligature_letters(c: char) -> Option<&'static str> {
+    Some(match c {
+        'ﬀ' => "ff",
+        'ﬁ' => "fi",
+        'ﬂ' => "fl",
+        'ﬃ' => "ffi",
+        'ﬄ' => "ffl",
+        'ﬅ' | 'ﬆ' => "st",
+        _ => return None,
+    })
 }
 
 fn fold_accent(c: char) -> char {

@@ -2,6 +2,7 @@
 //! and authorities. One writer thread owns the `IndexWriter`; readers are
 //! reloaded after each commit.
 
+use std::borrow::Cow;
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -27,8 +28,9 @@ use crate::citations::names;
 pub const INDEX_DIR: &str = "index";
 /// The layout of the index's documents; a library whose index was built
 /// with another is re-indexed when opened. 2: the `cites` field; 3: names
-/// and citations read without accents ([`NAMES_TOKENIZER`]).
-pub const INDEX_VERSION: u32 = 3;
+/// and citations read without accents ([`NAMES_TOKENIZER`]); 4: opinion
+/// text's ligatures as their letters ([`ligatures_spelt_out`]).
+pub const INDEX_VERSION: u32 = 4;
 
 /// The analyzer of names and citations: tantivy's default, and accents
 /// folded, so "Munoz" finds a case of record as "MUÑOZ". Opinion text keeps
@@ -297,7 +299,8 @@ impl LibraryIndex {
         limit: usize,
     ) -> Result<Vec<SearchHit>, IndexError> {
         let f = self.fields;
-        let query = &places_spelt_out(query);
+        let query = ligatures_spelt_out(query);
+        let query = &places_spelt_out(&query);
         let mut parser = QueryParser::for_index(&self.index, vec![f.name, f.citations, f.text]);
         parser.set_field_boost(f.name, 4.0);
         parser.set_field_boost(f.citations, 2.0);
@@ -457,7 +460,8 @@ impl LibraryIndex {
     /// name holds any of them. Names only: a surname that fills opinion
     /// texts does not drown the case that bears it.
     pub fn search_names(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, IndexError> {
-        let query = &places_spelt_out(query);
+        let query = ligatures_spelt_out(query);
+        let query = &places_spelt_out(&query);
         let words = name_words(query);
         let parser = QueryParser::for_index(&self.index, vec![self.fields.name]);
         let named = NameQuery::of(query);
@@ -731,7 +735,7 @@ fn dedup(hits: Vec<SearchHit>) -> Vec<SearchHit> {
 /// ("N.Y. Times v. Sullivan" as "New York Times v. Sullivan", "U.S. v.
 /// Nixon" as "United States v. Nixon"), as names of record write them; not
 /// a reporter after a volume ("347 U.S. 483").
-fn places_spelt_out(query: &str) -> std::borrow::Cow<'_, str> {
+fn places_spelt_out(query: &str) -> Cow<'_, str> {
     let words: Vec<&str> = query.split_whitespace().collect();
     let spelt = |i: usize, word: &str| {
         let volume_before = i > 0 && words[i - 1].bytes().all(|b| b.is_ascii_digit());
@@ -742,9 +746,9 @@ fn places_spelt_out(query: &str) -> std::borrow::Cow<'_, str> {
             .map(|place| format!("{place}{}", &word[bare.len()..]))
     };
     if !words.iter().enumerate().any(|(i, w)| spelt(i, w).is_some()) {
-        return std::borrow::Cow::Borrowed(query);
+        return Cow::Borrowed(query);
     }
-    std::borrow::Cow::Owned(
+    Cow::Owned(
         words
             .iter()
             .enumerate()
@@ -810,6 +814,27 @@ fn run_writer(mut writer: IndexWriter, fields: Fields, receiver: Receiver<Writer
     let _ = writer.wait_merging_threads();
 }
 
+/// Text with its typographic ligatures written as their letters: PDF text
+/// has "ﬁnding", a query "finding". Opinion text is folded so before the
+/// index reads it (its analyzer does not fold, for speed: see
+/// [`NAMES_TOKENIZER`]), and queries are too.
+fn ligatures_spelt_out(text: &str) -> Cow<'_, str> {
+    // Every ligature's UTF-8 begins with 0xEF, which few texts hold.
+    if !text.as_bytes().contains(&0xEF)
+        || !text.chars().any(|c| names::ligature_letters(c).is_some())
+    {
+        return Cow::Borrowed(text);
+    }
+    let mut spelt = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match names::ligature_letters(c) {
+            Some(letters) => spelt.push_str(letters),
+            None => spelt.push(c),
+        }
+    }
+    Cow::Owned(spelt)
+}
+
 fn to_document(doc: &IndexDoc, f: Fields) -> TantivyDocument {
     let mut out = TantivyDocument::default();
     out.add_text(f.id, &doc.id);
@@ -828,7 +853,7 @@ fn to_document(doc: &IndexDoc, f: Fields) -> TantivyDocument {
         out.add_text(f.date, date);
     }
     if !doc.text.is_empty() {
-        out.add_text(f.text, &doc.text);
+        out.add_text(f.text, &*ligatures_spelt_out(&doc.text));
     }
     for cited in &doc.cites {
         out.add_text(f.cites, cited);
@@ -911,6 +936,22 @@ mod tests {
             corrupt.to_string().contains("remove that directory"),
             "{corrupt}"
         );
+    }
+
+    #[test]
+    fn ligatures_are_spelt_out_and_other_text_kept() {
+        assert_eq!(
+            ligatures_spelt_out("the ﬁrst ofﬁcial ﬂaw"),
+            "the first official flaw"
+        );
+        assert!(matches!(
+            ligatures_spelt_out("plain text"),
+            Cow::Borrowed(_)
+        ));
+        assert!(matches!(
+            ligatures_spelt_out("\u{fffd} and \u{feff}"),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]

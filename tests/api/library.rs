@@ -616,6 +616,15 @@ fn search_finds_cases_and_rules_by_name_and_text() {
         .search("is unpersuasive in Bracken v. Block", None, 3)
         .unwrap();
     assert_eq!(hits[0].id, "cap-5594507", "{hits:?}");
+    // PDF text's ligatures ("deﬁciency") are found as letters typed, and
+    // as pasted.
+    for query in [
+        "iron deficiency anaemia and hypoalbuminaemia",
+        "iron deﬁciency anaemia and hypoalbuminaemia",
+    ] {
+        let hits = library.search(query, None, 3).unwrap();
+        assert_eq!(hits[0].id, "scdb-2008-079", "{query}: {hits:?}");
+    }
     let rules = library.search("summary judgment", Some("frcp"), 3).unwrap();
     assert_eq!(rules[0].id, "frcp/56");
     assert!(
