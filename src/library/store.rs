@@ -625,6 +625,19 @@ impl<'txn> LibraryWriter<'txn> {
         Ok(found.map(|ids| split_ids(ids.value())).unwrap_or_default())
     }
 
+    /// The cases that start nearest before `key`'s page in its volume: the
+    /// only ones that can hold it.
+    pub fn cases_starting_before(&self, key: &CiteKey) -> Result<Option<Vec<String>>, StoreError> {
+        let reporter = key.reporter.as_str();
+        let mut range = self
+            .cite_index
+            .range((reporter, key.volume, 0)..(reporter, key.volume, key.page))?;
+        match range.next_back() {
+            Some(row) => Ok(Some(split_ids(row?.1.value()))),
+            None => Ok(None),
+        }
+    }
+
     /// Stores a case: the same source record again changes nothing; a new
     /// source on a decision already held (same citation, compatible name and
     /// year) is merged into it; anything else is a new case.

@@ -111,8 +111,9 @@ fn a_pin_page_finds_the_case_that_holds_it() {
         "Nijhawan v. Holder, 29-51"
     );
     // The dates index alone does not: it lacks Wilson v. Daniel, 3 U.S.
-    // 401, so 401 is not the case at 386's.
-    assert_eq!(lookup(&library, "3 U.S. 401")["verdict"], "volume_not_held");
+    // 401 (which the table of overruled decisions brings), so 402 is not
+    // the case at 386's.
+    assert_eq!(lookup(&library, "3 U.S. 402")["verdict"], "volume_not_held");
 }
 
 #[test]
@@ -645,5 +646,39 @@ fn overruled_decisions_are_recorded() {
     assert!(
         overrulings.iter().any(|o| o.by_name.contains("Lawrence")),
         "{overrulings:?}"
+    );
+    let overruled_by = |cite: &str| {
+        let answer = lookup(&library, cite);
+        let id = answer["cases"][0]["caseId"].as_str().unwrap().to_string();
+        let overrulings = library
+            .store
+            .read(|txn| lexstack::library::store::overrulings(txn, &id))
+            .unwrap();
+        (answer, overrulings)
+    };
+    // Where no held case starts at the table's page: a concurrence at its
+    // own page is its decision's (Johnson v. Louisiana, 406 U.S. 356)...
+    let (johnson, overrulings) = overruled_by("406 U.S. 366");
+    assert_eq!(johnson["cases"][0]["caseId"], "scdb-1971-110", "{johnson}");
+    assert!(
+        overrulings.iter().any(|o| o.by_name.contains("Ramos")),
+        "{overrulings:?}"
+    );
+    // ... and a summary disposition inside an order list is recorded from
+    // the table, so that its citation finds it.
+    let (baker, overrulings) = overruled_by("409 U.S. 810");
+    assert_eq!(baker["verdict"], "found", "{baker}");
+    assert_eq!(baker["cases"][0]["name"], "Baker v. Nelson", "{baker}");
+    assert!(
+        overrulings.iter().any(|o| o.by_name.contains("Obergefell")),
+        "{overrulings:?}"
+    );
+    // An overruling decision takes the table's U.S. cite, which SCDB does
+    // not give yet.
+    let dobbs = lookup(&library, "597 U.S. 215");
+    assert_eq!(dobbs["verdict"], "found", "{dobbs}");
+    assert_eq!(
+        dobbs["cases"][0]["caseId"],
+        lookup(&library, "142 S. Ct. 2228")["cases"][0]["caseId"]
     );
 }

@@ -15,6 +15,7 @@ use super::{
     ImportError, ImportReport, Progress, date_numbers, iso_date, normalize_docket,
     parse_simple_cite, run_batches,
 };
+use crate::citations::names;
 use crate::library::model::{
     Authority, BodyFormat, CaseCitation, CaseRecord, CiteKey, LawCoverage, NewCase, NewOpinion,
     Provenance, codes, rule_number_fault,
@@ -47,7 +48,10 @@ use crate::store::{Store, StoreError};
 /// 15: Supreme Court dockets joined whatever their dash (SCDB writes
 /// "14–95"), so the corpus's slip opinions join their SCDB decisions; both
 /// headings of a U.S. Code number given to two sections kept.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 15;
+/// 16: decisions the tables of overruled decisions name where no held case
+/// starts are found by their pages or recorded; overruling decisions take
+/// the tables' U.S. cites.
+pub const DEFAULT_LIBRARY_VERSION: u32 = 16;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");
@@ -268,6 +272,7 @@ fn overruled(
         .map_err(|e| ImportError::format(name, e.to_string()))?;
     let col = |n: &str| csv.column(n);
     let (overruled_cite, overruled_name) = (col("overruled_us_cite"), col("overruled_name"));
+    let overruled_year = col("overruled_year");
     let (qualifier, by_name, by_us) = (
         col("overruled_qualifier"),
         col("overruling_name"),
@@ -322,13 +327,24 @@ fn overruled(
                 qualifier: field(&row, qualifier).map(str::to_string),
                 source: source.record.into(),
             };
-            let overruled_cases = writer.cases_at(&key)?;
+            let name_of_overruled = field(&row, overruled_name).unwrap_or_default();
+            let mut overruled_cases = writer.cases_at(&key)?;
             if let [only] = overruled_cases.as_slice() {
                 // The dates index gives pre-1946 decisions no names; ConAn does.
-                writer.fill_missing_name(only, field(&row, overruled_name).unwrap_or_default())?;
+                writer.fill_missing_name(only, name_of_overruled)?;
+            }
+            if overruled_cases.is_empty() {
+                let year = field(&row, overruled_year);
+                overruled_cases =
+                    overruled_decision(writer, &key, name_of_overruled, year, &source)?;
             }
             if let (Some(by_id), Some(name)) = (&overruling.by_case_id, field(&row, by_name)) {
                 writer.fill_missing_name(by_id, name)?;
+                // Recent decisions have their U.S. cite from the table only
+                // (SCDB gives none yet): "Dobbs, 597 U.S. 215" finds Dobbs.
+                if let Some(cite) = field(&row, by_us) {
+                    writer.add_citations(by_id, vec![parse_simple_cite(cite)])?;
+                }
             }
             for case_id in overruled_cases {
                 writer.put_overruling(&case_id, &overruling)?;
@@ -338,6 +354,55 @@ fn overruled(
         },
     )?;
     Ok(report)
+}
+
+/// The decision a table of overruled decisions names at a page where no
+/// held case starts: the case whose pages hold it, when named alike (a
+/// concurrence cited at its own page: Johnson v. Louisiana's at 406 U.S.
+/// 366); else a record of the table's own, so that its citation finds it
+/// and its status (Baker v. Nelson, 409 U.S. 810, a summary disposition
+/// inside an order list the dates index lists at 806).
+fn overruled_decision(
+    writer: &mut LibraryWriter<'_>,
+    key: &CiteKey,
+    name: &str,
+    year: Option<&str>,
+    source: &OverrulingSource,
+) -> Result<Vec<String>, ImportError> {
+    if let Some(ids) = writer.cases_starting_before(key)? {
+        let mut named = Vec::new();
+        for id in ids {
+            if writer
+                .case(&id)?
+                .is_some_and(|case| names::case_names_match(name, &case.name))
+            {
+                named.push(id);
+            }
+        }
+        if !named.is_empty() {
+            return Ok(named);
+        }
+    }
+    if name.is_empty() || key.reporter != "U.S." {
+        return Ok(Vec::new());
+    }
+    let record = CaseRecord {
+        id: format!("us-{}-{}", key.volume, key.page),
+        name: name.to_string(),
+        court: Some("scotus".into()),
+        decision_date: year.map(str::to_string),
+        citations: vec![parse_simple_cite(&key.to_string())],
+        provenance: vec![Provenance {
+            source: source.record.into(),
+            id: key.to_string(),
+        }],
+        ..CaseRecord::default()
+    };
+    let stored = writer.put_case(NewCase {
+        record,
+        opinions: Vec::new(),
+    })?;
+    Ok(vec![stored.id])
 }
 
 fn single_case(writer: &LibraryWriter<'_>, key: &CiteKey) -> Result<Option<String>, ImportError> {
