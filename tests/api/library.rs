@@ -117,6 +117,31 @@ fn a_pin_page_finds_the_case_that_holds_it() {
 }
 
 #[test]
+fn a_bound_volumes_back_matter_is_no_opinions_text() {
+    let (_dir, library) = library();
+    // Ricci v. DeStefano is the volume's last decision: the orders, the
+    // opinion in chambers and the index after it are not its text.
+    let ricci = library.case("scdb-2008-083").unwrap().unwrap();
+    let text: String = ricci
+        .opinions
+        .iter()
+        .map(|o| {
+            library
+                .store
+                .read(|txn| lexstack::library::store::opinion_text(txn, &ricci.id, o.number))
+                .unwrap()
+                .unwrap_or_default()
+        })
+        .collect();
+    assert!(text.contains("DeStefano"));
+    for back_matter in ["Dismissal Under Rule 46", "IN CHAMBERS", "Reporter’s Note"] {
+        assert!(!text.contains(back_matter), "{back_matter}");
+    }
+    let in_chambers = lookup(&library, "557 U.S. 1301");
+    assert_eq!(in_chambers["verdict"], "found", "{in_chambers}");
+}
+
+#[test]
 fn coverage_tells_held_volumes_from_unheld_ones() {
     let (_dir, library) = library();
     assert_eq!(lookup(&library, "999 F.3d 1")["verdict"], "volume_not_held");

@@ -50,7 +50,8 @@ use crate::store::{Store, StoreError};
 /// headings of a U.S. Code number given to two sections kept.
 /// 16: decisions the tables of overruled decisions name where no held case
 /// starts are found by their pages or recorded; overruling decisions take
-/// the tables' U.S. cites.
+/// the tables' U.S. cites; a bound volume's back matter (orders, index) is
+/// no opinion's text, and its opinions in chambers are cases of their own.
 pub const DEFAULT_LIBRARY_VERSION: u32 = 16;
 
 const SCOTUS_INDEX: &[u8] =
@@ -959,14 +960,46 @@ fn split_bound_volume(file: &str, text: &str) -> Vec<CorpusCase> {
     cases
 }
 
-/// The unit code of a printer's marker line (`557US1 Unit: $U70 [...]`).
+/// The unit of a printer's marker line. An opinion's pages are marked
+/// `557US1 Unit: $U70 [...]`; the front and back matter's are other parts
+/// of the volume (`557ORD Unit: $PT1`, the orders; `Job: 557ORD Take:
+/// NOT1 …`, a reporter's note; `557IND Unit: $U12`, the index), units of
+/// their own so that no opinion runs on into them; an opinion in chambers
+/// is stamped `557US2IC2Z 05-27-14 17:41:12 PAGES …`, the stamp's last
+/// letter changing from page to page.
 fn unit_code(line: &str) -> Option<String> {
-    let (head, rest) = line.split_once(" Unit: ")?;
-    let digits = head.split("US").next()?;
-    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+    let line = line.strip_prefix("Job: ").unwrap_or(line);
+    let (head, rest) = line.split_once(' ')?;
+    let volume_digits = head.bytes().take_while(u8::is_ascii_digit).count();
+    let part = &head[volume_digits..];
+    let printer_mark = |b: u8| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'$';
+    if volume_digits == 0 || part.is_empty() || !part.bytes().all(printer_mark) {
         return None;
     }
-    rest.split_whitespace().next().map(str::to_string)
+    let named = rest
+        .strip_prefix("Unit: ")
+        .or_else(|| rest.strip_prefix("Take: "));
+    if let Some(unit) = named {
+        let code = unit.split_whitespace().next()?;
+        return Some(if part.starts_with("US") {
+            code.to_string()
+        } else {
+            format!("{part}{code}")
+        });
+    }
+    let stamp = rest.split_whitespace().next()?.as_bytes();
+    let dated = stamp.len() == 8
+        && stamp.iter().enumerate().all(|(i, b)| {
+            if i == 2 || i == 5 {
+                *b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        });
+    dated.then(|| {
+        head.trim_end_matches(|c: char| c.is_ascii_uppercase())
+            .to_string()
+    })
 }
 
 /// The volume and first page named by `Cite as: 557 U. S. 29 (2009)`.
@@ -1485,6 +1518,21 @@ mod tests {
             Some("$U70")
         );
         assert_eq!(unit_code("Justice Breyer delivered the opinion"), None);
+        // The back matter and an opinion in chambers are units of their own.
+        assert_eq!(
+            unit_code("557ORD Unit: $PT1 [07-07-14 13:19:01] PGT: ORDBV").as_deref(),
+            Some("ORD$PT1")
+        );
+        assert_eq!(
+            unit_code("557US2IC2Z 05-27-14 17:41:12 PAGES IC13BXPGT").as_deref(),
+            unit_code("557US2IC2Q 05-27-14 17:41:12 PAGES IC13BXPGT").as_deref(),
+        );
+        assert_eq!(
+            unit_code("Job: 557ORD Take: NOT1 Date/Time: 06-09-14 10:34:17").as_deref(),
+            Some("ORDNOT1")
+        );
+        assert_eq!(unit_code("03-29-12 14:32:26 557US2 1401"), None);
+        assert_eq!(unit_code("1303 Cite as: 557 U. S. 1301 (2009)"), None);
         assert_eq!(expand_range("202...204"), ["202", "203", "204"]);
         assert_eq!(expand_range("45...46b"), ["45", "46", "46a", "46b"]);
         assert_eq!(expand_range("63a...63d"), ["63a", "63b", "63c", "63d"]);
