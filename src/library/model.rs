@@ -41,7 +41,8 @@ impl CiteKey {
 
     /// The address a citation's page as written names: a page number, or
     /// the number of an unpublished order with its suffix ("2020 IL App (2d)
-    /// 190775-U", "2019 NY Slip Op 51234(U)") or an Illinois workers'
+    /// 190775-U", "2019 NY Slip Op 51234(U)", New York's decisions printed
+    /// in abstract, "88 Misc 3d 130(A)") or an Illinois workers'
     /// compensation number ("190486WC", "190486WC-U"), each addressed in a
     /// series of its own ([`order_series`]) so that it is never taken for
     /// the published decision of the same number.
@@ -78,10 +79,10 @@ fn order_suffix(written: &str) -> Option<String> {
     is_order_suffix(&suffix).then_some(suffix)
 }
 
-/// "(U)" (New York), or Illinois' "WC" and "-" with one or two capitals,
-/// either or both ("WC-U").
+/// "(U)" and "(A)" (New York), or Illinois' "WC" and "-" with one or two
+/// capitals, either or both ("WC-U").
 fn is_order_suffix(suffix: &str) -> bool {
-    if suffix == "(U)" {
+    if matches!(suffix, "(U)" | "(A)") {
         return true;
     }
     let rest = suffix.strip_prefix("WC").unwrap_or(suffix);
@@ -569,6 +570,12 @@ mod tests {
                 .reporter,
             "NY Slip Op (U)"
         );
+        let abstract_decision = CiteKey::of_page_text(88, "Misc. 3d", "Misc 3d", "130(A)").unwrap();
+        assert_eq!(
+            (abstract_decision.reporter.as_str(), abstract_decision.page),
+            ("Misc. 3d (A)", 130)
+        );
+        assert_eq!(abstract_decision.to_string(), "88 Misc. 3d 130(A)");
         assert_eq!(order_series("U.S."), None);
         assert_eq!(order_series("TN WC"), None, "a reporter of its own");
     }

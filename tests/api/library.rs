@@ -463,6 +463,25 @@ fn unpublished_orders_are_found_in_their_own_series() {
         name("2026 NY Slip Op 50326 (U)"),
         "Amicus Assoc., LP v. Boeskov"
     );
+    // New York's decisions printed in abstract, numbered "(A)".
+    let names = |citation: &str| -> Vec<String> {
+        let answer = lookup(&library, citation);
+        answer["cases"]
+            .as_array()
+            .map(|cases| cases.iter().map(|c| c["name"].to_string()).collect())
+            .unwrap_or_default()
+    };
+    let abstracts = names("88 Misc 3d 130(A)");
+    assert!(
+        abstracts.iter().any(|n| n.contains("Rickenbacker")),
+        "{abstracts:?}"
+    );
+    assert_eq!(names("88 Misc. 3d 130(A)"), abstracts);
+    assert!(
+        !names("88 Misc 3d 130")
+            .iter()
+            .any(|n| n.contains("Rickenbacker"))
+    );
     // A workers' compensation division order.
     let hamann = name("2020 IL App (3d) 190486WC-U");
     assert!(hamann.as_str().unwrap().starts_with("Hamann"), "{hamann}");

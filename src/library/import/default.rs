@@ -51,7 +51,8 @@ use crate::store::{Store, StoreError};
 /// 16: decisions the tables of overruled decisions name where no held case
 /// starts are found by their pages or recorded; overruling decisions take
 /// the tables' U.S. cites; a bound volume's back matter (orders, index) is
-/// no opinion's text, and its opinions in chambers are cases of their own.
+/// no opinion's text, and its opinions in chambers are cases of their own;
+/// New York's "(A)" decisions ("88 Misc 3d 129(A)") addressed.
 pub const DEFAULT_LIBRARY_VERSION: u32 = 16;
 
 const SCOTUS_INDEX: &[u8] =
