@@ -92,6 +92,30 @@ fn render(case: &CaseRecord, opinions: &[(String, String)]) -> String {
     if let Some(url) = &case.source_url {
         html.push_str(&format!("<p>Source: {}</p>", escape(url)));
     }
+    let facts = [
+        ("Docket", Some(case.docket_numbers.join("; "))),
+        ("Judges", case.judges.clone()),
+        ("Status", case.precedential_status.clone()),
+    ];
+    for (label, value) in facts {
+        if let Some(value) = value.filter(|v| !v.is_empty()) {
+            html.push_str(&format!("<p>{label}: {}</p>", escape(&value)));
+        }
+    }
+    // The head matter of a reporter (and some courts' orders) holds what
+    // the court ruled; the syllabus sums it up.
+    let preambles = [
+        ("Head matter", &case.head_matter),
+        ("Syllabus", &case.syllabus),
+    ];
+    for (label, text) in preambles {
+        if let Some(text) = text.as_deref().filter(|t| !t.trim().is_empty()) {
+            html.push_str(&format!(
+                "<h2>{label}</h2><pre style=\"white-space:pre-wrap\">{}</pre>",
+                escape(text)
+            ));
+        }
+    }
     for (kind, text) in opinions {
         html.push_str(&format!(
             "<h2>{}</h2><pre style=\"white-space:pre-wrap\">{}</pre>",

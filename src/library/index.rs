@@ -29,7 +29,8 @@ pub const INDEX_DIR: &str = "index";
 /// The layout of the index's documents; a library whose index was built
 /// with another is re-indexed when opened. 2: the `cites` field; 3: names
 /// and citations read without accents ([`NAMES_TOKENIZER`]); 4: opinion
-/// text's ligatures as their letters ([`ligatures_spelt_out`]).
+/// text's ligatures as their letters ([`ligatures_spelt_out`]), and head
+/// matter and syllabus searched with the opinions.
 pub const INDEX_VERSION: u32 = 4;
 
 /// The analyzer of names and citations: tantivy's default, and accents

@@ -296,7 +296,13 @@ fn search_document(txn: &redb::ReadTransaction, id: &str) -> Result<Option<Index
     let Some(case) = store::case(txn, id)? else {
         return Ok(None);
     };
+    // What a reporter prints before the opinions (and, in some courts'
+    // orders, the ruling itself) is searched with them.
     let mut text = String::new();
+    for preamble in [&case.head_matter, &case.syllabus].into_iter().flatten() {
+        text.push_str(preamble);
+        text.push('\n');
+    }
     for opinion in &case.opinions {
         if text.len() >= MAX_INDEXED_TEXT_BYTES {
             break;

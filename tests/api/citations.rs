@@ -759,6 +759,19 @@ async fn the_appliance_serves_its_own_case_pages() {
     let html = response.text().await.unwrap();
     assert!(html.contains("NIJHAWAN"));
     assert!(!html.contains("<script"), "library text is escaped");
+    // The docket and the head matter, where the ruling of an order is.
+    let fieger = app
+        .client
+        .get(app.url("/library/cases/fc-737NW2d768_3New"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(fieger.contains("Docket: "), "{fieger}");
+    assert!(fieger.contains("<h2>Head matter</h2>"), "{fieger}");
+    assert!(fieger.contains("it is DENIED"), "{fieger}");
     let (status, body) = app.get("/library/cases/nope", None).await;
     assert_error(status, &body, 404, "not_found");
 }

@@ -670,6 +670,16 @@ fn search_finds_cases_and_rules_by_name_and_text() {
         let hits = library.search(query, None, 3).unwrap();
         assert_eq!(hits[0].id, "scdb-2008-079", "{query}: {hits:?}");
     }
+    // Head matter is searched with the opinions: this order's ruling is
+    // in it.
+    let hits = library
+        .search(
+            "erroneous notion that disqualification of a Justice",
+            None,
+            3,
+        )
+        .unwrap();
+    assert_eq!(hits[0].id, "fc-737NW2d768_3New", "{hits:?}");
     let rules = library.search("summary judgment", Some("frcp"), 3).unwrap();
     assert_eq!(rules[0].id, "frcp/56");
     assert!(

@@ -52,7 +52,8 @@ use crate::store::{Store, StoreError};
 /// starts are found by their pages or recorded; overruling decisions take
 /// the tables' U.S. cites; a bound volume's back matter (orders, index) is
 /// no opinion's text, and its opinions in chambers are cases of their own;
-/// New York's "(A)" decisions ("88 Misc 3d 129(A)") addressed.
+/// New York's "(A)" decisions ("88 Misc 3d 129(A)") addressed; Fastcase's
+/// header kept as head matter.
 pub const DEFAULT_LIBRARY_VERSION: u32 = 16;
 
 const SCOTUS_INDEX: &[u8] =
@@ -678,6 +679,12 @@ fn parse_fastcase(stem: &str, xml: &str, pages: Option<(u32, u32)>) -> Option<Ne
                 .collect(),
             citations,
             judges: element("Author"),
+            // The caption, dockets and court, and in an order what the
+            // court ordered.
+            head_matter: all("HeaderHtml")
+                .first()
+                .map(|head| markup_to_text(&unescape_xml(head)).trim().to_string())
+                .filter(|head| !head.is_empty()),
             provenance: vec![provenance.clone()],
             ..CaseRecord::default()
         },
