@@ -400,23 +400,45 @@ fn range_dash(section: &str, hyphen_may_split: bool) -> Option<std::ops::Range<u
 /// short, "2000e–2000e-17"), while "2000e–2" is section 2000e-2 and, in
 /// the regulations, "1.409A–1" and "1.61–1" are sections of part 1.
 fn ends_a_range(first: &str, last: &str) -> bool {
-    let leading_number = |s: &str| -> Option<u64> {
-        let digits = s.bytes().take_while(u8::is_ascii_digit).count();
-        s[..digits].parse().ok()
-    };
-    let (Some(from), Some(to)) = (leading_number(first), leading_number(last)) else {
+    let leading_digits = |s: &str| s.bytes().take_while(u8::is_ascii_digit).count();
+    let (from_digits, to_digits) = (leading_digits(first), leading_digits(last));
+    let (Ok(from), Ok(to)) = (
+        first[..from_digits].parse::<u64>(),
+        last[..to_digits].parse::<u64>(),
+    ) else {
         return false;
     };
     if first.contains('.') && !last.contains('.') {
         return false;
     }
     let first_is_a_number = first.bytes().all(|b| b.is_ascii_digit() || b == b'.');
-    first_is_a_number || to >= from
+    if !first_is_a_number {
+        return to >= from;
+    }
+    // An end written short that then falls below the first numbers a
+    // section ("1582–1" is section 1582-1, as the Code prints it).
+    let to = range_end_in_full(first, &last[..to_digits])
+        .parse()
+        .unwrap_or(to);
+    to >= from
+}
+
+/// The end of a range of sections written in full: an end written short
+/// keeps the first section's leading digits ("1981–83" ends at 1983).
+pub fn range_end_in_full<'a>(first: &str, last: &'a str) -> std::borrow::Cow<'a, str> {
+    let digits = |s: &str| s.bytes().take_while(u8::is_ascii_digit).count();
+    let (from_digits, to_digits) = (digits(first), digits(last));
+    match from_digits.checked_sub(to_digits) {
+        Some(kept) if kept > 0 && to_digits == last.len() && from_digits == first.len() => {
+            std::borrow::Cow::Owned(format!("{}{last}", &first[..kept]))
+        }
+        _ => std::borrow::Cow::Borrowed(last),
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{section_id, section_range};
+    use super::{range_end_in_full, section_id, section_range};
 
     #[test]
     fn a_dash_inside_a_section_number_is_a_hyphen() {
@@ -430,6 +452,12 @@ mod tests {
 
     #[test]
     fn a_dash_that_makes_a_range_stays() {
+        assert_eq!(section_id("1582–1"), "1582-1");
+        assert_eq!(section_id("136–1"), "136-1");
+        assert_eq!(section_range("1981–83", false), Some(("1981", "83")));
+        assert_eq!(range_end_in_full("1981", "83"), "1983");
+        assert_eq!(range_end_in_full("1981", "1983"), "1983");
+        assert_eq!(range_end_in_full("2000e", "17"), "17");
         assert_eq!(section_id("1981–1983"), "1981–1983");
         assert_eq!(section_id("2000e–2000e–17"), "2000e–2000e-17");
         assert_eq!(section_id("1.401–1.410"), "1.401–1.410");
@@ -439,6 +467,9 @@ mod tests {
     fn ranges_and_hyphenated_sections() {
         assert_eq!(section_range("51–60", false), Some(("51", "60")));
         assert_eq!(section_range("1981–83", false), Some(("1981", "83")));
+        assert_eq!(range_end_in_full("1981", "83"), "1983");
+        assert_eq!(range_end_in_full("1981", "1983"), "1983");
+        assert_eq!(range_end_in_full("2000e", "17"), "17");
         assert_eq!(section_range("51-60", true), Some(("51", "60")));
         assert_eq!(section_range("51-60", false), None);
         assert_eq!(

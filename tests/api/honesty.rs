@@ -1007,6 +1007,17 @@ async fn every_member_of_a_list_or_range_is_checked() {
     for (text, status, reason) in [
         ("Fed. R. Evid. 401–1200.", "unverified", "Rule 1200"),
         ("Fed. R. Civ. P. 12, 56, and 92.", "unverified", "Rule 92"),
+        // An item with subdivisions does not end the list.
+        (
+            "Fed. R. Civ. P. 12, 56(a), and 92.",
+            "unverified",
+            "Rule 92",
+        ),
+        (
+            "42 U.S.C. §§ 1983, 1985(3), 99999.",
+            "unavailable",
+            "§ 99999",
+        ),
         ("Fed. R. Civ. P. 26-99.", "unverified", "Rule 99"),
         ("Fed. R. Civ. P. 12(b)(6) and 99.", "unverified", "Rule 99"),
         (
@@ -1022,6 +1033,10 @@ async fn every_member_of_a_list_or_range_is_checked() {
             "§ 99999",
         ),
         ("Fed. R. Evid. 401 to 403.", "verified", "in force"),
+        // A range's end written short is read in full ("§ 1983", not 83).
+        ("42 U.S.C. §§ 1981–83.", "verified", "in force"),
+        // A dash to a lower number numbers a section (1582-1), no range.
+        ("28 U.S.C. § 1582–1.", "unavailable", "live sections only"),
         (
             "Fed. R. Civ. P. 12(b)(6) and 56(c).",
             "verified",

@@ -8,7 +8,7 @@ use redb::ReadTransaction;
 use super::constitution_citations::{check_constitution, unread_constitution_part};
 use super::subdivisions::{subdivision_path, text_shows_subdivision};
 use super::{this_year, year_to_come};
-use crate::citations::{Citation, CitationKind, bluebook, section_range};
+use crate::citations::{Citation, CitationKind, bluebook, range_end_in_full, section_range};
 use crate::library::lookup::{AuthorityLookup, PartLookup, find_authority, find_part};
 use crate::library::model::codes;
 use crate::library::{law_code, law_title};
@@ -112,6 +112,7 @@ pub(super) fn check_law(
         _ => (section, None),
     };
     let (first, last) = range_endpoints(&section, written.contains("§§"));
+    let last = last.map(|last| range_end_in_full(first, last));
     let authority = match find_authority(txn, code, &title, first)? {
         AuthorityLookup::Found { authority } => authority,
         AuthorityLookup::Absent { reason } => {
@@ -129,7 +130,7 @@ pub(super) fn check_law(
         Vec::new()
     };
     let label = if law.unit == "rule" { "Rule" } else { "§" };
-    for other in last.into_iter().chain(listed) {
+    for other in last.as_deref().into_iter().chain(listed) {
         match find_authority(txn, code, &title, other)? {
             AuthorityLookup::Found { .. } => {}
             AuthorityLookup::Absent { reason } => {
@@ -411,9 +412,25 @@ fn listed_sections(after: &str, signed_only: bool) -> Vec<Range<usize>> {
         };
         let start = after.len() - next.len();
         sections.push(start..start + item_len);
-        rest = &next[item_len..];
+        rest = without_subdivisions(&next[item_len..]);
     }
     sections
+}
+
+/// `rest` after the subdivisions an item of a list goes on to ("(a)",
+/// "(b)(6)"), so that the list goes on after them ("56(a), and 92").
+fn without_subdivisions(mut rest: &str) -> &str {
+    while let Some(inner) = rest.strip_prefix('(') {
+        let Some(close) = inner.find(')') else {
+            break;
+        };
+        let subdivision = &inner[..close];
+        if subdivision.is_empty() || !subdivision.chars().all(|c| c.is_ascii_alphanumeric()) {
+            break;
+        }
+        rest = &inner[close + 1..];
+    }
+    rest
 }
 
 /// The length of the section or rule number `rest` starts with, when it
@@ -510,6 +527,9 @@ mod tests {
         assert!(listed(" (2018)").is_empty());
         assert_eq!(listed(", § 1985, and § 1986."), ["1985", "1986"]);
         assert_eq!(listed(" and 56(c)."), ["56"]);
+        assert_eq!(listed(", 56(a), and 92."), ["56", "92"]);
+        assert_eq!(listed(", 1985(3), 99999"), ["1985", "99999"]);
+        assert_eq!(listed(", 164.514(d), 164.99999"), ["164.514", "164.99999"]);
         assert_eq!(listed(", 1.501(c)(4)-1."), ["1.501(c)(4)-1"]);
         assert_eq!(listed(" and 1.1031(d)-1T;"), ["1.1031(d)-1T"]);
         assert!(listed(", 14 days after").is_empty(), "a count, not a rule");

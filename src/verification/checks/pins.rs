@@ -49,7 +49,7 @@ pub(super) fn pin_outside_case(
 }
 
 /// The pages a pin names: each item of a list ("490, 499"), both ends of
-/// a range ("495-501"; "1602-05" ends at 1605), the page of a footnote
+/// a range ("495-501"; "1602-05" ends at 1605, "67-123" at 123), the page of a footnote
 /// ("499 n.11"). A star page, a paragraph or a footnote alone names none.
 fn pin_pages(pin: &str) -> Vec<u32> {
     let pin = pin.trim();
@@ -71,10 +71,15 @@ fn pin_pages(pin: &str) -> Vec<u32> {
             continue;
         };
         let end: String = end.chars().take_while(char::is_ascii_digit).collect();
-        if end.is_empty() || end.len() > digits.len() {
+        if end.is_empty() {
             continue;
         }
-        let last = format!("{}{end}", &digits[..digits.len() - end.len()]);
+        // An end with fewer digits keeps the first page's leading ones; one
+        // with as many or more is a page of its own ("67-123").
+        let last = match digits.len().checked_sub(end.len()) {
+            Some(kept) => format!("{}{end}", &digits[..kept]),
+            None => end,
+        };
         if let Ok(last) = last.parse::<u32>()
             && last > first
         {
@@ -282,6 +287,8 @@ mod tests {
         assert_eq!(pin_pages("495-501"), [495, 501]);
         assert_eq!(pin_pages("495–501"), [495, 501]);
         assert_eq!(pin_pages("1602-05"), [1602, 1605]);
+        assert_eq!(pin_pages("67-123"), [67, 123]);
+        assert_eq!(pin_pages("99-1001"), [99, 1001]);
         assert_eq!(pin_pages("499 n.11"), [499]);
         assert_eq!(pin_pages("499 nn.11-12"), [499]);
         assert_eq!(pin_pages("20-25 & n. 4"), [20, 25]);
