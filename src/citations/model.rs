@@ -93,11 +93,6 @@ pub struct Citation {
     /// A full citation points at the first full citation of the same
     /// volume, reporter and page (often itself). `None` when unresolved.
     pub resolves_to: Option<usize>,
-    /// For an "Id." that resolves to nothing because its pin cannot be a
-    /// page of the authority cited just before ("Id. at 294" after "396
-    /// U.S. 295"): that authority, which a reader takes it to mean.
-    #[serde(skip)]
-    pub pin_outside_of: Option<usize>,
     /// Indexes of the other citations of the same case given in parallel
     /// ("347 U.S. 483, 74 S. Ct. 686").
     pub parallel: Vec<usize>,
@@ -129,7 +124,6 @@ impl Citation {
             subsequent_history: Vec::new(),
             law: None,
             resolves_to: None,
-            pin_outside_of: None,
             parallel: Vec::new(),
             reporter_candidates: Vec::new(),
         }

@@ -118,9 +118,6 @@ pub(crate) fn resolve(citations: &mut [Citation], contexts: &[Context]) {
                     .iter()
                     .copied()
                     .find(|&t| pin_fits(&citations[t], pin.as_deref()));
-                if target.is_none() {
-                    citations[i].pin_outside_of = last.first().copied();
-                }
                 last = target.into_iter().collect();
                 target
             }

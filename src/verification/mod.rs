@@ -396,11 +396,8 @@ fn claims(found: &[Citation], text: &str) -> Vec<Vec<Mention>> {
     let mut claim_of: HashMap<usize, usize> = HashMap::new();
     for (i, citation) in found.iter().enumerate() {
         if !checked_as_written(citation) {
-            // An "Id." whose pin the case cited before cannot hold still
-            // reads as that case's: its pin is checked there.
             let stands_for = citation
                 .resolves_to
-                .or(citation.pin_outside_of)
                 .filter(|&full| found[full].kind == CitationKind::FullCase);
             if let Some(full) = stands_for
                 && citation.pin_cite.is_some()

@@ -222,13 +222,6 @@ async fn every_pin_page_is_checked() {
             "unavailable",
             "Id. at 499",
         ),
-        // A pin before the case's first page too (the extractor leaves
-        // such an "Id." unresolved, as eyecite does).
-        (
-            "Brown v. Board of Education, 347 U.S. 483 (1954). Id. at 480.",
-            "unavailable",
-            "Id. at 480: if it means this case, the pin page 480 comes before",
-        ),
         // So may a short form with no name: the case at its pin, cited in
         // full elsewhere.
         (
