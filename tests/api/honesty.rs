@@ -246,6 +246,38 @@ async fn every_pin_page_is_checked() {
     assert!(answers[1].2.contains("BROWN"), "{answers:?}");
 }
 
+/// Parallel citations given without a name must be of one case: each is
+/// checked against the citations the case at its page has in the others'
+/// reporters.
+#[tokio::test]
+async fn parallel_citations_of_different_cases_are_caught() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    // 74 S. Ct. 548 and 98 L. Ed. 803 are Brownell v. Singer, not Brown.
+    let answers = checked(
+        &app,
+        &key,
+        "See 347 U.S. 483, 74 S. Ct. 548, 98 L. Ed. 803 (1954).",
+    )
+    .await;
+    assert_eq!(answers.len(), 3, "{answers:?}");
+    for (citation, status, reason) in &answers {
+        assert_eq!(status, "unverified", "{citation}: {reason}");
+        assert!(reason.contains("is given with it"), "{reason}");
+    }
+    assert!(answers[0].2.contains("74 S. Ct. 686"), "{answers:?}");
+    let answers = checked(
+        &app,
+        &key,
+        "See 347 U.S. 483, 74 S. Ct. 686, 98 L. Ed. 873 (1954).",
+    )
+    .await;
+    assert!(
+        answers.iter().all(|(_, status, _)| status == "verified"),
+        "{answers:?}"
+    );
+}
+
 /// Resolve checks every citation of a string as verify does and answers
 /// with the worst, naming the part at fault.
 #[tokio::test]
@@ -276,11 +308,12 @@ async fn resolve_checks_every_citation_of_a_string() {
         ["unverified", "unavailable", "unverified", "verified"],
         "{body}"
     );
+    // Brown's own page names the parallel at fault.
     assert!(
         answers[0]["reason"]
             .as_str()
             .unwrap()
-            .starts_with("74 S. Ct. 693"),
+            .starts_with("347 U.S. 483: 74 S. Ct. 693 is given with it"),
         "{body}"
     );
     assert!(

@@ -185,6 +185,14 @@ pub fn check_case(
                 CheckedCitation::unavailable(written, case, format!("{}: check it", outside.reason))
             });
         }
+        if let Some(reason) = parallel_of_another_case(citations, index, &key, record, text) {
+            return Ok(CheckedCitation::unverified(
+                written,
+                case,
+                Some(record.name.clone()),
+                reason,
+            ));
+        }
         return verified_case(
             txn,
             public_url,
@@ -200,6 +208,51 @@ pub fn check_case(
     }
     let name = name.unwrap_or_default();
     name_mismatch(library, txn, &name, &records, written)
+}
+
+/// Why a citation given in parallel with this one cannot be of `record`,
+/// the case at this page: the case's own citation in that reporter is
+/// another ("347 U.S. 483, 74 S. Ct. 548": Brown's is 74 S. Ct. 686). A
+/// name would tell two cases apart; parallels alone only so.
+fn parallel_of_another_case(
+    citations: &[Citation],
+    index: usize,
+    key: &CiteKey,
+    record: &CaseRecord,
+    text: &str,
+) -> Option<String> {
+    citations[index]
+        .parallel
+        .iter()
+        .filter(|&&other| other != index)
+        .find_map(|&other| {
+            let given = address_of(&citations[other]).ok()?;
+            if given.reporter == key.reporter {
+                return None;
+            }
+            let mut own = record
+                .citations
+                .iter()
+                .filter_map(|c| c.key.as_ref())
+                .filter(|k| k.reporter == given.reporter);
+            let first_own = own.clone().next()?;
+            if own.any(|k| k.volume == given.volume && k.page == given.page) {
+                return None;
+            }
+            Some(format!(
+                "{} is given with it, but the case at this page ({}) is {first_own}",
+                citations[other].text(text),
+                described_name(record),
+            ))
+        })
+}
+
+fn described_name(record: &CaseRecord) -> &str {
+    if record.name.is_empty() {
+        "a decision whose name the library does not hold"
+    } else {
+        &record.name
+    }
 }
 
 /// Why no decision at the page can be the one cited, when the name could
