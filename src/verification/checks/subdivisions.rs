@@ -16,27 +16,53 @@ pub(super) fn subdivision_path(subdivision: &str) -> Vec<&str> {
 /// marker. A marker inside a sentence is a cross-reference ("Rule 12(b),
 /// (e), or (f)", "Rule 801(d)(2)", "(1963)"), not an item.
 pub(super) fn text_shows_subdivision(text: &str, path: &[&str]) -> bool {
-    shows_within(text, 0..text.len(), path)
+    let Some((part, deeper)) = path.split_first() else {
+        return true;
+    };
+    // The rule's own subdivisions stand at the text's outermost indent, or
+    // follow the one before them there (a transcription indents FRCP 12's
+    // "(i)" as if it were a numeral): a "(v)" deeper in, with no "(u)"
+    // before it, is a roman numeral, no subdivision of the rule.
+    let outermost = text
+        .lines()
+        .filter(|line| line.split_whitespace().next().is_some_and(is_marker))
+        .map(|line| line.len() - line.trim_start().len())
+        .min();
+    let whole = 0..text.len();
+    let outer = |item: &Item| outermost.is_none_or(|indent| item.indent <= indent);
+    let after_its_sibling = |item: &Item| {
+        previous_sibling(part)
+            .is_some_and(|before| items(text, 0..item.start, &before).iter().any(outer))
+    };
+    items(text, whole.clone(), part)
+        .into_iter()
+        .filter(|item| outer(item) || after_its_sibling(item))
+        .any(|item| shows_below(text, whole.clone(), part, &item, deeper))
 }
 
 fn shows_within(text: &str, scope: Range<usize>, path: &[&str]) -> bool {
     let Some((part, deeper)) = path.split_first() else {
         return true;
     };
-    let sibling = next_sibling(part);
-    items(text, scope.clone(), part).into_iter().any(|item| {
-        // A sibling is no deeper in the outline than the item: "(i)" under
-        // "(B)" is a roman numeral, not the letter after "(h)".
-        let end = sibling
-            .as_deref()
-            .and_then(|next| {
-                items(text, item.end..scope.end, next)
-                    .into_iter()
-                    .find(|s| s.indent <= item.indent)
-            })
-            .map_or(scope.end, |s| s.start);
-        shows_within(text, item.end..end, deeper)
-    })
+    items(text, scope.clone(), part)
+        .into_iter()
+        .any(|item| shows_below(text, scope.clone(), part, &item, deeper))
+}
+
+/// Whether the levels `deeper` are shown inside `item`, the item of `part`
+/// within `scope`.
+fn shows_below(text: &str, scope: Range<usize>, part: &str, item: &Item, deeper: &[&str]) -> bool {
+    // A sibling is no deeper in the outline than the item: "(i)" under
+    // "(B)" is a roman numeral, not the letter after "(h)".
+    let end = next_sibling(part)
+        .as_deref()
+        .and_then(|next| {
+            items(text, item.end..scope.end, next)
+                .into_iter()
+                .find(|s| s.indent <= item.indent)
+        })
+        .map_or(scope.end, |s| s.start);
+    shows_within(text, item.end..end, deeper)
 }
 
 /// Where a marker opens an item: its bytes in the text, and how far its
@@ -106,6 +132,21 @@ fn is_marker(word: &str) -> bool {
     inner.is_some_and(|inner| !inner.is_empty() && inner.bytes().all(|b| b.is_ascii_alphanumeric()))
 }
 
+/// The marker before `part` at its level: 7 → 6, c → b; none before the
+/// first.
+fn previous_sibling(part: &str) -> Option<String> {
+    if let Ok(n) = part.parse::<u32>() {
+        return (n > 1).then(|| (n - 1).to_string());
+    }
+    let mut chars = part.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_alphabetic() && c != 'a' && c != 'A' => {
+            Some(char::from(c as u8 - 1).to_string())
+        }
+        _ => None,
+    }
+}
+
 /// The marker that follows `part` at its level: 6 → 7, b → c, F → G.
 fn next_sibling(part: &str) -> Option<String> {
     if let Ok(n) = part.parse::<u32>() {
@@ -147,6 +188,13 @@ mod tests {
         );
         assert!(!shows("(e)(1963)"), "a year");
         assert!(!shows("(z)"));
+        // A roman numeral deep in the outline is no subdivision of the
+        // rule; a letter a transcription indents, after its sibling, is.
+        let nested = "(a) Scope.\n    - (A) when:\n        - (v) the fifth;\n(h) Waiver.\n    - (i) Hearing Before Trial.";
+        let shows = |path: &str| text_shows_subdivision(nested, &subdivision_path(path));
+        assert!(!shows("(v)"));
+        assert!(shows("(a)(A)(v)"));
+        assert!(shows("(i)"));
         let listed = "(d) Exclusions.\n\n2. Statement.\n - (A) made;\n - (E) conspiracy.";
         assert!(text_shows_subdivision(
             listed,
