@@ -83,13 +83,21 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
         key: "U.S.C.",
         name: "United States Code",
         cite_type: "leg_statute",
-        variations: &["U.S.C.A.", "U.S.C.S.", "U.S. Code", "United States Code"],
+        variations: &[
+            "U.S.C.A.",
+            "U.S.C.S.",
+            "USCA",
+            "USCS",
+            "U.S. Code",
+            "United States Code",
+        ],
         templates: &[
             // "42 U.S.C. § 1983", "50 U.S.C. 1701", "50 U.S.C. app. § 1989"
             concat!(
                 r"(?P<title>\d{1,2}),?\s+$reporter,?(?:\s+(?P<appendix>[Aa]pp(?:\.|endix)),?)?",
                 r"\s*(?:$section_marker\s*)?",
-                r"(?P<section>\d+[a-z]{0,4}(?:[-­‐‑‒−﹣－–—.:]\d+[a-z]{0,4}){0,3})"
+                // The Code's letters are capitals in some titles ("2252A").
+                r"(?P<section>\d+[A-Za-z]{0,4}(?:[-­‐‑‒−﹣－–—.:]\d+[a-z]{0,4}){0,3})"
             ),
             // "section 1983 of title 42", "§ 1983 of Title 42 of the United States Code"
             concat!(

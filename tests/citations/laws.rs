@@ -48,6 +48,15 @@ fn united_states_code_in_every_usual_form() {
     assert_eq!(k.code, "U.S.C.");
     let k = key("8 U.S.C. §\u{200d}1229a (2018)", "8 U.S.C. §\u{200d}1229a");
     assert_eq!(k.section.as_deref(), Some("1229a"));
+    // Capital letters without a section sign, and the annotated codes
+    // without periods.
+    let k = key("See 18 U.S.C. 2252A.", "18 U.S.C. 2252A");
+    assert_eq!(k.section.as_deref(), Some("2252A"));
+    let k = key("42 USCA § 1983", "42 USCA § 1983");
+    assert_eq!(
+        (k.code.as_str(), k.section.as_deref()),
+        ("U.S.C.", Some("1983"))
+    );
     // The Code's longest letter suffixes run to four ("§ 460ffff-3").
     let k = key("16 U.S.C. § 460ffff-3 (2024)", "16 U.S.C. § 460ffff-3");
     assert_eq!(k.section.as_deref(), Some("460ffff-3"));
