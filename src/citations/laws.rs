@@ -34,10 +34,10 @@ macro_rules! cfr_section {
 
 /// What a Treasury regulation's number adds to its part and Code section:
 /// the Code's subsections and its own number ("(c)(3)-1" of
-/// "1.501(c)(3)-1", "(d)-1T").
+/// "1.501(c)(3)-1", "(d)-1T", "(e)-1A").
 macro_rules! treasury_tail {
     () => {
-        r"(?:\([a-zA-Z0-9]{1,4}\))+[-­‐‑‒−﹣－–—]\d+T?"
+        r"(?:\([a-zA-Z0-9]{1,4}\))+[-­‐‑‒−﹣－–—]\d+[AT]?"
     };
 }
 
@@ -74,8 +74,9 @@ pub fn treasury_tail_len(text: &str) -> usize {
     if digits == 0 {
         return 0;
     }
-    let temporary = usize::from(number[digits..].starts_with('T'));
-    at + dash.len_utf8() + digits + temporary
+    // "T" of a temporary regulation, "A" of one of the Code's later ones.
+    let lettered = usize::from(number[digits..].starts_with(['A', 'T']));
+    at + dash.len_utf8() + digits + lettered
 }
 
 pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[

@@ -360,6 +360,12 @@ fn treasury_regulation_sections_keep_their_letters_and_subdivisions() {
             "26 C.F.R. § 1.501(c)(3)-1",
             "1.501(c)(3)-1",
         ),
+        // And one with an "A" ("(e)-1A").
+        (
+            "26 C.F.R. § 1.1402(e)-1A.",
+            "26 C.F.R. § 1.1402(e)-1A",
+            "1.1402(e)-1A",
+        ),
         ("26 C.F.R. § 1.469-5T.", "26 C.F.R. § 1.469-5T", "1.469-5T"),
         // No section sign.
         ("26 C.F.R. 1.170A-6.", "26 C.F.R. 1.170A-6", "1.170A-6"),

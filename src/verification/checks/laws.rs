@@ -532,6 +532,7 @@ mod tests {
         assert_eq!(listed(", 164.514(d), 164.99999"), ["164.514", "164.99999"]);
         assert_eq!(listed(", 1.501(c)(4)-1."), ["1.501(c)(4)-1"]);
         assert_eq!(listed(" and 1.1031(d)-1T;"), ["1.1031(d)-1T"]);
+        assert_eq!(listed(", 1.1402(e)-2A."), ["1.1402(e)-2A"]);
         assert!(listed(", 14 days after").is_empty(), "a count, not a rule");
         let signed = |after: &str| listed_sections(after, true).len();
         assert_eq!(signed(", § 1985, and § 99999"), 2);
