@@ -285,8 +285,20 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
         key: "Sup. Ct. R.",
         name: "Rules of the Supreme Court of the United States",
         cite_type: "court_rule",
-        variations: &["Supreme Court Rule", "S. Ct. Rule"],
-        templates: &[concat!("$reporter ", r"(?P<rule>\d+(?:\.\d+)?[a-z]?)")],
+        variations: &[
+            "Supreme Court Rule",
+            "S. Ct. Rule",
+            "Rules of the Supreme Court of the United States",
+            "Rules of the Supreme Court",
+        ],
+        templates: &[
+            concat!("$reporter ", r"(?P<rule>\d+(?:\.\d+)?[a-z]?)"),
+            // "Rule 10 of the Rules of the Supreme Court"
+            concat!(
+                r"[Rr]ule (?P<rule>\d+(?:\.\d+)?[a-z]?)(?P<subsection>(?:\([a-zA-Z0-9]{1,4}\))*)",
+                r" of the $reporter"
+            ),
+        ],
     },
     ExtraForm {
         key: "U.S. Const.",

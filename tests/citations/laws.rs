@@ -89,6 +89,16 @@ fn regulations_rules_and_the_constitution() {
             "Fed. R. Civ. P.",
             "56",
         ),
+        (
+            "Rule 10 of the Rules of the Supreme Court",
+            "Sup. Ct. R.",
+            "10",
+        ),
+        (
+            "Rule 14.1(a) of the Rules of the Supreme Court of the United States",
+            "Sup. Ct. R.",
+            "14.1",
+        ),
     ] {
         let citations = extract(text);
         let law = citations[0]
