@@ -4,6 +4,7 @@ use std::cell::OnceCell;
 
 use redb::ReadTransaction;
 
+use crate::citations::range_end_in_full;
 use crate::library::lookup::{CaseLookup, find_case};
 use crate::library::model::{CaseRecord, CiteKey, numbers_documents};
 use crate::library::store;
@@ -74,13 +75,7 @@ fn pin_pages(pin: &str) -> Vec<u32> {
         if end.is_empty() {
             continue;
         }
-        // An end with fewer digits keeps the first page's leading ones; one
-        // with as many or more is a page of its own ("67-123").
-        let last = match digits.len().checked_sub(end.len()) {
-            Some(kept) => format!("{}{end}", &digits[..kept]),
-            None => end,
-        };
-        if let Ok(last) = last.parse::<u32>()
+        if let Ok(last) = range_end_in_full(&digits, &end).parse::<u32>()
             && last > first
         {
             pages.push(last);
