@@ -7,7 +7,7 @@ use super::case_names::{
     NameAsChecked, cited_name, companion_named, name_as_checked, name_mismatch, named_case,
     vague_name,
 };
-use super::pins::pin_outside_case;
+use super::pins::{described, pin_outside_case};
 use super::{this_year, year_to_come};
 use crate::citations::names::reversed;
 use crate::citations::{Citation, bluebook, reporters};
@@ -242,17 +242,9 @@ fn parallel_of_another_case(
             Some(format!(
                 "{} is given with it, but the case at this page ({}) is {first_own}",
                 citations[other].text(text),
-                described_name(record),
+                described(record),
             ))
         })
-}
-
-fn described_name(record: &CaseRecord) -> &str {
-    if record.name.is_empty() {
-        "a decision whose name the library does not hold"
-    } else {
-        &record.name
-    }
 }
 
 /// Why no decision at the page can be the one cited, when the name could

@@ -233,7 +233,7 @@ fn is_named(case: &CaseRecord) -> bool {
 }
 
 /// A case as a reason names it: by name, or by its day.
-fn described(case: &CaseRecord) -> String {
+pub(super) fn described(case: &CaseRecord) -> String {
     match (case.name.trim(), &case.decision_date) {
         ("", Some(date)) => format!("a decision of {date}"),
         (name, _) => name.to_string(),
