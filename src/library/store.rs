@@ -65,8 +65,18 @@ pub fn case_starting_before(
     volume: u32,
     page: u32,
 ) -> Result<Option<(u32, Vec<String>)>, StoreError> {
-    let table = txn.open_table(CITE_INDEX)?;
-    let mut range = table.range((reporter, volume, 0)..=(reporter, volume, page))?;
+    nearest_at_or_before(&txn.open_table(CITE_INDEX)?, reporter, volume, page)
+}
+
+/// [`case_starting_before`] in a citation index open for reading or
+/// writing.
+fn nearest_at_or_before(
+    cite_index: &impl ReadableTable<(&'static str, u32, u32), &'static str>,
+    reporter: &str,
+    volume: u32,
+    page: u32,
+) -> Result<Option<(u32, Vec<String>)>, StoreError> {
+    let mut range = cite_index.range((reporter, volume, 0)..=(reporter, volume, page))?;
     match range.next_back() {
         Some(row) => {
             let (key, ids) = row?;
@@ -625,17 +635,13 @@ impl<'txn> LibraryWriter<'txn> {
         Ok(found.map(|ids| split_ids(ids.value())).unwrap_or_default())
     }
 
-    /// The cases that start nearest before `key`'s page in its volume: the
-    /// only ones that can hold it.
-    pub fn cases_starting_before(&self, key: &CiteKey) -> Result<Option<Vec<String>>, StoreError> {
-        let reporter = key.reporter.as_str();
-        let mut range = self
-            .cite_index
-            .range((reporter, key.volume, 0)..(reporter, key.volume, key.page))?;
-        match range.next_back() {
-            Some(row) => Ok(Some(split_ids(row?.1.value()))),
-            None => Ok(None),
-        }
+    /// The cases that start nearest at or before `key`'s page in its
+    /// volume, with their first page: the only ones that can hold it.
+    pub fn case_starting_before(
+        &self,
+        key: &CiteKey,
+    ) -> Result<Option<(u32, Vec<String>)>, StoreError> {
+        nearest_at_or_before(&self.cite_index, &key.reporter, key.volume, key.page)
     }
 
     /// Stores a case: the same source record again changes nothing; a new

@@ -372,7 +372,7 @@ fn overruled_decision(
     year: Option<&str>,
     source: &OverrulingSource,
 ) -> Result<Vec<String>, ImportError> {
-    if let Some(ids) = writer.cases_starting_before(key)? {
+    if let Some((_, ids)) = writer.case_starting_before(key)? {
         let mut named = Vec::new();
         for id in ids {
             if writer
