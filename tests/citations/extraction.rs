@@ -382,6 +382,36 @@ fn reporters_in_mixed_case_are_read_when_clearly_citations() {
 }
 
 #[test]
+fn reporters_with_periods_left_out_are_read_after_a_volume() {
+    assert_addresses(
+        "347 U.S 483; 347 U. S 483; 410 F2d 701; 410 F 2d 701; 5 So2d 10; 12 F Supp 2d 40; \
+         200 Cal Rptr 3d 10",
+        &[
+            ("347", "U.S.", "483"),
+            ("347", "U.S.", "483"),
+            ("410", "F.2d", "701"),
+            ("410", "F.2d", "701"),
+            ("5", "So. 2d", "10"),
+            ("12", "F. Supp. 2d", "40"),
+            ("200", "Cal. Rptr. 3d", "10"),
+        ],
+    );
+    let text = "Brown v. Board of Education, 347 U.S 483 (1954)";
+    let c = find(&extract(text), text, "347 U.S 483").clone();
+    assert_eq!(
+        (c.court, c.year, c.plaintiff.as_deref()),
+        (Some("scotus"), Some(1954), Some("Brown"))
+    );
+    for text in [
+        "gave 3 us 40 minutes",
+        "model 410 F2d 7.5 kg",
+        "at 5 So2d 4% more",
+    ] {
+        assert!(extract(text).is_empty(), "{text:?}: {:?}", extract(text));
+    }
+}
+
+#[test]
 fn edition_dates_choose_among_same_spellings() {
     // "Johnson" is both New York (1806–1823) and New Mexico reports.
     let text = "1 Johnson 1 (1890)";

@@ -83,6 +83,8 @@ fn regulations_rules_and_the_constitution() {
         ("Fed.R.Evid. 403", "Fed. R. Evid.", "403"),
         ("Fed. R. App. P. 4(a)", "Fed. R. App. P.", "4"),
         ("Fed. R. Crim. P. 11", "Fed. R. Crim. P.", "11"),
+        ("Fed R Civ P 12(b)(6)", "Fed. R. Civ. P.", "12"),
+        ("Fed R Evid 403", "Fed. R. Evid.", "403"),
         ("Sup. Ct. R. 10", "Sup. Ct. R.", "10"),
         (
             "Rule 56 of the Federal Rules of Civil Procedure",

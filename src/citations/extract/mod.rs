@@ -8,6 +8,7 @@ mod references;
 mod tail;
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -71,7 +72,13 @@ impl Extractor {
 
     fn build(vocabulary: &'static Vocabulary) -> Extractor {
         let mut patterns: Vec<(Cow<'static, str>, Target)> = Vec::new();
-        let mut any_case: Vec<(&'static str, Target)> = Vec::new();
+        let mut any_case: Vec<(Cow<'static, str>, Target)> = Vec::new();
+        let written: HashSet<&str> = vocabulary
+            .editions
+            .iter()
+            .flat_map(|edition| std::iter::once(&edition.abbreviation).chain(&edition.variations))
+            .map(|spelling| spelling.as_ref())
+            .collect();
         for (id, edition) in vocabulary.editions.iter().enumerate() {
             let id = id as u32;
             patterns.push((
@@ -83,8 +90,13 @@ impl Extractor {
             }
             if read_in_any_case(vocabulary, edition) {
                 let spellings = std::iter::once(&edition.abbreviation).chain(&edition.variations);
-                for spelling in spellings.filter(|s| abbreviated_in_parts(s)) {
-                    any_case.push((spelling.as_ref(), Target::Edition { id, exact: false }));
+                let target = Target::Edition { id, exact: false };
+                for spelling in spellings.clone().filter(|s| abbreviated_in_parts(s)) {
+                    any_case.push((Cow::Borrowed(spelling.as_ref()), target));
+                }
+                let loose = spellings.flat_map(|spelling| loose_spellings(spelling));
+                for spelling in loose.filter(|s| !written.contains(s.as_str())) {
+                    any_case.push((Cow::Owned(spelling), target));
                 }
             }
         }
@@ -93,7 +105,10 @@ impl Extractor {
             patterns.push((law.key.clone(), Target::Law { id, exact: true }));
             for spelling in std::iter::once(&law.key).chain(&law.variations) {
                 if abbreviated_in_parts(spelling) {
-                    any_case.push((spelling.as_ref(), Target::Law { id, exact: false }));
+                    any_case.push((
+                        Cow::Borrowed(spelling.as_ref()),
+                        Target::Law { id, exact: false },
+                    ));
                 }
                 // Small capitals come out of PDFs and web pages as capitals
                 // ("WIS. STAT. § 66.0217").
@@ -102,6 +117,16 @@ impl Extractor {
                     Cow::Owned(spelling.to_uppercase()),
                     Target::Law { id, exact: false },
                 ));
+            }
+            let written: HashSet<&str> = std::iter::once(&law.key)
+                .chain(&law.variations)
+                .map(|spelling| spelling.as_ref())
+                .collect();
+            for spelling in std::iter::once(&law.key).chain(&law.variations) {
+                let loose = spelling.replace('.', "");
+                if loose.split_whitespace().count() >= 3 && !written.contains(loose.as_str()) {
+                    patterns.push((Cow::Owned(loose), Target::Law { id, exact: false }));
+                }
             }
             for &t in &law.templates {
                 if !vocabulary.names_its_reporter(t) {
@@ -142,7 +167,7 @@ impl Extractor {
         }
         Extractor {
             scanner: Scanner::build(patterns.iter().map(|(s, t)| (s.as_ref(), *t))),
-            any_case: Scanner::build_ignoring_case(any_case),
+            any_case: Scanner::build_ignoring_case(any_case.iter().map(|(s, t)| (s.as_ref(), *t))),
             vocabulary,
         }
     }
@@ -263,6 +288,30 @@ fn abbreviated_in_parts(spelling: &str) -> bool {
     // "l ed", "s ct" or "p.3" in lower case are prose far more often.
     let abbreviated = spelling.contains('.') && !spelling.ends_with(|c: char| c.is_ascii_digit());
     parts >= 2 && abbreviated
+}
+
+/// The spellings of a reporter that briefs write with periods left out,
+/// which reporters-db lists for some editions only ("F3d" but not "F2d"):
+/// the last period dropped ("U.S", "F. Supp"), and for an edition with a
+/// series, every period dropped ("F 2d", "So 3d") or periods and spaces
+/// both ("F2d", "NE2d"). Read like the other any-case spellings: only after
+/// a volume, where nothing else matched, with a page that ends there.
+fn loose_spellings(spelling: &str) -> Vec<String> {
+    let mut loose = Vec::new();
+    if let Some(cut) = spelling.strip_suffix('.')
+        && cut.contains('.')
+    {
+        loose.push(cut.to_string());
+    }
+    let series = spelling
+        .rsplit([' ', '.'])
+        .next()
+        .is_some_and(|last| last.starts_with(|c: char| c.is_ascii_digit()));
+    if series && spelling.contains('.') {
+        loose.push(spelling.replace('.', ""));
+        loose.push(spelling.replace(['.', ' '], ""));
+    }
+    loose
 }
 
 /// Whether a reporter edition is read in any case: the federal reporters
