@@ -108,6 +108,24 @@ async fn names_in_common_forms_are_read_and_unread_names_are_not_verified() {
         only_with_status(&app, &key, text, "verified").await;
     }
 
+    // Names in italics or bold (Markdown or HTML) are read without the
+    // marks, so a made-up party is still caught and a real name verifies.
+    for text in [
+        "*Zyzzogeton v. Board of Education*, 347 U.S. 483 (1954).",
+        "_Zyzzogeton v. Board of Education_, 347 U.S. 483 (1954).",
+        "<i>Smith v. Jones</i>, 347 U.S. 483 (1954).",
+    ] {
+        let answer = only(&app, &key, text).await;
+        assert_ne!(answer["status"], "verified", "{text}: {answer}");
+    }
+    for text in [
+        "*Brown v. Board of Education*, 347 U.S. 483 (1954).",
+        "**Brown v. Board of Education**, 347 U.S. 483 (1954).",
+        "<em>Brown</em> v. <em>Board of Education</em>, 347 U.S. 483 (1954).",
+    ] {
+        only_with_status(&app, &key, text, "verified").await;
+    }
+
     let unnamed = only(&app, &key, "The rule is settled. 347 U.S. 483.").await;
     assert_eq!(unnamed["status"], "verified", "{unnamed}");
     let reason = unnamed["reason"].as_str().unwrap();

@@ -412,6 +412,28 @@ fn reporters_with_periods_left_out_are_read_after_a_volume() {
 }
 
 #[test]
+fn names_are_read_without_their_emphasis_marks() {
+    for text in [
+        "*Brown v. Board of Education*, 347 U.S. 483 (1954)",
+        "__Brown v. Board of Education__, 347 U.S. 483 (1954)",
+        "<i>Brown</i> v. <i>Board of Education</i>, 347 U.S. 483 (1954)",
+        "<span class=\"case\">Brown v. Board of Education</span>, 347 U.S. 483 (1954)",
+    ] {
+        let c = find(&extract(text), text, "347 U.S. 483").clone();
+        assert_eq!(
+            (c.plaintiff.as_deref(), c.defendant.as_deref()),
+            (Some("Brown"), Some("Board of Education")),
+            "{text}"
+        );
+    }
+    // A star page, a blank and a mark inside a word are text.
+    let text = "Lee v. Kim, 2019 WL 4639462, at *3; snake_case 5 F.3d 10";
+    let c = find(&extract(text), text, "2019 WL 4639462").clone();
+    assert_eq!(c.pin_cite.as_deref(), Some("at *3"));
+    assert_eq!(extract("Smith v. Jones, 5 F.3d ___ (2024)").len(), 1);
+}
+
+#[test]
 fn edition_dates_choose_among_same_spellings() {
     // "Johnson" is both New York (1806–1823) and New Mexico reports.
     let text = "1 Johnson 1 (1890)";

@@ -352,8 +352,8 @@ impl CaseAddress {
     }
 }
 
-/// Runs `extract` on `text` read without its invisible characters, with
-/// the spans mapped back to `text`.
+/// Runs `extract` on `text` read without its invisible characters and
+/// emphasis marks, with the spans mapped back to `text`.
 fn on_visible_text(text: &str, extract: impl FnOnce(&str) -> Vec<Citation>) -> Vec<Citation> {
     let Some(visible) = Visible::of(text) else {
         return extract(text);
@@ -371,10 +371,78 @@ fn on_visible_text(text: &str, extract: impl FnOnce(&str) -> Vec<Citation>) -> V
 /// mark, never separate, so the extractor reads the text without them. (A
 /// soft hyphen stays: before a line break it joins a word's halves, which
 /// names read across.)
-const INVISIBLE: [char; 5] = ['\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}', '\u{feff}'];
+const INVISIBLE: [&str; 5] = ["\u{200b}", "\u{200c}", "\u{200d}", "\u{2060}", "\u{feff}"];
 
-/// A text with its invisible characters removed, and the way back to the
-/// original offsets.
+/// Inline HTML elements that style a case name ("<i>Brown</i>") without
+/// being part of it.
+const STYLE_TAGS: [&str; 12] = [
+    "i", "em", "b", "strong", "u", "cite", "span", "font", "small", "a", "sup", "sub",
+];
+
+/// How many bytes at `at` are markup around words rather than text: an
+/// invisible character, a Markdown emphasis mark at a word's edge
+/// ("*Brown v. Board*", "__Roe__"; not a star page "*3", a blank "___" or
+/// a mark inside a word), or an inline style tag.
+fn hidden_at(text: &str, at: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    match bytes[at] {
+        b'*' | b'_' => {
+            let mark = bytes[at];
+            let run = bytes[at..].iter().take_while(|&&b| b == mark).count();
+            if run > if mark == b'*' { 3 } else { 2 } {
+                return None;
+            }
+            let before = text[..at].chars().next_back();
+            let after = text[at + run..].chars().next();
+            let wordy = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+            let opens = !wordy(before)
+                && !before.is_some_and(|c| c == '*' || c == '_')
+                && after.is_some_and(|c| c.is_alphabetic() || matches!(c, '"' | '\u{201c}' | '\''));
+            let closes = before
+                .is_some_and(|c| c.is_alphanumeric() || matches!(c, '.' | ')' | '"' | '\u{201d}'))
+                && !wordy(after);
+            (opens || closes).then_some(run)
+        }
+        b'<' => {
+            let tag = &text[at + 1..];
+            let name = tag.strip_prefix('/').unwrap_or(tag);
+            let length = name.bytes().take_while(u8::is_ascii_alphabetic).count();
+            let known = STYLE_TAGS
+                .iter()
+                .any(|t| t.eq_ignore_ascii_case(&name[..length]));
+            let rest = &name[length..];
+            let close = rest
+                .bytes()
+                .take(300)
+                .position(|b| b == b'>' || b == b'<')?;
+            let well_formed =
+                rest.as_bytes()[close] == b'>' && (close == 0 || rest.starts_with([' ', '/']));
+            (known && length > 0 && well_formed).then(|| text.len() - rest.len() + close + 1 - at)
+        }
+        _ => {
+            // Compared as UTF-8 bytes: this runs at every dash and curly
+            // quote (0xE2 ...) of every text.
+            let next = bytes.get(at..at + 3)?;
+            INVISIBLE.iter().any(|c| c.as_bytes() == next).then_some(3)
+        }
+    }
+}
+
+/// The bytes at which [`hidden_at`] may find something: the first bytes
+/// of the invisible characters, of emphasis marks and of tags.
+const MAY_HIDE: [bool; 256] = {
+    let mut table = [false; 256];
+    table[b'*' as usize] = true;
+    table[b'_' as usize] = true;
+    table[b'<' as usize] = true;
+    // U+200B–U+2060 start with 0xE2, U+FEFF with 0xEF.
+    table[0xE2] = true;
+    table[0xEF] = true;
+    table
+};
+
+/// A text with its invisible characters and markup removed, and the way
+/// back to the original offsets.
 struct Visible {
     text: String,
     /// For each byte of `text`, its offset in the original.
@@ -382,19 +450,28 @@ struct Visible {
 }
 
 impl Visible {
-    /// `None` when the text has no invisible character (the common case,
-    /// which costs one scan).
+    /// `None` when nothing in the text is hidden (the common case, which
+    /// costs one scan).
     fn of(original: &str) -> Option<Visible> {
-        if !original.contains(INVISIBLE) {
-            return None;
-        }
+        let bytes = original.as_bytes();
+        let first = (0..bytes.len())
+            .find(|&at| MAY_HIDE[bytes[at] as usize] && hidden_at(original, at).is_some())?;
         let mut text = String::with_capacity(original.len());
         let mut origin = Vec::with_capacity(original.len());
-        for (at, c) in original.char_indices() {
-            if !INVISIBLE.contains(&c) {
-                text.push(c);
-                origin.extend(at..at + c.len_utf8());
+        text.push_str(&original[..first]);
+        origin.extend(0..first);
+        let mut at = first;
+        while at < bytes.len() {
+            if MAY_HIDE[bytes[at] as usize]
+                && let Some(length) = hidden_at(original, at)
+            {
+                at += length;
+                continue;
             }
+            let c = original[at..].chars().next().unwrap_or_default();
+            text.push(c);
+            origin.extend(at..at + c.len_utf8());
+            at += c.len_utf8();
         }
         Some(Visible { text, origin })
     }
