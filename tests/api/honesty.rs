@@ -198,6 +198,21 @@ async fn every_pin_page_is_checked() {
             "page 501",
         ),
         (
+            "Brown v. Board of Education, 347 U.S. 483, 495 to 501 (1954).",
+            "unverified",
+            "page 501",
+        ),
+        (
+            "Brown v. Board of Education, 347 U.S. 483, 495 — 501 (1954).",
+            "unverified",
+            "page 501",
+        ),
+        (
+            "Brown v. Board of Education, 347 U.S. 483, 495, and 501 (1954).",
+            "unverified",
+            "page 501",
+        ),
+        (
             "Brown v. Board of Education, 347 U.S. 483, 494-95 (1954).",
             "verified",
             "",

@@ -106,7 +106,10 @@ fn separator(text: &str, pos: usize) -> Option<usize> {
     let rest = &text[pos..];
     if let Some(r) = rest.strip_prefix(',') {
         let skip = r.len() - r.trim_start_matches(' ').len();
-        return Some(pos + 1 + skip.min(2));
+        let at = pos + 1 + skip.min(2);
+        // The last item of a list: "495, 497, and 500".
+        let conjunction = ["and ", "& "].iter().find(|c| text[at..].starts_with(**c));
+        return Some(at + conjunction.map_or(0, |c| c.len()));
     }
     for sep in [" & ", " and "] {
         if rest.starts_with(sep) {
@@ -115,6 +118,9 @@ fn separator(text: &str, pos: usize) -> Option<usize> {
     }
     None
 }
+
+/// What joins the ends of a page range other than a dash against them.
+const RANGE_WORDS: [&str; 6] = [" - ", " – ", " — ", " to ", " through ", " thru "];
 
 /// One pin item at `pos` ("347-348", "n. 4", "¶ 12", "*3", "119:12-14"),
 /// returning its end.
@@ -155,6 +161,14 @@ fn pin_item(text: &str, pos: usize) -> Option<usize> {
             if text[at..].starts_with(':') && count_digits(text, at + 1) > 0 {
                 at += 1 + count_digits(text, at + 1);
             }
+        }
+    } else if let Some(word) = RANGE_WORDS.iter().find(|w| text[at..].starts_with(**w)) {
+        // A range written out or with a spaced dash ("495 to 500",
+        // "495 — 500"), where the pin can end after it.
+        let after = at + word.len();
+        let n = count_digits(text, after);
+        if n > 0 && pin_may_end(text, after + n) {
+            at = after + n;
         }
     }
     // A footnote of the page: "499 n.11", "499 n. 11", "499 nn.11-12".
@@ -542,6 +556,21 @@ mod tests {
         assert_eq!(pin(", 499 nn.11-12.", PinLead::Comma), Some("499 nn.11-12"));
         assert_eq!(pin(", 490, 499 (1954)", PinLead::Comma), Some("490, 499"));
         assert_eq!(pin(", 5 years later", PinLead::Comma), None);
+        assert_eq!(
+            pin(", 495 to 500 (1954)", PinLead::Comma),
+            Some("495 to 500")
+        );
+        assert_eq!(pin(", 495 — 500.", PinLead::Comma), Some("495 — 500"));
+        assert_eq!(
+            pin(", 495 through 500;", PinLead::Comma),
+            Some("495 through 500")
+        );
+        assert_eq!(pin(", 495, and 500.", PinLead::Comma), Some("495, and 500"));
+        assert_eq!(
+            pin(", 495, 497, & 500.", PinLead::Comma),
+            Some("495, 497, & 500")
+        );
+        assert_eq!(pin(", 495 to 500 people", PinLead::Comma), None);
     }
 
     #[test]

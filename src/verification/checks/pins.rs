@@ -68,7 +68,11 @@ fn pin_pages(pin: &str) -> Vec<u32> {
             break;
         }
         pages.push(first);
-        let Some(end) = item[digits.len()..].strip_prefix(['-', '–', '—']) else {
+        let rest = item[digits.len()..].trim_start();
+        let joined = ["-", "–", "—", "to ", "through ", "thru "]
+            .iter()
+            .find_map(|join| rest.strip_prefix(join));
+        let Some(end) = joined.map(str::trim_start) else {
             continue;
         };
         let end: String = end.chars().take_while(char::is_ascii_digit).collect();
@@ -284,6 +288,10 @@ mod tests {
         assert_eq!(pin_pages("1602-05"), [1602, 1605]);
         assert_eq!(pin_pages("67-123"), [67, 123]);
         assert_eq!(pin_pages("99-1001"), [99, 1001]);
+        assert_eq!(pin_pages("495 to 500"), [495, 500]);
+        assert_eq!(pin_pages("495 — 500"), [495, 500]);
+        assert_eq!(pin_pages("495 through 500"), [495, 500]);
+        assert_eq!(pin_pages("495, and 500"), [495, 500]);
         assert_eq!(pin_pages("499 n.11"), [499]);
         assert_eq!(pin_pages("499 nn.11-12"), [499]);
         assert_eq!(pin_pages("20-25 & n. 4"), [20, 25]);
