@@ -84,7 +84,7 @@ pub fn by_case_id(library: &Library, id: &str) -> Result<CaseLookupResult, Store
         Some(authority) => CaseLookupResult {
             status: LookupStatus::Found,
             case_id: Some(authority.id()),
-            external_source_url: None,
+            external_source_url: Some(urls::authority_page(&authority)),
         },
         None => UNRESOLVED,
     })

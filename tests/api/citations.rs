@@ -734,6 +734,12 @@ async fn case_lookup_by_citation_and_id() {
     assert_eq!(statute["data"]["status"], "found", "{statute}");
     let (_, no_section) = lookup(json!({ "citation": "42 U.S.C. § 99999" })).await;
     assert_eq!(no_section["data"]["status"], "unresolved", "{no_section}");
+    let statute_id = statute["data"]["caseId"].as_str().unwrap().to_string();
+    let (_, statute_by_id) = lookup(json!({ "caseId": statute_id })).await;
+    assert_eq!(
+        statute_by_id["data"], statute["data"],
+        "the same answer either way"
+    );
     let (_, rule) = lookup(json!({ "caseId": "frcp/56" })).await;
     assert_eq!(rule["data"]["status"], "found");
     let (status, reply) = lookup(json!({})).await;
