@@ -155,9 +155,41 @@ pub fn star_pages(body: &str) -> std::collections::BTreeSet<u32> {
     pages
 }
 
+/// The last page that `body` marks in the form "[698 S.E.2d 425]" for
+/// the volume and reporter given (spaces in the mark aside): Fastcase's
+/// page marks, which can run past the page range its header states.
+pub fn last_bracketed_page(body: &str, volume: &str, reporter: &str) -> Option<u32> {
+    let reporter: String = reporter.split_whitespace().collect();
+    body.match_indices('[')
+        .filter_map(|(at, _)| {
+            let close = body.as_bytes()[at + 1..]
+                .iter()
+                .take(40)
+                .position(|&b| b == b']')?;
+            let mark = &body[at + 1..at + 1 + close];
+            let mut words = mark.split_whitespace();
+            let (first, last) = (words.next()?, words.next_back()?);
+            let middle: String = words.collect();
+            (first == volume && middle == reporter).then(|| last.parse().ok())?
+        })
+        .max()
+}
+
 #[cfg(test)]
 mod tests {
     use super::markup_to_text;
+
+    #[test]
+    fn bracketed_page_marks_of_one_reporter_volume() {
+        let body =
+            "x [698 S.E.2d  425] y [698 S.E.2d 431]</p> [153 Conn.App. 999] [698 S.E.2d x] [698";
+        assert_eq!(super::last_bracketed_page(body, "698", "S.E.2d"), Some(431));
+        assert_eq!(
+            super::last_bracketed_page(body, "698", "S. E. 2d"),
+            Some(431)
+        );
+        assert_eq!(super::last_bracketed_page(body, "699", "S.E.2d"), None);
+    }
 
     #[test]
     fn entities_escaped_twice_or_without_their_hash_are_decoded() {

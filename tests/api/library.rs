@@ -114,6 +114,11 @@ fn a_pin_page_finds_the_case_that_holds_it() {
     // 401 (which the table of overruled decisions brings), so 402 is not
     // the case at 386's.
     assert_eq!(lookup(&library, "3 U.S. 402")["verdict"], "volume_not_held");
+    // A Fastcase case ends where its text's page marks do ("[698 S.E.2d
+    // 446]"), though its header says it ends on its first page.
+    let mosteller = lookup(&library, "698 S.E.2d 430");
+    assert_eq!(mosteller["verdict"], "found_by_page_range", "{mosteller}");
+    assert_eq!(case_ids(&mosteller), ["fc-698SE2d424"]);
 }
 
 #[test]

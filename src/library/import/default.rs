@@ -21,7 +21,7 @@ use crate::library::model::{
     Provenance, codes, rule_number_fault,
 };
 use crate::library::store::{LibraryWriter, Overruling, PreparedOpinion};
-use crate::library::text::{decode_entities, markup_to_text};
+use crate::library::text::{decode_entities, last_bracketed_page, markup_to_text};
 use crate::store::{Store, StoreError};
 
 /// Bumped whenever the embedded data or the way it is read changes, so an
@@ -54,7 +54,9 @@ use crate::store::{Store, StoreError};
 /// no opinion's text, and its opinions in chambers are cases of their own;
 /// New York's "(A)" decisions ("88 Misc 3d 129(A)") addressed; Fastcase's
 /// header kept as head matter.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 16;
+/// 17: a Fastcase case ends at the last page its text marks when its
+/// header gives fewer.
+pub const DEFAULT_LIBRARY_VERSION: u32 = 17;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");
@@ -630,6 +632,12 @@ fn parse_fastcase(stem: &str, xml: &str, pages: Option<(u32, u32)>) -> Option<Ne
             .collect()
     };
     let name = element("ShortName")?;
+    let body = {
+        let open = "<CaseHtml>";
+        let start = xml.find(open)? + open.len();
+        let end = start + xml[start..].find("</CaseHtml>")?;
+        unescape_xml(&xml[start..end])
+    };
     let citations: Vec<CaseCitation> = all("Citation")
         .iter()
         .filter_map(|block| {
@@ -639,27 +647,20 @@ fn parse_fastcase(stem: &str, xml: &str, pages: Option<(u32, u32)>) -> Option<Ne
                 let end = start + block[start..].find(&format!("</{tag}>"))?;
                 Some(block[start..end].trim().to_string())
             };
-            let mut citation = parse_simple_cite(&format!(
-                "{} {} {}",
-                part("Volume")?,
-                part("Reporter")?,
-                part("Page")?
-            ));
+            let (volume, reporter) = (part("Volume")?, part("Reporter")?);
+            let mut citation = parse_simple_cite(&format!("{volume} {reporter} {}", part("Page")?));
             if let (Some(key), Some((first, last))) = (&citation.key, pages)
                 && key.page == first
             {
-                citation.last_page = Some(last);
+                // The header's last page can be the first page when the
+                // text's own page marks run on ("[698 S.E.2d  425]" …).
+                let marked = last_bracketed_page(&body, &volume, &reporter);
+                citation.last_page = Some(marked.map_or(last, |marked| marked.max(last)));
             }
             Some(citation)
         })
         .collect();
     let date = element("DecisionDate").and_then(|d| fastcase_date(&d));
-    let body = {
-        let open = "<CaseHtml>";
-        let start = xml.find(open)? + open.len();
-        let end = start + xml[start..].find("</CaseHtml>")?;
-        unescape_xml(&xml[start..end])
-    };
     let provenance = Provenance {
         source: "fastcase".into(),
         id: stem.rsplit('/').next().unwrap_or(stem).to_string(),
