@@ -445,7 +445,19 @@ fn name_span(text: &str, words: &[Range<usize>], continued: bool) -> Option<Rang
         let has_digits = bare.bytes().any(|b| b.is_ascii_digit());
         let before = words.get(i + 1).map(|w| &text[w.clone()]);
         let before_that = words.get(i + 2).map(|w| &text[w.clone()]);
-        if has_digits && !number_in_name(text, core, bare, &taken, before, before_that) {
+        // A number ending a party after its "v." ("NLRB v. District 50",
+        // "… School District 7") is the name's last word.
+        let ends_a_party = || taken.is_empty() && versus_within(text, &words[i + 1..], 12);
+        if has_digits
+            && !number_in_name(
+                text,
+                core,
+                bare,
+                &taken,
+                (before, before_that),
+                ends_a_party,
+            )
+        {
             break;
         }
         let first = bare.chars().next().unwrap_or(' ');
@@ -687,8 +699,12 @@ fn is_function_word(word: &str) -> bool {
 /// ("Smith v. Citizens for a …"): then the small word is inside the second
 /// party's name, not the prose before the name.
 fn versus_beyond(text: &str, before: &[Range<usize>]) -> bool {
-    const MOST_WORDS: usize = 6;
-    for (k, word) in before.iter().take(MOST_WORDS).enumerate() {
+    versus_within(text, before, 6)
+}
+
+/// Whether [`versus_beyond`] holds within `most` words.
+fn versus_within(text: &str, before: &[Range<usize>], most: usize) -> bool {
+    for (k, word) in before.iter().take(most).enumerate() {
         let raw = &text[word.clone()];
         if is_versus(raw) {
             return before.get(k + 1).is_some_and(|party| {
@@ -774,8 +790,8 @@ fn number_in_name(
     raw: &str,
     word: &str,
     taken: &[Range<usize>],
-    before: Option<&str>,
-    before_that: Option<&str>,
+    (before, before_that): (Option<&str>, Option<&str>),
+    ends_a_party: impl Fn() -> bool,
 ) -> bool {
     let year = word.len() == 4
         && word.bytes().all(|b| b.is_ascii_digit())
@@ -791,12 +807,13 @@ fn number_in_name(
     if year || digits_joined || label_run_in || word.contains(['/', '(', '§']) {
         return false;
     }
-    if raw.ends_with(',') && !before_corporate_word(text, taken) {
-        return false;
-    }
     let Some(before) = before else {
         return false;
     };
+    let ends_a_party = taken.is_empty() && ends_a_party();
+    if raw.ends_with(',') && !before_corporate_word(text, taken) && !ends_a_party {
+        return false;
+    }
     let bare_before = before.trim_end_matches(['.', ',']);
     // "Local No. 93", "School Dist. No. 283": a body's number.
     let numbered_body = bare_before.eq_ignore_ascii_case("no")
@@ -805,6 +822,10 @@ fn number_in_name(
     let named_before = before.starts_with(|c: char| c.is_uppercase())
         && !before.ends_with([',', ';', ':', ')'])
         && !is_signal(before);
+    // "The Shops on 58, L.L.C.": a company's number after a small word.
+    let companys_number = before_corporate_word(text, taken)
+        && is_function_word(bare_before)
+        && before_that.is_some_and(|w| w.starts_with(char::is_uppercase));
     // "16th St. Regency, LLC", "30th Judicial Circuit Court": an ordinal
     // before a capitalised word of the name, after its "v." too.
     let ordinal = ["st", "nd", "rd", "th"].iter().any(|suffix| {
@@ -814,7 +835,9 @@ fn number_in_name(
     let capital_after = taken
         .last()
         .is_some_and(|w| text[w.clone()].starts_with(|c: char| c.is_uppercase()));
-    !taken.is_empty() && !label && (named_before || ordinal && capital_after && is_versus(before))
+    (!taken.is_empty() || ends_a_party)
+        && !label
+        && (named_before || companys_number || ordinal && capital_after && is_versus(before))
 }
 
 /// Bodies known by a number: "Local No. 93", "School Dist. No. 283".
@@ -1137,6 +1160,31 @@ mod tests {
         );
         assert_eq!(parties("See Foo v. Bar, CITE"), p("Foo", "Bar"));
         assert_eq!(parties("In Foo v. Bar CITE"), p("Foo", "Bar"));
+    }
+
+    #[test]
+    fn a_number_can_end_a_party_or_a_companys_name() {
+        assert_eq!(
+            parties("NLRB v. District 50, CITE"),
+            p("NLRB", "District 50")
+        );
+        assert_eq!(
+            parties("Dynak v. Board of Education of Wood Dale School District 7, CITE"),
+            p("Dynak", "Board of Education of Wood Dale School District 7")
+        );
+        assert_eq!(
+            parties("Mr. Pulpstone, L.L.C. v. The Shops on 58, L.L.C., CITE"),
+            p("Mr. Pulpstone, L.L.C.", "The Shops on 58, L.L.C.")
+        );
+        // A labelled number, or one with no "v." before it, is no name's.
+        for text in [
+            "Smith v. Jones, Rule 12, CITE",
+            "Doe v. Roe Part 2, CITE",
+            "as held at 12, CITE",
+            "In 12, CITE",
+        ] {
+            assert_eq!(parties(text), p("", ""), "{text}");
+        }
     }
 
     #[test]
