@@ -589,6 +589,15 @@ pub fn word_tokens(word: &str) -> Vec<String> {
     {
         return words.clone();
     }
+    // Initials that spell a small word ("In re A.N.") are a person's, and
+    // the only words that tell such a case from another.
+    let initials = word.len() >= 4
+        && word
+            .split_terminator('.')
+            .all(|part| part.chars().count() == 1 && part.chars().all(char::is_alphabetic));
+    if initials && word.ends_with('.') && STOPWORDS.contains(&whole.as_str()) {
+        return vec![format!("{whole}.")];
+    }
     if let Some(canonical) = lookup(&whole) {
         return vec![canonical];
     }
@@ -1230,6 +1239,19 @@ mod tests {
             "Gideon v. Wainwright",
             "GIDEON v. WAINWRIGHT, CORRECTIONS DIRECTOR"
         ));
+    }
+
+    #[test]
+    fn initials_that_spell_a_small_word_are_a_persons() {
+        assert_each_matches(
+            &[("In re A.N.", "In re A.N."), ("In re A.N.", "IN RE A.N.")],
+            true,
+        );
+        assert_each_matches(
+            &[("In re A.T.", "In re A.N."), ("In re O.F.", "In re A.N.")],
+            false,
+        );
+        assert!(!distinctive_tokens("In re A.N.").is_empty());
     }
 
     #[test]
