@@ -314,10 +314,7 @@ fn print_reports(reports: &[ImportReport]) {
             ));
         }
         if report.warned > 0 {
-            out(format_args!(
-                "  stored with a value left out: {}",
-                report.warned
-            ));
+            out(format_args!("  stored with a warning: {}", report.warned));
         }
         for warning in &report.warnings {
             out(format_args!("    {warning}"));

@@ -134,7 +134,7 @@ fn courtlistener_bulk_files_with_every_quirk() {
     );
     assert_eq!(unnamed.decision_date, None);
     assert!(
-        stdout.contains("stored with a value left out: 1")
+        stdout.contains("stored with a warning: 1")
             && stdout.contains(
                 "opinion-clusters-2024-05-06.csv line 6: decision date \"2002-02-30\" is not a real date"
             ),

@@ -496,13 +496,25 @@ fn save_courts(store: &Store, courts: BTreeMap<String, CourtInfo>) -> Result<(),
 struct Parsed<T> {
     line: u64,
     value: Result<T, String>,
+    /// The row was not UTF-8 and was read as Windows-1252.
+    recoded: bool,
 }
 
 fn parse<T>(row: &Row, read: impl FnOnce(&Row) -> Result<T, String>) -> Parsed<T> {
     Parsed {
         line: row.line,
         value: read(row),
+        recoded: row.recoded,
     }
+}
+
+/// Tells that a row's text was not UTF-8 (CourtListener's dumps are), so
+/// what was stored may not be what the source meant.
+fn warn_recoded(path: &Path, line: u64, report: &mut ImportReport) {
+    report.warn(
+        path,
+        format!("line {line}: not UTF-8; its text was read as Windows-1252"),
+    );
 }
 
 /// Why a row was skipped.
@@ -527,20 +539,24 @@ fn stored<'p, T>(
 ) -> impl FnMut(&mut LibraryWriter<'_>, Parsed<T>, &mut ImportReport) -> Result<(), ImportError> + 'p
 {
     move |writer, parsed, report| {
+        let (line, recoded) = (parsed.line, parsed.recoded);
         let outcome = match parsed.value {
             Ok(value) => store(writer, value)?,
             Err(why) => Err(Skip::Malformed(why)),
         };
         match outcome {
             Ok(warning) => {
+                if recoded {
+                    warn_recoded(path, line, report);
+                }
                 report.stored += 1;
                 if let Some(why) = warning {
-                    report.warn(path, format!("line {}: {why}", parsed.line));
+                    report.warn(path, format!("line {line}: {why}"));
                 }
             }
-            Err(Skip::Malformed(why)) => report.skip(path, format!("line {}: {why}", parsed.line)),
+            Err(Skip::Malformed(why)) => report.skip(path, format!("line {line}: {why}")),
             Err(Skip::NamingMissing(why)) => {
-                report.skip_naming_missing(path, format!("line {}: {why}", parsed.line))
+                report.skip_naming_missing(path, format!("line {line}: {why}"))
             }
         }
         Ok(())
@@ -1061,10 +1077,17 @@ fn parsed_rows<T>(
             Ok(Parsed {
                 line,
                 value: Ok(value),
-            }) => rows.push((line, value)),
+                recoded,
+            }) => {
+                if recoded {
+                    warn_recoded(path, line, report);
+                }
+                rows.push((line, value));
+            }
             Ok(Parsed {
                 line,
                 value: Err(why),
+                ..
             }) => report.skip(path, format!("line {line}: {why}")),
             Err(err) => report.skip(path, err),
         }

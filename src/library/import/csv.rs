@@ -28,6 +28,8 @@ pub struct Row {
     /// Each field's place in `text`; `None` is SQL NULL (an unquoted empty
     /// field).
     spans: Vec<Option<Range<usize>>>,
+    /// Some field was not UTF-8 and was read as Windows-1252.
+    pub recoded: bool,
 }
 
 impl Row {
@@ -43,7 +45,12 @@ impl Row {
                 })
             })
             .collect();
-        Self { line, text, spans }
+        Self {
+            line,
+            text,
+            spans,
+            recoded: false,
+        }
     }
 
     /// Field `index`: `None` when it is NULL or the row has no such field.
@@ -148,6 +155,7 @@ impl RawRow {
                 line,
                 text,
                 spans: self.spans,
+                recoded: false,
             },
             read => {
                 let bytes = match read {
@@ -159,7 +167,10 @@ impl RawRow {
                     .iter()
                     .map(|span| span.clone().map(|span| text(&bytes[span])))
                     .collect();
-                Row::of(line, fields.iter().map(Option::as_deref))
+                Row {
+                    recoded: true,
+                    ..Row::of(line, fields.iter().map(Option::as_deref))
+                }
             }
         }
     }
@@ -578,10 +589,12 @@ mod tests {
         let bytes =
             b"\"id\",\"name\"\n\"1\",\"P\xe9rez v. Ni\xf1o\"\n\"2\",\"\xc3\xa9\"\n\"3\",\"O\x92BRIEN \x96 \x93X\x94\"\n";
         let reader = CsvReader::new(&bytes[..], Dialect::Rfc4180).unwrap();
-        let names: Vec<String> = reader
-            .map(|row| row.unwrap().field(1).unwrap().to_string())
-            .collect();
+        let rows: Vec<Row> = reader.map(Result::unwrap).collect();
+        let names: Vec<&str> = rows.iter().map(|row| row.field(1).unwrap()).collect();
         assert_eq!(names, ["Pérez v. Niño", "é", "O’BRIEN – “X”"]);
+        // So that the import can say which rows it read otherwise.
+        let recoded: Vec<bool> = rows.iter().map(|row| row.recoded).collect();
+        assert_eq!(recoded, [true, false, true]);
     }
 
     #[test]

@@ -111,7 +111,8 @@ pub struct ImportReport {
     /// What the skipped rows cost: volumes not counted as held.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
-    /// Rows stored with a value left out (a date that is not a real one).
+    /// Rows stored with a value left out (a date that is not a real one)
+    /// or read otherwise than written (text that is not UTF-8).
     #[serde(default)]
     pub warned: u64,
     /// The first of them, as "file line L: why".
