@@ -1598,6 +1598,25 @@ fn a_wrong_file_is_named_once_in_its_error() {
         stderr.contains("header has no column court_id, docket_number"),
         "every missing column: {stderr}"
     );
+
+    // A later table's bad header stops the import before any file of the
+    // dump is stored, not after the tables before it.
+    let before = counts(dir.path());
+    for table in ["dockets", "opinion-clusters"] {
+        let name = format!("{table}-2024-05-06.csv");
+        std::fs::copy(fixtures("courtlistener").join(&name), dump.join(&name)).unwrap();
+    }
+    std::fs::write(
+        dump.join("citations-2024-05-06.csv"),
+        "\"id\",\"volume\",\"page\",\"type\",\"cluster_id\"\n",
+    )
+    .unwrap();
+    let stderr = failed_import(dir.path(), "courtlistener", &dump);
+    assert!(
+        stderr.contains("citations-2024-05-06.csv: header has no column reporter"),
+        "{stderr}"
+    );
+    assert_eq!(counts(dir.path()), before, "nothing stored");
 }
 
 /// A CAP file whose official reporter the citation engine does not know

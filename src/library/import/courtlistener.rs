@@ -9,15 +9,17 @@
 //! store in file order by the one writer.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::csv::{CsvReader, Dialect, Row, RowError};
 use super::{
-    Batches, DecisionDate, ImportError, ImportReport, Progress, UnknownReporters, checkpoint_key,
-    decision_date, each_row, open_input, opinions_refused, real_date, unpaged_volume,
-    volume_or_page_number,
+    Batches, DecisionDate, ImportError, ImportReport, Input, InputMeter, Progress,
+    UnknownReporters, checkpoint_key, decision_date, each_row, open_input, opinions_refused,
+    real_date, unpaged_volume, volume_or_page_number,
 };
 use crate::library::cite_snapshot::{CiteSnapshot, MAX_SNAPSHOT_KEYS};
 use crate::library::model::{
@@ -145,6 +147,11 @@ pub fn import_dir(
             dir,
             "no CourtListener bulk files here (expected names like opinion-clusters-2024-05-06.csv.bz2)",
         ));
+    }
+    // Every file's header is read before any is imported, so that a file
+    // the import would stop at stops it before the library changes.
+    for (table, path) in &files {
+        open_table(*table, path)?;
     }
     let mut report = ImportReport::new(SOURCE);
     let mut joins = Joins::default();
@@ -280,25 +287,26 @@ impl CaseIds {
     }
 }
 
-fn import_table(
-    store: &Store,
-    table: Table,
-    path: &Path,
-    options: Options,
-    joins: &mut Joins,
-) -> Result<ImportReport, ImportError> {
-    let input = open_input(path)?;
-    let label = table.prefix().trim_end_matches('-');
-    let mut progress = Progress::new(label, input.meter.clone(), input.size);
-    let csv = CsvReader::new(input.reader, Dialect::Postgres).map_err(|e| {
-        input
-            .meter
+/// A table file opened, its header read.
+struct TableFile {
+    csv: CsvReader<Box<dyn BufRead + Send>>,
+    meter: Arc<InputMeter>,
+    size: u64,
+}
+
+/// Opens a table file and reads its header, which must have the table's
+/// columns.
+fn open_table(table: Table, path: &Path) -> Result<TableFile, ImportError> {
+    let Input {
+        reader,
+        meter,
+        size,
+    } = open_input(path)?;
+    let csv = CsvReader::new(reader, Dialect::Postgres).map_err(|e| {
+        meter
             .unreadable(path)
             .unwrap_or_else(|| ImportError::format(path, e.to_string()))
     })?;
-    let columns = Columns {
-        names: csv.header().to_vec(),
-    };
     let missing = csv.missing_columns(table.required_columns());
     if !missing.is_empty() {
         return Err(ImportError::format(
@@ -306,6 +314,22 @@ fn import_table(
             format!("header has no column {}", missing.join(", ")),
         ));
     }
+    Ok(TableFile { csv, meter, size })
+}
+
+fn import_table(
+    store: &Store,
+    table: Table,
+    path: &Path,
+    options: Options,
+    joins: &mut Joins,
+) -> Result<ImportReport, ImportError> {
+    let TableFile { csv, meter, size } = open_table(table, path)?;
+    let label = table.prefix().trim_end_matches('-');
+    let mut progress = Progress::new(label, meter, size);
+    let columns = Columns {
+        names: csv.header().to_vec(),
+    };
     // A sample's citations hold no volume: the same file read again as a
     // whole dump is read again.
     let kind = if table == Table::Citations && !options.mark_coverage {
@@ -313,7 +337,7 @@ fn import_table(
     } else {
         format!("{SOURCE}-{label}")
     };
-    let key = checkpoint_key(&kind, path, input.size);
+    let key = checkpoint_key(&kind, path, size);
     let batches = Batches {
         store,
         key: &key,
