@@ -9,6 +9,7 @@ use warp::reply::Response;
 
 use super::filters::{RequestMeta, meta, with_ctx};
 use super::reply;
+use crate::citations::courts;
 use crate::context::{Ctx, blocking};
 use crate::error::ApiError;
 use crate::library::model::{BodyFormat, CaseRecord};
@@ -75,20 +76,32 @@ fn escape(text: &str) -> String {
 }
 
 fn render(case: &CaseRecord, opinions: &[(String, String)]) -> String {
-    let name = if case.name.is_empty() {
-        "(name not held)"
-    } else {
-        &case.name
+    // A reporter's short name heads the page; CAP's full name lists every
+    // party with its role.
+    let name = match case.name_abbreviation.as_deref().filter(|n| !n.is_empty()) {
+        Some(short) => short,
+        None if case.name.is_empty() => "(name not held)",
+        None => &case.name,
     };
     let citations: Vec<String> = case.citations.iter().map(|c| escape(&c.cite)).collect();
+    let court = case
+        .court
+        .as_deref()
+        .map(|id| match courts::court_by_id(id) {
+            Some(court) => format!("{} ({id})", court.name),
+            None => id.to_string(),
+        });
     let mut html = format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title></head><body>\
          <h1>{title}</h1><p>{citations}</p><p>{court} {date}</p>",
         title = escape(name),
         citations = citations.join("; "),
-        court = escape(case.court.as_deref().unwrap_or("")),
+        court = escape(court.as_deref().unwrap_or("")),
         date = escape(case.decision_date.as_deref().unwrap_or("")),
     );
+    if name != case.name && !case.name.is_empty() {
+        html.push_str(&format!("<p>Full name: {}</p>", escape(&case.name)));
+    }
     if let Some(url) = &case.source_url {
         html.push_str(&format!("<p>Source: {}</p>", escape(url)));
     }

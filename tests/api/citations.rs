@@ -776,6 +776,7 @@ async fn the_appliance_serves_its_own_case_pages() {
         .await
         .unwrap();
     assert!(fieger.contains("Docket: "), "{fieger}");
+    assert!(fieger.contains("Michigan Supreme Court (mich)"), "{fieger}");
     assert!(fieger.contains("<h2>Head matter</h2>"), "{fieger}");
     assert!(fieger.contains("it is DENIED"), "{fieger}");
     let (status, body) = app.get("/library/cases/nope", None).await;
