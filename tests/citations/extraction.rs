@@ -406,9 +406,24 @@ fn reporters_with_periods_left_out_are_read_after_a_volume() {
         "gave 3 us 40 minutes",
         "model 410 F2d 7.5 kg",
         "at 5 So2d 4% more",
+        // Without periods a reporter is read only where a citation clearly
+        // stands: after a name's comma, before a pin or a year.
+        "we had 5 US 10 times",
+        "I live at 347 US 483.",
+        "Model 410 F2d 7",
+        "set 12 P2d 100 psi",
+        "Ship 500 US 20 units",
     ] {
         assert!(extract(text).is_empty(), "{text:?}: {:?}", extract(text));
     }
+    assert_addresses(
+        "Brown v. Board, 347 US 483; 410 F2d 701, 703; 5 F3d 10 (1993)",
+        &[
+            ("347", "U.S.", "483"),
+            ("410", "F.2d", "701"),
+            ("5", "F.3d", "10"),
+        ],
+    );
 }
 
 #[test]
@@ -425,6 +440,18 @@ fn names_are_read_without_their_emphasis_marks() {
             (Some("Brown"), Some("Board of Education")),
             "{text}"
         );
+    }
+    // A footnote mark is hidden with its tags, not run into the page.
+    let text = "Brown v. Board, 347 U.S. 483<sup>1</sup>, 495<sup>12</sup> (1954)";
+    let c = find(&extract(text), text, "347 U.S. 483").clone();
+    assert_eq!(
+        (c.page.as_deref(), c.pin_cite.as_deref()),
+        (Some("483"), Some("495"))
+    );
+    // Long runs of marks are read in linear time, and are text.
+    for mark in ["*", "_"] {
+        let text = format!("{} 5 F.3d 10", mark.repeat(1 << 20));
+        assert_eq!(extract(&text).len(), 1);
     }
     // A star page, a blank and a mark inside a word are text.
     let text = "Lee v. Kim, 2019 WL 4639462, at *3; snake_case 5 F.3d 10";

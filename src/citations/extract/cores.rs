@@ -117,6 +117,7 @@ pub(crate) fn find(
             }
             found => found,
         };
+        let found = found.filter(|core| periods_or_context(text, core, vocabulary));
         match found {
             Some(core) => {
                 i = core.reporter_span.end.max(i + 1);
@@ -126,6 +127,37 @@ pub(crate) fn find(
         }
     }
     drop_overlaps(cores)
+}
+
+/// Whether a case core is written with its reporter's periods, or else
+/// stands where a citation clearly does. Without periods a reporter is
+/// also a word or a model's name ("we had 5 US 10 times", "Model 410 F2d
+/// 7"): it is read after a comma, semicolon or bracket (a name's or a
+/// list's end), or before a pin or a parenthetical with a year.
+fn periods_or_context(text: &str, core: &Core, vocabulary: &Vocabulary) -> bool {
+    let CoreKind::Case { editions, .. } = &core.kind else {
+        return true;
+    };
+    let written = &text[core.reporter_span.clone()];
+    let dotted = |&e: &u32| vocabulary.editions[e as usize].abbreviation.contains('.');
+    if written.contains('.') || !editions.iter().any(dotted) {
+        return true;
+    }
+    let before = text[..core.span.start].trim_end();
+    let after_a_break = before.is_empty() || before.ends_with([',', ';', '(', '[', '\n']);
+    let after = text[core.span.end..].trim_start();
+    let pin = after
+        .strip_prefix(',')
+        .map(str::trim_start)
+        .is_some_and(|rest| {
+            rest.starts_with(|c: char| c.is_ascii_digit()) || rest.starts_with("at ")
+        });
+    let year_parenthetical = after.strip_prefix('(').is_some_and(|inside| {
+        let bytes = &inside.as_bytes()[..inside.len().min(60)];
+        let inside = &bytes[..bytes.iter().position(|&b| b == b')').unwrap_or(bytes.len())];
+        inside.windows(4).any(|w| w.iter().all(u8::is_ascii_digit))
+    });
+    after_a_break || pin || year_parenthetical
 }
 
 /// Whether a core read in another case than its spelling's is clearly a

@@ -374,7 +374,8 @@ fn on_visible_text(text: &str, extract: impl FnOnce(&str) -> Vec<Citation>) -> V
 const INVISIBLE: [&str; 5] = ["\u{200b}", "\u{200c}", "\u{200d}", "\u{2060}", "\u{feff}"];
 
 /// Inline HTML elements that style a case name ("<i>Brown</i>") without
-/// being part of it.
+/// being part of it; a footnote mark in `<sup>` or `<sub>` is hidden with
+/// its tags.
 const STYLE_TAGS: [&str; 12] = [
     "i", "em", "b", "strong", "u", "cite", "span", "font", "small", "a", "sup", "sub",
 ];
@@ -388,8 +389,15 @@ fn hidden_at(text: &str, at: usize) -> Option<usize> {
     match bytes[at] {
         b'*' | b'_' => {
             let mark = bytes[at];
-            let run = bytes[at..].iter().take_while(|&&b| b == mark).count();
-            if run > if mark == b'*' { 3 } else { 2 } {
+            let most = if mark == b'*' { 3 } else { 2 };
+            // Counted no further than one past the most, so that a long run
+            // of marks costs a constant at each of its bytes.
+            let run = bytes[at..]
+                .iter()
+                .take(most + 1)
+                .take_while(|&&b| b == mark)
+                .count();
+            if run > most {
                 return None;
             }
             let before = text[..at].chars().next_back();
@@ -417,7 +425,28 @@ fn hidden_at(text: &str, at: usize) -> Option<usize> {
                 .position(|b| b == b'>' || b == b'<')?;
             let well_formed =
                 rest.as_bytes()[close] == b'>' && (close == 0 || rest.starts_with([' ', '/']));
-            (known && length > 0 && well_formed).then(|| text.len() - rest.len() + close + 1 - at)
+            if !(known && length > 0 && well_formed) {
+                return None;
+            }
+            let end = text.len() - rest.len() + close + 1;
+            let element = &name[..length];
+            if element.eq_ignore_ascii_case("sup") || element.eq_ignore_ascii_case("sub") {
+                // A raised or lowered mark is a footnote's, read with what it
+                // marks: hidden whole, or not at all ("483<sup>1</sup>" is
+                // page 483, not 4831).
+                let closing = if element.eq_ignore_ascii_case("sup") {
+                    "</sup>"
+                } else {
+                    "</sub>"
+                };
+                let inside = text[end..].get(..24).unwrap_or(&text[end..]);
+                let found = inside
+                    .to_ascii_lowercase()
+                    .find(closing)
+                    .filter(|_| !tag.starts_with('/'))?;
+                return Some(end + found + closing.len() - at);
+            }
+            Some(end - at)
         }
         _ => {
             // Compared as UTF-8 bytes: this runs at every dash and curly
