@@ -11,6 +11,7 @@ use super::pins::{described, pin_outside_case};
 use super::{this_year, year_to_come};
 use crate::citations::names::reversed;
 use crate::citations::{Citation, bluebook, reporters};
+use crate::library::import::scdb;
 use crate::library::lookup::{CaseLookup, find_case, unlisted_series_reason};
 use crate::library::model::{CaseRecord, CiteKey};
 use crate::library::{Library, store, unlisted_series};
@@ -426,6 +427,31 @@ fn court_named(id: &str) -> String {
     }
 }
 
+/// Whether the library's date of a decision is its day, so that a year off
+/// by one is wrong: the Supreme Court Database's, when the term in its case
+/// id ("1963-074") holds that day. Other sources may give a rehearing's or
+/// a filing's date, and an SCDB date its term contradicts is another
+/// decision's (the decree at 84 S. Ct. 755 is dated as the opinion before
+/// it).
+fn dated_to_its_day(record: &CaseRecord) -> bool {
+    let Some((year, month)) = record.decision_date.as_deref().and_then(|date| {
+        let mut parts = date.split('-');
+        let year: i32 = parts.next()?.parse().ok()?;
+        let month: u32 = parts.next()?.parse().ok()?;
+        Some((year, month))
+    }) else {
+        return false;
+    };
+    // A term opens in October and sits into the next summer.
+    let term_of_date = if month >= 10 { year } else { year - 1 };
+    record
+        .provenance
+        .iter()
+        .filter(|p| p.source == scdb::SOURCE)
+        .filter_map(|p| p.id.get(..4)?.parse::<i32>().ok())
+        .any(|term| term == term_of_date)
+}
+
 fn verified_case(
     txn: &ReadTransaction,
     public_url: &str,
@@ -451,19 +477,31 @@ fn verified_case(
             reason,
         ));
     }
+    let dated_exactly = dated_to_its_day(record);
     match (citation.year, record.year()) {
-        (Some(given), Some(decided)) if (given - decided).abs() > 1 => {
+        (Some(given), Some(decided))
+            if (given - decided).abs() > 1 || given != decided && dated_exactly =>
+        {
             return Ok(CheckedCitation::unverified(
                 written,
                 Some(ContentType::Case),
                 Some(record.name.clone()),
-                format!("the case at this citation was decided in {decided}, not in {given}"),
+                match record.decision_date.as_deref().filter(|d| d.len() == 10) {
+                    Some(day) => {
+                        format!("the case at this citation was decided on {day}, not in {given}")
+                    }
+                    None => {
+                        format!(
+                            "the case at this citation was decided in {decided}, not in {given}"
+                        )
+                    }
+                },
             ));
         }
         (Some(given), Some(decided)) if given != decided => {
-            // A year off by one may be the term rather than the decision;
-            // the Bluebook form gives the decision's year, never one the
-            // library knows is wrong.
+            // A year off by one may be the term or the source's date rather
+            // than the decision's; the Bluebook form gives the library's
+            // year, never one it knows is wrong.
             complete.year = Some(decided);
             notes.push(format!(
                 "the year given is {given}; the library dates the decision {decided}"
