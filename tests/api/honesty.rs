@@ -499,6 +499,10 @@ async fn subdivisions_lists_and_unread_parts_are_not_taken_at_face_value() {
     for (text, status) in [
         ("Sup. Ct. R. 14.1(a).", "verified"),
         ("Sup. Ct. R. 14.1(z).", "unavailable"),
+        // A listed rule's subdivisions are checked as the first's are.
+        ("Fed. R. Civ. P. 12(b)(6), 12(b)(9).", "unavailable"),
+        ("Fed. R. Civ. P. 12(b)(6) and 56(h)(3).", "unavailable"),
+        ("Fed. R. Civ. P. 12(b)(6), 56(a), and 26(b)(1).", "verified"),
     ] {
         only_with_status(&app, &key, text, status).await;
     }

@@ -132,7 +132,26 @@ pub(super) fn check_law(
     let label = if law.unit == "rule" { "Rule" } else { "§" };
     for other in last.as_deref().into_iter().chain(listed) {
         match find_authority(txn, code, &title, other)? {
-            AuthorityLookup::Found { .. } => {}
+            AuthorityLookup::Found { authority } => {
+                // A listed rule's own subdivisions ("12(b)(6), 12(b)(9)")
+                // are checked as the first item's are.
+                let subdivision = subdivisions_following(text, other);
+                if !subdivision.is_empty()
+                    && code != codes::USC
+                    && code != codes::CFR
+                    && let Some(rule_text) = authority.text.as_deref()
+                    && !text_shows_subdivision(rule_text, &subdivision_path(subdivision))
+                {
+                    return Ok(CheckedCitation::unavailable(
+                        written,
+                        content_type,
+                        format!(
+                            "the library's text of {} {other} shows no subdivision {subdivision}: check it",
+                            law.code
+                        ),
+                    ));
+                }
+            }
             AuthorityLookup::Absent { reason } => {
                 let reason = format!("{label} {other}: {reason}");
                 return Ok(cannot_exist(reason, written, content_type));
@@ -415,6 +434,21 @@ fn listed_sections(after: &str, signed_only: bool) -> Vec<Range<usize>> {
         rest = without_subdivisions(&next[item_len..]);
     }
     sections
+}
+
+/// The subdivisions written right after `item` in `text` ("(b)(9)" after
+/// "12"); empty when there are none, or when `item` is not a part of
+/// `text` (a range's end written out in full).
+fn subdivisions_following<'t>(text: &'t str, item: &str) -> &'t str {
+    let start = (item.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    let Some(rest) = start
+        .checked_add(item.len())
+        .filter(|&end| start <= text.len() && end <= text.len())
+        .and_then(|end| text.get(end..))
+    else {
+        return "";
+    };
+    &rest[..rest.len() - without_subdivisions(rest).len()]
 }
 
 /// `rest` after the subdivisions an item of a list goes on to ("(a)",
