@@ -189,6 +189,10 @@ pub enum ConfigError {
     Addr(String),
     #[error("invalid setting {0}")]
     Invalid(String),
+    #[error(
+        "the data directory {0} is a file, not a directory: give `--data` a directory (it is created when missing)"
+    )]
+    DataNotADirectory(PathBuf),
 }
 
 impl Config {
@@ -228,6 +232,9 @@ impl Config {
             .clone()
             .or(file.data)
             .unwrap_or_else(|| PathBuf::from(DEFAULT_DATA_DIR));
+        if data_dir.exists() && !data_dir.is_dir() {
+            return Err(ConfigError::DataNotADirectory(data_dir));
+        }
         let addr_text = overrides
             .addr
             .clone()

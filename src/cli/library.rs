@@ -160,6 +160,13 @@ fn library_command(config: &Config, command: LibraryCommand) -> anyhow::Result<(
         return Ok(());
     }
     let library = open_for_reading(data)?;
+    let answers = !matches!(command, LibraryCommand::Status { .. });
+    if answers {
+        let held = crate::library::default_version(&library.store)?;
+        if let Some(warning) = default_library_built(held, data)? {
+            tracing::warn!("{warning}");
+        }
+    }
     match command {
         LibraryCommand::Status { json } => {
             let status = library.status()?;
@@ -256,6 +263,25 @@ pub async fn run_import(global: &GlobalArgs, command: ImportCommand) -> anyhow::
         Ok(())
     })
     .await?
+}
+
+/// Refuses to answer from a default library whose first build did not
+/// finish (a first start stopped part-way): Roe v. Wade would be held,
+/// but not the decision that overruled it. An older version, held whole,
+/// answers, with a word on how to update it.
+fn default_library_built(held: Option<u32>, data: &Path) -> anyhow::Result<Option<String>> {
+    let current = crate::library::import::default::DEFAULT_LIBRARY_VERSION;
+    match held {
+        None => bail!(
+            "the default library in {dir} was not fully built (its first build was stopped, or is still running); start `lexstack serve --data {dir}` or run `lexstack library build --data {dir}` to finish it",
+            dir = data.display()
+        ),
+        Some(version) if version < current => Ok(Some(format!(
+            "the default library in {} is version {version}; this lexstack builds version {current} on its next `serve` or `library build`",
+            data.display()
+        ))),
+        Some(_) => Ok(None),
+    }
 }
 
 /// Opens the library to read while a server may be writing it. A file
@@ -366,10 +392,44 @@ fn print_status(status: &LibraryStatus) {
         "index: {} documents, {} bytes; store {} bytes",
         status.index_documents, status.index_bytes, status.store_bytes
     ));
+    match status.default_library {
+        None => out(format_args!(
+            "  the default library is not fully built (its first build was stopped, or is still running): `serve` or `library build` finishes it"
+        )),
+        Some(version) if version < status.default_library_current => out(format_args!(
+            "  default library {version}; `serve` or `library build` updates it to {}",
+            status.default_library_current
+        )),
+        Some(version) => out(format_args!("  default library {version}")),
+    }
     if status.index_pending > 0 {
         out(format_args!(
             "  {} records not yet searchable: an import stopped before indexing them; the next import or `serve` indexes them",
             status.index_pending
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::default_library_built;
+    use crate::library::import::default::DEFAULT_LIBRARY_VERSION;
+    use std::path::Path;
+
+    #[test]
+    fn a_default_library_not_fully_built_answers_nothing() {
+        let data = Path::new("/srv/lexstack");
+        let refused = default_library_built(None, data).unwrap_err().to_string();
+        assert!(refused.contains("not fully built"), "{refused}");
+        assert!(
+            refused.contains("library build --data /srv/lexstack"),
+            "{refused}"
+        );
+        let older = default_library_built(Some(DEFAULT_LIBRARY_VERSION - 1), data).unwrap();
+        assert!(older.is_some_and(|w| w.contains("next `serve`")));
+        assert_eq!(
+            default_library_built(Some(DEFAULT_LIBRARY_VERSION), data).unwrap(),
+            None
+        );
     }
 }

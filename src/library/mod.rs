@@ -207,6 +207,7 @@ impl Library {
                     txn.open_table(INDEX_PENDING)?.len()?,
                 ))
             })?;
+        let default_library = default_version(&self.store)?;
         let reporters = coverage
             .into_iter()
             .map(|(reporter, volumes)| ReporterCoverage::new(reporter, volumes))
@@ -223,6 +224,8 @@ impl Library {
             index_documents: self.index.num_docs(),
             index_pending,
             index_bytes: LibraryIndex::size_bytes(&self.data_dir),
+            default_library,
+            default_library_current: import::default::DEFAULT_LIBRARY_VERSION,
             store_bytes: file_size(crate::store::LIBRARY_FILE),
         })
     }
@@ -349,6 +352,11 @@ pub struct LibraryStatus {
     pub index_pending: u64,
     pub index_bytes: u64,
     pub store_bytes: u64,
+    /// The version of the embedded default library this store holds
+    /// whole; none while its first build has not finished.
+    pub default_library: Option<u32>,
+    /// The version this binary builds.
+    pub default_library_current: u32,
 }
 
 /// The volumes of one reporter held completely, as ranges.
@@ -540,6 +548,8 @@ pub fn law_title(law: &crate::citations::LawKey) -> String {
 }
 
 /// The version of the embedded default library a data directory holds.
+/// The version of the default library a store holds whole (none before its
+/// first build finished).
 pub fn default_version(store: &Store) -> Result<Option<u32>, StoreError> {
     store.read(|txn| store::meta_value(txn, "default_library_version"))
 }
@@ -587,6 +597,10 @@ impl Library {
             return Ok(None);
         }
         let started = std::time::Instant::now();
+        tracing::info!(
+            version = import::default::DEFAULT_LIBRARY_VERSION,
+            "building the default library from the data inside this binary (a few seconds, once)"
+        );
         let reports = import::default::build(&self.store)?;
         self.index_pending()?;
         self.store.write(|txn| -> Result<(), StoreError> {

@@ -94,6 +94,19 @@ fn cli_errors_are_reported_not_panicked() {
     assert!(stderr.contains("/no/such/cap/dir"), "{stderr}");
     assert!(!fresh.exists(), "no library was built for it");
 
+    // A data directory that is a file is named as such.
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let output = lexstack()
+        .arg("--data")
+        .arg(&file)
+        .args(["library", "status"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("is a file, not a directory"), "{stderr}");
+
     run(dir.path(), &["keys", "create"]);
     for args in [
         vec!["wallet", "show", "key_nope"],
