@@ -1599,6 +1599,12 @@ fn a_wrong_file_is_named_once_in_its_error() {
         "every missing column: {stderr}"
     );
 
+    // An archive is not read as JSON lines: it is to be unpacked first.
+    let archive = input.path().join("cap-export.tar.gz");
+    std::fs::write(&archive, b"\x1f\x8b not really").unwrap();
+    let stderr = failed_import(dir.path(), "cap", &archive);
+    assert!(stderr.contains("an archive: unpack it"), "{stderr}");
+
     // A later table's bad header stops the import before any file of the
     // dump is stored, not after the tables before it.
     let before = counts(dir.path());

@@ -51,17 +51,29 @@ pub fn import_path(
 ) -> Result<ImportReport, ImportError> {
     let mut report = ImportReport::new(SOURCE);
     if path.is_file() {
+        if is_archive(path) {
+            return Err(ImportError::format(path, UNPACK_FIRST));
+        }
         report.absorb(import_jsonl_file(store, path, options)?);
         return Ok(report);
     }
-    let mut jsonl = Vec::new();
-    let mut volumes = Vec::new();
-    collect(path, &mut HashSet::new(), &mut jsonl, &mut volumes)?;
+    let mut found = Found::default();
+    collect(path, &mut HashSet::new(), &mut found)?;
+    let Found {
+        mut jsonl,
+        mut volumes,
+        archives,
+    } = found;
     if jsonl.is_empty() && volumes.is_empty() {
-        return Err(ImportError::format(
-            path,
-            "no CAP data here (expected *.jsonl[.xz] files or volume folders with CasesMetadata.json)",
-        ));
+        let why = if archives.is_empty() {
+            "no CAP data here (expected *.jsonl[.xz] files or volume folders with CasesMetadata.json)"
+        } else {
+            UNPACK_FIRST
+        };
+        return Err(ImportError::format(path, why));
+    }
+    for archive in archives {
+        report.note(format!("{}: not read ({UNPACK_FIRST})", archive.display()));
     }
     jsonl.sort();
     volumes.sort();
@@ -74,14 +86,32 @@ pub fn import_path(
     Ok(report)
 }
 
-/// Finds the JSON-lines files and volume folders under `dir`, following
-/// symbolic links but reading each real folder once (a link back up the
-/// tree would otherwise never end).
+const UNPACK_FIRST: &str =
+    "an archive: unpack it (`tar xf`, `unzip`) and import the folder it holds";
+
+/// Whether a file is an archive the importer does not open.
+fn is_archive(path: &Path) -> bool {
+    let name = path.to_string_lossy().to_ascii_lowercase();
+    [".tar", ".tar.gz", ".tgz", ".tar.xz", ".tar.bz2", ".zip"]
+        .iter()
+        .any(|ending| name.ends_with(ending))
+}
+
+/// What a CAP folder holds.
+#[derive(Default)]
+struct Found {
+    jsonl: Vec<PathBuf>,
+    volumes: Vec<PathBuf>,
+    archives: Vec<PathBuf>,
+}
+
+/// Finds the JSON-lines files, volume folders and archives under `dir`,
+/// following symbolic links but reading each real folder once (a link
+/// back up the tree would otherwise never end).
 fn collect(
     dir: &Path,
     visited: &mut HashSet<PathBuf>,
-    jsonl: &mut Vec<PathBuf>,
-    volumes: &mut Vec<PathBuf>,
+    found: &mut Found,
 ) -> Result<(), ImportError> {
     let real = dir.canonicalize().map_err(|e| ImportError::io(dir, e))?;
     if !visited.insert(real) {
@@ -95,14 +125,16 @@ fn collect(
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         if path.is_dir() {
-            collect(&path, visited, jsonl, volumes)?;
+            collect(&path, visited, found)?;
         } else if name == "CasesMetadata.json" {
-            volumes.push(dir.to_path_buf());
+            found.volumes.push(dir.to_path_buf());
         } else if name.ends_with(".jsonl")
             || name.ends_with(".jsonl.xz")
             || name.ends_with(".jsonl.gz")
         {
-            jsonl.push(path);
+            found.jsonl.push(path);
+        } else if is_archive(&path) {
+            found.archives.push(path);
         }
     }
     Ok(())
