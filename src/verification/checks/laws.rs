@@ -10,7 +10,7 @@ use super::subdivisions::{subdivision_path, text_shows_subdivision};
 use super::{this_year, year_to_come};
 use crate::citations::{Citation, CitationKind, bluebook, range_end_in_full, section_range};
 use crate::library::lookup::{AuthorityLookup, PartLookup, find_authority, find_part};
-use crate::library::model::codes;
+use crate::library::model::{Authority, codes};
 use crate::library::{law_code, law_title};
 use crate::store::StoreError;
 use crate::verification::{CheckedCitation, ContentType, urls};
@@ -135,21 +135,12 @@ pub(super) fn check_law(
             AuthorityLookup::Found { authority } => {
                 // A listed rule's own subdivisions ("12(b)(6), 12(b)(9)")
                 // are checked as the first item's are.
-                let subdivision = subdivisions_following(text, other);
-                if !subdivision.is_empty()
-                    && code != codes::USC
-                    && code != codes::CFR
-                    && let Some(rule_text) = authority.text.as_deref()
-                    && !text_shows_subdivision(rule_text, &subdivision_path(subdivision))
+                let subdivision =
+                    Some(subdivisions_following(text, other)).filter(|s| !s.is_empty());
+                if let Some(reason) =
+                    subdivision_unshown(code, &law.code, other, subdivision, &authority)
                 {
-                    return Ok(CheckedCitation::unavailable(
-                        written,
-                        content_type,
-                        format!(
-                            "the library's text of {} {other} shows no subdivision {subdivision}: check it",
-                            law.code
-                        ),
-                    ));
+                    return Ok(CheckedCitation::unavailable(written, content_type, reason));
                 }
             }
             AuthorityLookup::Absent { reason } => {
@@ -172,19 +163,8 @@ pub(super) fn check_law(
     let subdivision = subsection
         .as_deref()
         .filter(|_| code != codes::USC && code != codes::CFR);
-    if let (Some(subdivision), Some(rule_text)) = (subdivision, authority.text.as_deref())
-        && !text_shows_subdivision(rule_text, &subdivision_path(subdivision))
-    {
-        // The rules' text is a transcription: a subdivision it does not
-        // show may still be there, so this is no proof either way.
-        return Ok(CheckedCitation::unavailable(
-            written,
-            content_type,
-            format!(
-                "the library's text of {} {} shows no subdivision {subdivision}: check it",
-                law.code, section
-            ),
-        ));
+    if let Some(reason) = subdivision_unshown(code, &law.code, &section, subdivision, &authority) {
+        return Ok(CheckedCitation::unavailable(written, content_type, reason));
     }
     let mut reason = if authority.status == "live" {
         format!("in force: {}", authority.heading)
@@ -434,6 +414,27 @@ fn listed_sections(after: &str, signed_only: bool) -> Vec<Range<usize>> {
         rest = without_subdivisions(&next[item_len..]);
     }
     sections
+}
+
+/// Why a rule's subdivision cannot be taken as cited: the library's text
+/// of the rule does not show it. The rules' text is a transcription, so a
+/// subdivision it does not show may still be there: no proof either way.
+/// The Code and the C.F.R. are held without such text.
+fn subdivision_unshown(
+    code: &str,
+    cited_as: &str,
+    number: &str,
+    subdivision: Option<&str>,
+    authority: &Authority,
+) -> Option<String> {
+    let subdivision = subdivision?;
+    let rule_text = authority.text.as_deref()?;
+    let checked = code != codes::USC && code != codes::CFR;
+    (checked && !text_shows_subdivision(rule_text, &subdivision_path(subdivision))).then(|| {
+        format!(
+            "the library's text of {cited_as} {number} shows no subdivision {subdivision}: check it"
+        )
+    })
 }
 
 /// The subdivisions written right after `item` in `text` ("(b)(9)" after
