@@ -135,6 +135,14 @@ impl RemoteAdmin {
             return Ok(body);
         }
         let message = body["error"]["message"].as_str().unwrap_or("no message");
+        if status == reqwest::StatusCode::UNAUTHORIZED {
+            // The address came from the data directory's server.json: a
+            // server listening there that refuses its token is another's.
+            bail!(
+                "the server at {} refused this data directory's admin token ({message}): it is not this data directory's server (one that stopped left its address in server.json, and another took the port); stop that server, or delete server.json from the data directory if no lexstack server of it runs",
+                self.base
+            );
+        }
         Err(anyhow!("the server refused: {message} ({status})"))
     }
 }

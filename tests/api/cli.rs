@@ -282,6 +282,23 @@ fn a_killed_server_leaves_the_cli_working() {
     info["addr"] = Value::String(other_server.addr.clone());
     std::fs::write(&info_path, info.to_string()).unwrap();
     assert_eq!(keys_json(dir.path()).len(), 1);
+
+    // When the file's process id is alive again (here: this test's), the
+    // other server is asked, and its refusal says what happened.
+    info["pid"] = Value::from(std::process::id());
+    std::fs::write(&info_path, info.to_string()).unwrap();
+    let output = lexstack()
+        .arg("--data")
+        .arg(dir.path())
+        .args(["keys", "list"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("not this data directory's server") && stderr.contains("server.json"),
+        "{stderr}"
+    );
 }
 
 #[cfg(unix)]
