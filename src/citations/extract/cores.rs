@@ -144,7 +144,7 @@ fn periods_or_context(text: &str, core: &Core, vocabulary: &Vocabulary) -> bool 
         return true;
     }
     let before = text[..core.span.start].trim_end();
-    let after_a_break = before.is_empty() || before.ends_with([',', ';', '(', '[', '\n']);
+    let after_a_break = before.is_empty() || before.ends_with([',', ';', '(', '[']);
     let after = text[core.span.end..].trim_start();
     let pin = after
         .strip_prefix(',')
