@@ -448,11 +448,18 @@ fn names_are_read_without_their_emphasis_marks() {
         (c.page.as_deref(), c.pin_cite.as_deref()),
         (Some("483"), Some("495"))
     );
-    // Long runs of marks are read in linear time, and are text.
+    // Long runs of marks, and footnote tags before accented text, are read
+    // in linear time.
     for mark in ["*", "_"] {
         let text = format!("{} 5 F.3d 10", mark.repeat(1 << 20));
         assert_eq!(extract(&text).len(), 1);
     }
+    let text = format!(
+        "{} 5 F.3d 10",
+        "x<sup>a\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}"
+            .repeat(40_000)
+    );
+    assert_eq!(extract(&text).len(), 1);
     // A star page, a blank and a mark inside a word are text.
     let text = "Lee v. Kim, 2019 WL 4639462, at *3; snake_case 5 F.3d 10";
     let c = find(&extract(text), text, "2019 WL 4639462").clone();

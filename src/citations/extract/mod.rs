@@ -430,23 +430,21 @@ fn hidden_at(text: &str, at: usize) -> Option<usize> {
             }
             let end = text.len() - rest.len() + close + 1;
             let element = &name[..length];
-            if element.eq_ignore_ascii_case("sup") || element.eq_ignore_ascii_case("sub") {
-                // A raised or lowered mark is a footnote's, read with what it
-                // marks: hidden whole, or not at all ("483<sup>1</sup>" is
-                // page 483, not 4831).
-                let closing = if element.eq_ignore_ascii_case("sup") {
-                    "</sup>"
-                } else {
-                    "</sub>"
-                };
-                let inside = text[end..].get(..24).unwrap_or(&text[end..]);
-                let found = inside
-                    .to_ascii_lowercase()
-                    .find(closing)
-                    .filter(|_| !tag.starts_with('/'))?;
-                return Some(end + found + closing.len() - at);
+            if !(element.eq_ignore_ascii_case("sup") || element.eq_ignore_ascii_case("sub")) {
+                return Some(end - at);
             }
-            Some(end - at)
+            // A raised or lowered mark is a footnote's, read with what it
+            // marks: hidden whole from its opening tag, or not at all
+            // ("483<sup>1</sup>" is page 483, not 4831).
+            if tag.starts_with('/') {
+                return None;
+            }
+            let closing = [b"</", element.as_bytes(), b">"].concat();
+            let near = &bytes[end..bytes.len().min(end + 24)];
+            let found = near
+                .windows(closing.len())
+                .position(|window| window.eq_ignore_ascii_case(&closing))?;
+            Some(end + found + closing.len() - at)
         }
         _ => {
             // Compared as UTF-8 bytes: this runs at every dash and curly
