@@ -447,7 +447,7 @@ fn name_span(text: &str, words: &[Range<usize>], continued: bool) -> Option<Rang
         let before_that = words.get(i + 2).map(|w| &text[w.clone()]);
         // A number ending a party after its "v." ("NLRB v. District 50",
         // "… School District 7") is the name's last word.
-        let ends_a_party = || taken.is_empty() && versus_within(text, &words[i + 1..], 12);
+        let ends_a_party = || versus_within(text, &words[i + 1..], 12);
         if has_digits
             && !number_in_name(
                 text,
@@ -784,7 +784,9 @@ fn introduces_name(word: &str, next: Option<&str>) -> bool {
 /// a docket or a statute ("439.3106", "12-345", "5/2-619", "10(b)"), nor
 /// the number of a label ("Rule 23", "Section 301", "No. 92", "Count 3"),
 /// nor a number closing a phrase with a comma ("Under Rule 23, Wal-Mart"),
-/// unless a corporate word follows it ("28th, LLC").
+/// unless a corporate word follows it ("28th, LLC"). As the name's last
+/// word it ends a party when `ends_a_party` finds that party's "v."
+/// before it ("NLRB v. District 50").
 fn number_in_name(
     text: &str,
     raw: &str,

@@ -103,7 +103,14 @@ impl Extractor {
         for (id, law) in vocabulary.laws.iter().enumerate() {
             let id = id as u32;
             patterns.push((law.key.clone(), Target::Law { id, exact: true }));
-            for spelling in std::iter::once(&law.key).chain(&law.variations) {
+            let spellings = || std::iter::once(&law.key).chain(&law.variations);
+            for spelling in spellings() {
+                // Written without its periods ("Fed R Civ P"), a law of three
+                // words or more is still plainly itself.
+                let loose = spelling.replace('.', "");
+                if loose.split_whitespace().count() >= 3 && !spellings().any(|s| *s == loose) {
+                    patterns.push((Cow::Owned(loose), Target::Law { id, exact: false }));
+                }
                 if abbreviated_in_parts(spelling) {
                     any_case.push((
                         Cow::Borrowed(spelling.as_ref()),
@@ -117,16 +124,6 @@ impl Extractor {
                     Cow::Owned(spelling.to_uppercase()),
                     Target::Law { id, exact: false },
                 ));
-            }
-            let written: HashSet<&str> = std::iter::once(&law.key)
-                .chain(&law.variations)
-                .map(|spelling| spelling.as_ref())
-                .collect();
-            for spelling in std::iter::once(&law.key).chain(&law.variations) {
-                let loose = spelling.replace('.', "");
-                if loose.split_whitespace().count() >= 3 && !written.contains(loose.as_str()) {
-                    patterns.push((Cow::Owned(loose), Target::Law { id, exact: false }));
-                }
             }
             for &t in &law.templates {
                 if !vocabulary.names_its_reporter(t) {
