@@ -447,6 +447,22 @@ fn store_companion(
     Ok(())
 }
 
+/// The year and month of an ISO date ("1959-06-22").
+pub fn year_and_month(date: &str) -> Option<(u32, u32)> {
+    let mut parts = date.split('-').map(|n| n.parse::<u32>().ok());
+    Some((parts.next()??, parts.next()??))
+}
+
+/// The Supreme Court's October term that a decision of this year and month
+/// belongs to: a term opens in October and sits into the next summer.
+pub fn october_term(year: u32, month: u32) -> u32 {
+    if month >= 10 {
+        year
+    } else {
+        year.saturating_sub(1)
+    }
+}
+
 /// Why an S. Ct. cite cannot be the decision's, when it cannot: each
 /// Supreme Court Reporter volume holds one October term (volume 142 the term
 /// of October 2021), and a decision of the summer after a term may be
@@ -458,12 +474,8 @@ fn sct_volume_misfit(sct: &CaseCitation, date: Option<&str>) -> Option<String> {
     /// The October term of 1880 is volume 1.
     const FIRST_TERM: u32 = 1879;
     let key = sct.key.as_ref()?;
-    let mut parts = date?.split('-').map(|n| n.parse::<u32>().ok());
-    let (Some(Some(year)), Some(Some(month))) = (parts.next(), parts.next()) else {
-        return None;
-    };
-    let term = if month >= 10 { year } else { year - 1 };
-    let volume = term.checked_sub(FIRST_TERM)?;
+    let (year, month) = year_and_month(date?)?;
+    let volume = october_term(year, month).checked_sub(FIRST_TERM)?;
     let summer = (7..=9).contains(&month);
     let fits = key.volume == volume || summer && key.volume == volume + 1;
     (!fits).then(|| {

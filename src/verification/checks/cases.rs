@@ -434,21 +434,19 @@ fn court_named(id: &str) -> String {
 /// decision's (the decree at 84 S. Ct. 755 is dated as the opinion before
 /// it).
 fn dated_to_its_day(record: &CaseRecord) -> bool {
-    let Some((year, month)) = record.decision_date.as_deref().and_then(|date| {
-        let mut parts = date.split('-');
-        let year: i32 = parts.next()?.parse().ok()?;
-        let month: u32 = parts.next()?.parse().ok()?;
-        Some((year, month))
-    }) else {
+    let Some((year, month)) = record
+        .decision_date
+        .as_deref()
+        .and_then(scdb::year_and_month)
+    else {
         return false;
     };
-    // A term opens in October and sits into the next summer.
-    let term_of_date = if month >= 10 { year } else { year - 1 };
+    let term_of_date = scdb::october_term(year, month);
     record
         .provenance
         .iter()
         .filter(|p| p.source == scdb::SOURCE)
-        .filter_map(|p| p.id.get(..4)?.parse::<i32>().ok())
+        .filter_map(|p| p.id.get(..4)?.parse::<u32>().ok())
         .any(|term| term == term_of_date)
 }
 
