@@ -11,7 +11,7 @@ use crate::config::Config;
 use crate::library::import::{self, ImportReport};
 use crate::library::model::codes;
 use crate::library::store::LibraryWriter;
-use crate::library::{Library, LibraryStatus};
+use crate::library::{DefaultLibrary, Library, LibraryStatus};
 use crate::store::{LIBRARY_FILE, Store, StoreError};
 use crate::verification::Verifier;
 
@@ -160,9 +160,8 @@ fn library_command(config: &Config, command: LibraryCommand) -> anyhow::Result<(
         return Ok(());
     }
     let library = open_for_reading(data)?;
-    let answers = !matches!(command, LibraryCommand::Status { .. });
-    if answers {
-        let held = crate::library::default_version(&library.store)?;
+    if !matches!(command, LibraryCommand::Status { .. }) {
+        let held = DefaultLibrary::of(&library.store)?;
         if let Some(warning) = default_library_built(held, data)? {
             tracing::warn!("{warning}");
         }
@@ -269,18 +268,17 @@ pub async fn run_import(global: &GlobalArgs, command: ImportCommand) -> anyhow::
 /// finish (a first start stopped part-way): Roe v. Wade would be held,
 /// but not the decision that overruled it. An older version, held whole,
 /// answers, with a word on how to update it.
-fn default_library_built(held: Option<u32>, data: &Path) -> anyhow::Result<Option<String>> {
-    let current = crate::library::import::default::DEFAULT_LIBRARY_VERSION;
+fn default_library_built(held: DefaultLibrary, data: &Path) -> anyhow::Result<Option<String>> {
     match held {
-        None => bail!(
+        DefaultLibrary::Unfinished => bail!(
             "the default library in {dir} was not fully built (its first build was stopped, or is still running); start `lexstack serve --data {dir}` or run `lexstack library build --data {dir}` to finish it",
             dir = data.display()
         ),
-        Some(version) if version < current => Ok(Some(format!(
+        DefaultLibrary::Older { version, current } => Ok(Some(format!(
             "the default library in {} is version {version}; this lexstack builds version {current} on its next `serve` or `library build`",
             data.display()
         ))),
-        Some(_) => Ok(None),
+        DefaultLibrary::Current { .. } => Ok(None),
     }
 }
 
@@ -393,14 +391,13 @@ fn print_status(status: &LibraryStatus) {
         status.index_documents, status.index_bytes, status.store_bytes
     ));
     match status.default_library {
-        None => out(format_args!(
+        DefaultLibrary::Unfinished => out(format_args!(
             "  the default library is not fully built (its first build was stopped, or is still running): `serve` or `library build` finishes it"
         )),
-        Some(version) if version < status.default_library_current => out(format_args!(
-            "  default library {version}; `serve` or `library build` updates it to {}",
-            status.default_library_current
+        DefaultLibrary::Older { version, current } => out(format_args!(
+            "  default library {version}; `serve` or `library build` updates it to {current}"
         )),
-        Some(version) => out(format_args!("  default library {version}")),
+        DefaultLibrary::Current { version } => out(format_args!("  default library {version}")),
     }
     if status.index_pending > 0 {
         out(format_args!(
@@ -413,23 +410,30 @@ fn print_status(status: &LibraryStatus) {
 #[cfg(test)]
 mod tests {
     use super::default_library_built;
+    use crate::library::DefaultLibrary;
     use crate::library::import::default::DEFAULT_LIBRARY_VERSION;
     use std::path::Path;
 
     #[test]
     fn a_default_library_not_fully_built_answers_nothing() {
         let data = Path::new("/srv/lexstack");
-        let refused = default_library_built(None, data).unwrap_err().to_string();
+        let refused = default_library_built(DefaultLibrary::Unfinished, data)
+            .unwrap_err()
+            .to_string();
         assert!(refused.contains("not fully built"), "{refused}");
         assert!(
             refused.contains("library build --data /srv/lexstack"),
             "{refused}"
         );
-        let older = default_library_built(Some(DEFAULT_LIBRARY_VERSION - 1), data).unwrap();
+        let older = DefaultLibrary::Older {
+            version: DEFAULT_LIBRARY_VERSION - 1,
+            current: DEFAULT_LIBRARY_VERSION,
+        };
+        let older = default_library_built(older, data).unwrap();
         assert!(older.is_some_and(|w| w.contains("next `serve`")));
-        assert_eq!(
-            default_library_built(Some(DEFAULT_LIBRARY_VERSION), data).unwrap(),
-            None
-        );
+        let current = DefaultLibrary::Current {
+            version: DEFAULT_LIBRARY_VERSION,
+        };
+        assert_eq!(default_library_built(current, data).unwrap(), None);
     }
 }

@@ -207,7 +207,7 @@ impl Library {
                     txn.open_table(INDEX_PENDING)?.len()?,
                 ))
             })?;
-        let default_library = default_version(&self.store)?;
+        let default_library = DefaultLibrary::of(&self.store)?;
         let reporters = coverage
             .into_iter()
             .map(|(reporter, volumes)| ReporterCoverage::new(reporter, volumes))
@@ -225,7 +225,6 @@ impl Library {
             index_pending,
             index_bytes: LibraryIndex::size_bytes(&self.data_dir),
             default_library,
-            default_library_current: import::default::DEFAULT_LIBRARY_VERSION,
             store_bytes: file_size(crate::store::LIBRARY_FILE),
         })
     }
@@ -352,11 +351,36 @@ pub struct LibraryStatus {
     pub index_pending: u64,
     pub index_bytes: u64,
     pub store_bytes: u64,
-    /// The version of the embedded default library this store holds
-    /// whole; none while its first build has not finished.
-    pub default_library: Option<u32>,
-    /// The version this binary builds.
-    pub default_library_current: u32,
+    pub default_library: DefaultLibrary,
+}
+
+/// The embedded default library a store holds, against the one this
+/// binary builds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase", tag = "state")]
+pub enum DefaultLibrary {
+    /// Its first build has not finished (stopped, or still running).
+    Unfinished,
+    /// Held whole, of an older version: the next `serve` or `library
+    /// build` brings `current`.
+    Older {
+        version: u32,
+        current: u32,
+    },
+    Current {
+        version: u32,
+    },
+}
+
+impl DefaultLibrary {
+    pub fn of(store: &Store) -> Result<Self, StoreError> {
+        let current = import::default::DEFAULT_LIBRARY_VERSION;
+        Ok(match default_version(store)? {
+            None => Self::Unfinished,
+            Some(version) if version < current => Self::Older { version, current },
+            Some(version) => Self::Current { version },
+        })
+    }
 }
 
 /// The volumes of one reporter held completely, as ranges.
