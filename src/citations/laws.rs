@@ -70,7 +70,7 @@ pub fn treasury_tail_len(text: &str) -> usize {
         return 0;
     };
     let number = &text[at + dash.len_utf8()..];
-    let digits = number.bytes().take_while(u8::is_ascii_digit).count();
+    let digits = leading_digits(number);
     if digits == 0 {
         return 0;
     }
@@ -421,7 +421,6 @@ fn range_dash(section: &str, hyphen_may_split: bool) -> Option<std::ops::Range<u
 /// short, "2000e–2000e-17"), while "2000e–2" is section 2000e-2 and, in
 /// the regulations, "1.409A–1" and "1.61–1" are sections of part 1.
 fn ends_a_range(first: &str, last: &str) -> bool {
-    let leading_digits = |s: &str| s.bytes().take_while(u8::is_ascii_digit).count();
     let (from_digits, to_digits) = (leading_digits(first), leading_digits(last));
     let (Ok(from), Ok(to)) = (
         first[..from_digits].parse::<u64>(),
@@ -443,12 +442,16 @@ fn ends_a_range(first: &str, last: &str) -> bool {
         .is_ok_and(|to: u64| to >= from)
 }
 
+/// How many ASCII digits `s` starts with.
+fn leading_digits(s: &str) -> usize {
+    s.bytes().take_while(u8::is_ascii_digit).count()
+}
+
 /// The end of a range of numbers (sections, pages) written in full: an end
 /// written short keeps the first number's leading digits ("1981–83" ends
 /// at 1983, pages "1602-05" at 1605); one as long or longer is whole.
 pub fn range_end_in_full<'a>(first: &str, last: &'a str) -> std::borrow::Cow<'a, str> {
-    let digits = |s: &str| s.bytes().take_while(u8::is_ascii_digit).count();
-    let (from_digits, to_digits) = (digits(first), digits(last));
+    let (from_digits, to_digits) = (leading_digits(first), leading_digits(last));
     match from_digits.checked_sub(to_digits) {
         Some(kept) if kept > 0 && to_digits == last.len() && from_digits == first.len() => {
             std::borrow::Cow::Owned(format!("{}{last}", &first[..kept]))
