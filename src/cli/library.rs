@@ -118,7 +118,44 @@ impl ImportCommand {
 pub async fn run_library(global: &GlobalArgs, command: LibraryCommand) -> anyhow::Result<()> {
     init_quiet_logging(global);
     let config = Config::load(&global.overrides())?;
-    tokio::task::spawn_blocking(move || library_command(&config, command)).await?
+    let store_file = config.data_dir.join(LIBRARY_FILE);
+    match tokio::task::spawn_blocking(move || library_command(&config, command)).await {
+        Ok(done) => done.map_err(|err| match store_damaged(&err) {
+            true => err.context(repair_advice(&store_file)),
+            false => err,
+        }),
+        // redb asserts on pages it cannot read; its panic is printed above.
+        Err(join) if join.is_panic() => Err(anyhow!(
+            "the library command stopped on an internal error (above); if it names redb, {}",
+            repair_advice(&store_file)
+        )),
+        Err(join) => Err(join.into()),
+    }
+}
+
+/// Whether `err` is the store file failing to read as a database: cut
+/// short, or with pages that do not hold what redb wrote.
+fn store_damaged(err: &anyhow::Error) -> bool {
+    let damaged = |err: &StoreError| match err {
+        StoreError::Redb(redb::Error::Corrupted(_)) => true,
+        StoreError::Redb(redb::Error::Io(io)) => io.kind() == std::io::ErrorKind::UnexpectedEof,
+        _ => false,
+    };
+    err.chain().any(|cause| {
+        cause.downcast_ref::<StoreError>().is_some_and(damaged)
+            || matches!(
+                cause.downcast_ref::<crate::library::LibraryError>(),
+                Some(crate::library::LibraryError::Store(store)) if damaged(store)
+            )
+    })
+}
+
+fn repair_advice(store_file: &Path) -> String {
+    format!(
+        "{} is damaged: move it aside and run `lexstack library build`, then import again what \
+         you had imported (or restore the file from a backup)",
+        store_file.display()
+    )
 }
 
 fn library_command(config: &Config, command: LibraryCommand) -> anyhow::Result<()> {

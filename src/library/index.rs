@@ -22,6 +22,7 @@ use tantivy::{
     Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, TantivyError, Term,
 };
 
+use super::index_dir::IndexDirectory;
 use crate::citations::names;
 
 /// Where the index lives inside the data directory.
@@ -57,10 +58,15 @@ pub enum IndexError {
     #[error("the search index was opened read-only")]
     ReadOnly,
     #[error(
-        "search index {dir} cannot be opened ({reason}); remove that directory and start \
-         again to rebuild it from the store"
+        "search index {dir} cannot be opened ({reason}); remove that directory, then \
+         `lexstack serve` or `lexstack library build` rebuilds it from the store"
     )]
     Damaged { dir: String, reason: String },
+    #[error(
+        "there is no search index in {0}; `lexstack serve` or `lexstack library build` \
+         builds it from the store"
+    )]
+    Missing(String),
 }
 
 /// A document to index: a case or an authority.
@@ -178,7 +184,7 @@ impl LibraryIndex {
         std::fs::create_dir_all(&dir)
             .map_err(|e| IndexError::Directory(format!("{}: {e}", dir.display())))?;
         let (schema, fields) = schema();
-        let directory = tantivy::directory::MmapDirectory::open(&dir)
+        let directory = IndexDirectory::open(&dir)
             .map_err(|e| IndexError::Directory(format!("{}: {e}", dir.display())))?;
         let damaged = |err| open_error(&dir, err);
         let index = Index::open_or_create(directory, schema).map_err(damaged)?;
@@ -227,11 +233,17 @@ impl LibraryIndex {
         }
     }
 
-    /// Opens an existing index for searching only (another process may be
-    /// writing it).
+    /// Opens an existing index for searching only: another process may be
+    /// writing it, and this one may be unable to write its directory.
     pub fn open_read_only(data_dir: &Path) -> Result<Self, IndexError> {
         let dir = data_dir.join(INDEX_DIR);
-        let index = Index::open_in_dir(&dir)?;
+        if !dir.is_dir() {
+            return Err(IndexError::Missing(dir.display().to_string()));
+        }
+        let directory = IndexDirectory::open(&dir)
+            .map_err(|e| IndexError::Directory(format!("{}: {e}", dir.display())))?;
+        let damaged = |err| open_error(&dir, err);
+        let index = Index::open(directory).map_err(damaged)?;
         index
             .tokenizers()
             .register(NAMES_TOKENIZER, names_analyzer());
@@ -239,7 +251,8 @@ impl LibraryIndex {
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
-            .try_into()?;
+            .try_into()
+            .map_err(damaged)?;
         Ok(Self {
             index,
             reader,

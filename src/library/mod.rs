@@ -6,6 +6,7 @@ pub mod cite_snapshot;
 pub mod graph;
 pub mod import;
 pub mod index;
+mod index_dir;
 pub mod lookup;
 pub mod model;
 pub mod names;

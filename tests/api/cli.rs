@@ -69,6 +69,46 @@ fn key_and_wallet_commands_work_on_a_stopped_store() {
     assert!(table.contains("revoked"), "{table}");
 }
 
+/// A missing search index or a store file cut short is named, with what
+/// to do, not left as a bare I/O error.
+#[test]
+fn a_damaged_library_is_named_with_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::helpers::copy_library(dir.path());
+    let fails = |args: &[&str]| {
+        let output = lexstack()
+            .arg("--data")
+            .arg(dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(!output.status.success(), "{args:?}");
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let index = dir.path().join("index");
+    let aside = dir.path().join("index-aside");
+    std::fs::rename(&index, &aside).unwrap();
+    let said = fails(&["library", "search", "Miranda"]);
+    assert!(
+        said.contains("there is no search index in") && said.contains("`lexstack library build`"),
+        "{said}"
+    );
+    std::fs::rename(&aside, &index).unwrap();
+
+    let store = dir.path().join("library.redb");
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&store)
+        .unwrap();
+    file.set_len(file.metadata().unwrap().len() / 2).unwrap();
+    drop(file);
+    let said = fails(&["library", "status"]);
+    assert!(
+        said.contains("library.redb is damaged: move it aside and run `lexstack library build`"),
+        "{said}"
+    );
+}
+
 #[test]
 fn cli_errors_are_reported_not_panicked() {
     let dir = tempfile::tempdir().unwrap();

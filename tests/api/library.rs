@@ -33,6 +33,25 @@ fn case_ids(answer: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// An operator may read a data directory the service's user owns and they
+/// cannot write. tantivy's reader lock opens its file to write; a directory
+/// in the file's place cannot be opened so, even by root, as another user's
+/// file cannot.
+#[test]
+fn a_library_whose_index_lock_cannot_be_written_is_still_read() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_library(dir.path());
+    let lock = dir.path().join("index/.tantivy-meta.lock");
+    let _ = std::fs::remove_file(&lock);
+    std::fs::create_dir(&lock).unwrap();
+    let library = Library::open_read_only(dir.path()).unwrap();
+    let hits = library.search("Miranda v. Arizona", None, 1).unwrap();
+    assert!(
+        hits[0].citations.iter().any(|c| c == "384 U.S. 436"),
+        "{hits:?}"
+    );
+}
+
 #[test]
 fn supreme_court_citations_of_every_series_find_their_case() {
     let (_dir, library) = library();
