@@ -11,7 +11,7 @@ use std::thread::JoinHandle;
 use serde::Serialize;
 use tantivy::collector::{Count, TopDocs};
 use tantivy::directory::error::OpenReadError;
-use tantivy::query::{QueryParser, TermQuery};
+use tantivy::query::{Query, QueryParser, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
 };
@@ -438,10 +438,28 @@ impl LibraryIndex {
         text: &str,
         limit: usize,
     ) -> Result<Vec<SearchHit>, IndexError> {
-        let f = self.fields;
         let (parsed, _errors) = parser.parse_query_lenient(text);
+        self.run(&parsed, limit)
+    }
+
+    /// The documents of these ids, in their order; an id not indexed is
+    /// left out.
+    pub fn hits_by_id(&self, ids: &[String]) -> Result<Vec<SearchHit>, IndexError> {
+        let mut hits = Vec::with_capacity(ids.len());
+        for id in ids {
+            let query = TermQuery::new(
+                Term::from_field_text(self.fields.id, id),
+                IndexRecordOption::Basic,
+            );
+            hits.extend(self.run(&query, 1)?);
+        }
+        Ok(hits)
+    }
+
+    fn run(&self, query: &dyn Query, limit: usize) -> Result<Vec<SearchHit>, IndexError> {
+        let f = self.fields;
         let searcher = self.reader.searcher();
-        let top = searcher.search(&parsed, &TopDocs::with_limit(limit.max(1)).order_by_score())?;
+        let top = searcher.search(query, &TopDocs::with_limit(limit.max(1)).order_by_score())?;
         let mut hits = Vec::with_capacity(top.len());
         for (score, address) in top {
             let doc: TantivyDocument = searcher.doc(address)?;

@@ -22,7 +22,7 @@ use rayon::iter::{IntoParallelRefIterator, ParallelIterator};
 use redb::{ReadableTable, ReadableTableMetadata};
 use serde::Serialize;
 
-use crate::store::tables::{AUTHORITIES, CASES, COVERAGE, INDEX_PENDING, LAW_COVERAGE};
+use crate::store::tables::{AUTHORITIES, CASES, CITE_INDEX, COVERAGE, INDEX_PENDING, LAW_COVERAGE};
 use crate::store::{Layout, Store, StoreError};
 use import::{ImportError, Progress};
 pub use index::LibraryIndex;
@@ -104,13 +104,39 @@ impl Library {
         self.store.read(|txn| store::case(txn, id))
     }
 
+    /// Best matches by name, citation and text ([`LibraryIndex::search`]),
+    /// after what the query names when it reads as a citation: "42 USC
+    /// 1983" is that section, before the regulations whose numbers hold 42
+    /// and 1983.
     pub fn search(
         &self,
         query: &str,
         kind: Option<&str>,
         limit: usize,
-    ) -> Result<Vec<SearchHit>, IndexError> {
-        self.index.search(query, kind, limit)
+    ) -> Result<Vec<SearchHit>, LibraryError> {
+        let cited = match parse_citation(query) {
+            Some(citation) => {
+                let report = self.lookup_parsed(query, Some(citation))?;
+                let cases = report.cases.into_iter().map(|case| case.case_id);
+                let authorities = report.authority.into_iter().chain(report.sections);
+                cases.chain(authorities.map(|a| a.id())).collect()
+            }
+            None => Vec::new(),
+        };
+        let named = self
+            .index
+            .hits_by_id(&cited)?
+            .into_iter()
+            .filter(|hit| kind.is_none_or(|kind| hit.kind == kind));
+        let found = self.index.search(query, kind, limit)?;
+        let mut hits: Vec<SearchHit> = named.collect();
+        for hit in found {
+            if !hits.iter().any(|named| named.id == hit.id) {
+                hits.push(hit);
+            }
+        }
+        hits.truncate(limit);
+        Ok(hits)
     }
 
     /// Cases by name: see [`LibraryIndex::search_names`].
@@ -199,15 +225,19 @@ impl Library {
 
     /// Counts per source, reporter coverage, authorities and sizes.
     pub fn status(&self) -> Result<LibraryStatus, LibraryError> {
-        let (counts, coverage, law, index_pending) =
+        let (mut counts, citations, coverage, law, index_pending) =
             self.store.read(|txn| -> Result<_, StoreError> {
                 Ok((
                     store::counts(txn)?,
+                    txn.open_table(CITE_INDEX)?.len()?,
                     volumes_by_reporter(txn)?,
                     law_titles(txn)?,
                     txn.open_table(INDEX_PENDING)?.len()?,
                 ))
             })?;
+        // Every source's citations, as the index holds them: one a page,
+        // however many cases share it.
+        counts.insert("citations".into(), citations as i64);
         let default_library = DefaultLibrary::of(&self.store)?;
         let reporters = coverage
             .into_iter()
@@ -463,7 +493,14 @@ const SUPREME_COURT: &str = "scotus";
 impl Library {
     /// Reads a citation string and answers it from the library.
     pub fn lookup(&self, text: &str) -> Result<lookup::LookupReport, StoreError> {
-        let query = parse_citation(text);
+        self.lookup_parsed(text, parse_citation(text))
+    }
+
+    fn lookup_parsed(
+        &self,
+        text: &str,
+        query: Option<lookup::CitationQuery>,
+    ) -> Result<lookup::LookupReport, StoreError> {
         self.store.read(|txn| lookup::report(txn, text, query))
     }
 }

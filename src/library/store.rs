@@ -14,7 +14,7 @@ use super::model::{
 };
 use super::names::names_compatible;
 use super::text::markup_to_text;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::citations::reporters;
 use crate::store::tables::{
@@ -760,7 +760,6 @@ impl<'txn> LibraryWriter<'txn> {
             }
         }
         if !added.is_empty() {
-            self.bump("citations", added.len() as i64);
             self.index_citations(case_id, &added)?;
             record.citations.extend(added);
             self.cases.insert(case_id, encode(&record)?.as_slice())?;
@@ -901,6 +900,22 @@ impl<'txn> LibraryWriter<'txn> {
             self.coverage.remove((reporter.as_str(), *volume))?;
         }
         Ok(stale.len())
+    }
+
+    /// The sources that hold whole volumes of `reporter` (of any, when not
+    /// given).
+    pub fn sources_holding_volumes(
+        &self,
+        reporter: Option<&str>,
+    ) -> Result<BTreeSet<String>, StoreError> {
+        let mut sources = BTreeSet::new();
+        for row in self.coverage.iter()? {
+            let (key, held_by) = row?;
+            if reporter.is_none_or(|reporter| reporter == key.value().0) {
+                sources.insert(held_by.value().to_string());
+            }
+        }
+        Ok(sources)
     }
 
     /// A case of the file being imported is in this volume at a page not

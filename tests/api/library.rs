@@ -188,6 +188,13 @@ fn coverage_tells_held_volumes_from_unheld_ones() {
         .find(|r| r.reporter == "U.S.")
         .unwrap();
     assert!(us.volumes_held >= 250, "{us:?}");
+    // Every source's citations are counted: each Supreme Court decision
+    // has its U.S., S. Ct., L. Ed. and Lexis citations.
+    assert!(
+        status.counts["citations"] > 3 * status.counts["source:scdb"],
+        "{:?}",
+        status.counts
+    );
     // Code titles in numeric order, not as text (1, 2, …, 10).
     let titles: Vec<u32> = status
         .law
@@ -612,6 +619,29 @@ fn search_finds_cases_and_rules_by_name_and_text() {
             assert_eq!(names[0].id, id, "{query}: {names:?}");
         }
     }
+    // A query that reads as a citation finds what it cites first, in the
+    // shorthand lawyers type as well as in Bluebook form; numbers alone
+    // would match regulations whose numbers hold them.
+    for (query, id) in [
+        ("42 USC 1983", "usc/42/1983"),
+        ("42 U.S.C. § 1983", "usc/42/1983"),
+        ("28 USC 1331", "usc/28/1331"),
+        ("FRE 803", "fre/803"),
+        ("Fed R Civ P 12(b)(6)", "frcp/12"),
+        ("Miranda, 384 U.S. 436", "scdb-1965-122"),
+    ] {
+        let hits = library.search(query, None, 3).unwrap();
+        assert_eq!(
+            hits.first().map(|h| h.id.as_str()),
+            Some(id),
+            "{query}: {hits:?}"
+        );
+    }
+    let cases_only = library.search("42 USC 1983", Some("case"), 3).unwrap();
+    assert!(
+        cases_only.iter().all(|hit| hit.kind == "case"),
+        "{cases_only:?}"
+    );
     // Accents are not needed to find a name that has them.
     let hits = library
         .search("Department of State v. Munoz", None, 3)
