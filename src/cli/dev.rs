@@ -22,8 +22,10 @@ pub enum DevCommand {
     /// printing `ack <request-id> <seq> <amount-micro-usd>` as each charge is
     /// acknowledged. Used by the crash test (kill -9 mid-run).
     BillingStress {
+        /// The key whose wallet is charged.
         #[arg(long, value_name = "KEY_ID")]
         key_id: String,
+        /// Concurrent charging tasks.
         #[arg(long, default_value_t = 16)]
         workers: usize,
         /// Charges per worker; 0 runs until killed.
@@ -32,11 +34,13 @@ pub enum DevCommand {
     },
     /// Write synthetic CourtListener bulk files (exact format) into DIR.
     GenCourtlistener {
+        /// Clusters to write (1.5 citations, 1 opinion and 5 citation-map rows each).
         #[arg(long, default_value_t = 1000)]
         clusters: u64,
         /// Approximate size of each opinion's text.
         #[arg(long, default_value_t = 3000)]
         opinion_bytes: usize,
+        /// Where to write the files (created when absent).
         #[arg(value_name = "DIR")]
         dir: std::path::PathBuf,
     },
@@ -44,6 +48,7 @@ pub enum DevCommand {
     /// clusters/s end to end, citation lookup and name search latency,
     /// store and index size, peak RSS.
     BenchLibrary {
+        /// The CourtListener folder to import.
         #[arg(value_name = "DIR")]
         dir: std::path::PathBuf,
         /// Lookups and searches to time.
@@ -54,8 +59,10 @@ pub enum DevCommand {
     /// 100,000-character brief, 50 citations) and resolve (50 citations,
     /// concurrent clients), billing and the durable ledger on.
     BenchApi {
+        /// How long to run the resolve load.
         #[arg(long, default_value_t = 10)]
         seconds: u64,
+        /// Concurrent resolve clients.
         #[arg(long, default_value_t = 32)]
         concurrency: usize,
     },
@@ -63,8 +70,10 @@ pub enum DevCommand {
     /// weights file compiled into the binary. Deterministic: the same input
     /// gives the same bytes.
     TrainReview {
+        /// CUAD in JSONL (optionally .gz).
         #[arg(long, value_name = "FILE")]
         cuad: PathBuf,
+        /// Where to write the weights.
         #[arg(long, value_name = "FILE", default_value = WEIGHTS_PATH)]
         out: PathBuf,
     },
@@ -72,8 +81,10 @@ pub enum DevCommand {
     /// document-presence figures, AUPR and contract-type accuracy, each
     /// contract decoded by a model that never saw it.
     CvReview {
+        /// CUAD in JSONL (optionally .gz).
         #[arg(long, value_name = "FILE")]
         cuad: PathBuf,
+        /// Folds of the cross-validation.
         #[arg(long, default_value_t = 5)]
         folds: usize,
         /// Also write the out-of-fold predictions (benchmark format) here.

@@ -32,6 +32,7 @@ pub enum KeysCommand {
     },
     /// Revoke a key: it stops working at once.
     Revoke {
+        /// The key's id, as `keys list` shows it.
         #[arg(value_name = "KEY_ID")]
         key_id: String,
     },
@@ -41,13 +42,16 @@ pub enum KeysCommand {
 pub enum WalletCommand {
     /// Add USD to a key's wallet.
     Topup {
+        /// The key's id, as `keys list` shows it.
         #[arg(value_name = "KEY_ID")]
         key_id: String,
+        /// USD to add, e.g. 10 or 2.50.
         #[arg(value_name = "USD")]
         amount: String,
     },
     /// Show a key's balance and recent ledger entries.
     Show {
+        /// The key's id, as `keys list` shows it.
         #[arg(value_name = "KEY_ID")]
         key_id: String,
         /// How many ledger entries to show.

@@ -31,6 +31,7 @@ const SEARCH_KINDS: [&str; 8] = [
 pub enum LibraryCommand {
     /// Counts per source, reporter coverage and index size.
     Status {
+        /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
     },
@@ -42,8 +43,10 @@ pub enum LibraryCommand {
     },
     /// Best matches by name and text.
     Search {
+        /// Words of a name or of the text; "A v. B" ranks by the parties.
         #[arg(value_name = "QUERY", allow_hyphen_values = true)]
         query: String,
+        /// How many matches to print.
         #[arg(long, default_value_t = 10)]
         limit: usize,
         /// Only this kind: case, usc, cfr, frcp, frcrp, fre, frap, supctr.
@@ -55,16 +58,19 @@ pub enum LibraryCommand {
     /// Forget that SOURCE brought whole volumes (all, or REPORTER's): after
     /// a sample was imported without --partial. Its cases stay; citations
     /// there answer `unavailable` until a whole dump holds the volumes again.
+    /// Fails, naming the sources that hold volumes, when SOURCE holds none.
     ForgetCoverage {
         /// The source named in `library status` (courtlistener, cap, scdb…).
         #[arg(value_name = "SOURCE")]
         source: String,
+        /// Only the volumes of this reporter (e.g. "F.3d").
         #[arg(long)]
         reporter: Option<String>,
     },
     /// Check every citation in a document (stdin, or FILE) as the verify
     /// endpoint does, and print its answer; nothing is billed.
     Verify {
+        /// The document to check (plain text); stdin when absent.
         #[arg(value_name = "FILE")]
         file: Option<PathBuf>,
         /// Check every distinct citation, not only the first 50.
@@ -78,6 +84,7 @@ pub enum ImportCommand {
     /// CourtListener bulk files (courts-, dockets-, opinion-clusters-,
     /// opinions-, citations-, citation-map-, parentheticals-*.csv[.bz2]).
     Courtlistener {
+        /// The folder holding the bulk files (as downloaded, .bz2 or not).
         #[arg(value_name = "DIR")]
         dir: PathBuf,
         /// Do not count the imported volumes as held completely (partial dumps).
@@ -90,6 +97,7 @@ pub enum ImportCommand {
     },
     /// Caselaw Access Project: *.jsonl[.xz] bag data or a static.case.law tree.
     Cap {
+        /// A .jsonl[.xz] file, or a folder of them or of static.case.law volumes.
         #[arg(value_name = "PATH")]
         path: PathBuf,
         /// Do not count the imported volumes as held completely (samples).
@@ -99,6 +107,7 @@ pub enum ImportCommand {
     /// The Supreme Court Database case-centred CSV (citation- or
     /// docket-level).
     Scdb {
+        /// The SCDB CSV (.csv or .csv.gz).
         #[arg(value_name = "FILE")]
         file: PathBuf,
     },
@@ -185,12 +194,23 @@ fn library_command(config: &Config, command: LibraryCommand) -> anyhow::Result<(
         // build and index.
         let store = Store::open_library(data).map_err(|err| held_library(data, err))?;
         let reporter = reporter.as_deref().map(crate::library::canonical_reporter);
-        let forgotten = store.write(|txn| -> Result<usize, StoreError> {
+        let (forgotten, holding) = store.write(|txn| -> Result<_, StoreError> {
             let mut writer = LibraryWriter::new(txn)?;
             let forgotten = writer.forget_volumes_held_by(source, reporter.as_deref())?;
+            let holding = writer.sources_holding_volumes(reporter.as_deref())?;
             writer.finish()?;
-            Ok(forgotten)
+            Ok((forgotten, holding))
         })?;
+        // A mistyped source or reporter would otherwise pass for a library
+        // that had nothing to forget.
+        if forgotten == 0 {
+            let of_reporter = reporter.map(|r| format!(" of {r}")).unwrap_or_default();
+            let holding = match holding.len() {
+                0 => "none".to_string(),
+                _ => holding.into_iter().collect::<Vec<_>>().join(", "),
+            };
+            bail!("{source} holds no whole volumes{of_reporter}; the sources that do: {holding}");
+        }
         out(format_args!(
             "volumes no longer held by {source}: {forgotten}"
         ));

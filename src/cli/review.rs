@@ -16,12 +16,14 @@ pub enum ReviewCommand {
     /// stdin as one contract, or with --jsonl one `{"id","text"}` object per
     /// line; prints one JSON object per contract with code-point offsets.
     Detect {
+        /// Read one `{"id","text"}` object per line instead of one contract.
         #[arg(long)]
         jsonl: bool,
     },
     /// Review the contract on stdin against a playbook (the detected
     /// type's when none is named) and print the result as JSON.
     Run {
+        /// The playbook to review against (default: the detected type's).
         #[arg(long, value_name = "ID")]
         playbook: Option<String>,
     },

@@ -424,6 +424,21 @@ fn partial_imports_do_not_claim_whole_volumes() {
     );
     assert_eq!(verdict(), "volume_not_held");
 
+    // A mistyped source fails, naming the sources that hold volumes.
+    let mistyped = lexstack()
+        .arg("--data")
+        .arg(dir.path())
+        .args(["library", "forget-coverage", "courtlisten"])
+        .output()
+        .unwrap();
+    assert!(!mistyped.status.success());
+    let said = String::from_utf8_lossy(&mistyped.stderr);
+    assert!(
+        said.contains("courtlisten holds no whole volumes; the sources that do: ")
+            && said.contains("scdb"),
+        "{said}"
+    );
+
     // In a data directory with no library yet it says so, and builds none.
     let empty = tempfile::tempdir().unwrap();
     let nothing = lexstack()

@@ -280,15 +280,20 @@ fn partial_or_different(name: &str, records: &[CaseRecord], written: String) -> 
         );
     }
     let first = &records[0];
-    CheckedCitation::unverified(
-        written,
-        case,
-        Some(first.name.clone()),
-        format!(
+    let reason = match records {
+        [_] => format!(
             "the case at this page is {}, a different case from the one named",
             first.name
         ),
-    )
+        _ => {
+            let names: Vec<&str> = records.iter().map(|r| r.name.as_str()).collect();
+            format!(
+                "the cases at this page are {}, each a different case from the one named",
+                names.join("; ")
+            )
+        }
+    };
+    CheckedCitation::unverified(written, case, Some(first.name.clone()), reason)
 }
 
 /// Whether the cited name and the case's name share a word that
@@ -341,8 +346,26 @@ pub(super) fn companion_named<'r>(cited: &str, record: &'r CaseRecord) -> Option
 
 #[cfg(test)]
 mod tests {
-    use super::{ends_with_given_name, unread_case_name};
+    use super::{ends_with_given_name, partial_or_different, unread_case_name};
     use crate::citations::Extractor;
+    use crate::library::model::CaseRecord;
+    use crate::verification::Status;
+
+    #[test]
+    fn a_name_unlike_every_case_at_a_shared_page_names_them_all() {
+        let case = |name: &str| CaseRecord {
+            name: name.into(),
+            ..CaseRecord::default()
+        };
+        let records = [case("Epsilon v. Zeta"), case("Eta v. Theta")];
+        let checked = partial_or_different("Sigma v. Tau", &records, "900 F.3d 300".into());
+        assert_eq!(checked.status, Status::Unverified);
+        assert_eq!(
+            checked.reason,
+            "the cases at this page are Epsilon v. Zeta; Eta v. Theta, each a different case \
+             from the one named"
+        );
+    }
 
     #[test]
     fn a_word_with_a_given_name_is_a_name_not_read() {
