@@ -374,6 +374,15 @@ fn held_library(data: &Path, err: StoreError) -> anyhow::Error {
             "the library in {} is open in another lexstack process (an import, a build, or a server starting up); wait for it to finish",
             data.display()
         ),
+        StoreError::Redb(redb::Error::Io(io))
+            if io.kind() == std::io::ErrorKind::PermissionDenied =>
+        {
+            anyhow!(
+                "cannot write the library in {}: permission denied; run this as the user that owns {}",
+                data.display(),
+                data.join(LIBRARY_FILE).display()
+            )
+        }
         err => anyhow::Error::new(err).context("cannot open the library"),
     }
 }
