@@ -11,7 +11,7 @@ use std::thread::JoinHandle;
 use serde::Serialize;
 use tantivy::collector::{Count, TopDocs};
 use tantivy::directory::error::OpenReadError;
-use tantivy::query::{Query, QueryParser, TermQuery};
+use tantivy::query::{BooleanQuery, FuzzyTermQuery, Occur, Query, QueryParser, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
 };
@@ -318,9 +318,8 @@ impl LibraryIndex {
         let mut parser = QueryParser::for_index(&self.index, vec![f.name, f.citations, f.text]);
         parser.set_field_boost(f.name, 4.0);
         parser.set_field_boost(f.citations, 2.0);
-        let kind = kind
-            .filter(|kind| kind.chars().all(|c| c.is_ascii_alphanumeric()))
-            .map_or(String::new(), |kind| format!("+kind:{kind} "));
+        let kind_term = kind.filter(|kind| kind.chars().all(|c| c.is_ascii_alphanumeric()));
+        let kind = kind_term.map_or(String::new(), |kind| format!("+kind:{kind} "));
         // "Brown v. Board of Education" is Brown, not every case that
         // names a board.
         let named = NameQuery::of(query);
@@ -329,12 +328,21 @@ impl LibraryIndex {
         let names_parser = QueryParser::for_index(&self.index, vec![f.name]);
         // Ranked by citing cases below, so more than are shown.
         let names_limit = limit.max(PARTY_POOL);
-        let by_name = match named {
+        let mut by_name = match named {
             Some(_) => {
                 self.every_word_first(&names_parser, &kind, &words, &words.join(" "), names_limit)?
             }
             None => self.every_word_first(&names_parser, &kind, &words, "", names_limit)?,
         };
+        if named.is_some() && !by_name.every_word {
+            let misspelt = self.names_within_an_edit(kind_term, &words, names_limit)?;
+            if !misspelt.is_empty() {
+                by_name = Found {
+                    hits: misspelt,
+                    every_word: true,
+                };
+            }
+        }
         let elsewhere =
             self.every_word_first(&parser, &kind, &words, &sanitize(query), pool_limit)?;
         let names_hold_every_word = by_name.every_word;
@@ -440,6 +448,46 @@ impl LibraryIndex {
     ) -> Result<Vec<SearchHit>, IndexError> {
         let (parsed, _errors) = parser.parse_query_lenient(text);
         self.run(&parsed, limit)
+    }
+
+    /// Documents whose name holds, for each of `words`, a word within an
+    /// edit of it (two for a word of ten letters or more; none for one of
+    /// three or fewer): a name misspelt, "Mirnda v. Arizona", when no name
+    /// holds every word as written.
+    fn names_within_an_edit(
+        &self,
+        kind: Option<&str>,
+        words: &[String],
+        limit: usize,
+    ) -> Result<Vec<SearchHit>, IndexError> {
+        let mut analyzer = names_analyzer();
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for word in words {
+            let mut tokens = analyzer.token_stream(word);
+            while let Some(token) = tokens.next() {
+                let edits = match token.text.chars().count() {
+                    0..=3 => 0,
+                    4..=9 => 1,
+                    _ => 2,
+                };
+                let term = Term::from_field_text(self.fields.name, &token.text);
+                clauses.push((
+                    Occur::Must,
+                    Box::new(FuzzyTermQuery::new(term, edits, true)),
+                ));
+            }
+        }
+        if clauses.is_empty() {
+            return Ok(Vec::new());
+        }
+        if let Some(kind) = kind {
+            let term = Term::from_field_text(self.fields.kind, kind);
+            clauses.push((
+                Occur::Must,
+                Box::new(TermQuery::new(term, IndexRecordOption::Basic)),
+            ));
+        }
+        self.run(&BooleanQuery::new(clauses), limit)
     }
 
     /// The documents of these ids, in their order; an id not indexed is

@@ -637,6 +637,20 @@ fn search_finds_cases_and_rules_by_name_and_text() {
             "{query}: {hits:?}"
         );
     }
+    // A name misspelt finds the case when no name holds its words as
+    // written: before, "Gidoen v. Wainwright" gave Wainwright v. Sykes.
+    for (query, id) in [
+        ("Mirnda v. Arizona", "scdb-1965-122"),
+        ("Gidoen v. Wainwright", "scdb-1962-058"),
+        ("Obergefel v. Hodges", "scdb-2014-070"),
+    ] {
+        let hits = library.search(query, Some("case"), 3).unwrap();
+        assert_eq!(
+            hits.first().map(|h| h.id.as_str()),
+            Some(id),
+            "{query}: {hits:?}"
+        );
+    }
     let cases_only = library.search("42 USC 1983", Some("case"), 3).unwrap();
     assert!(
         cases_only.iter().all(|hit| hit.kind == "case"),
