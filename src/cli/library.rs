@@ -147,7 +147,10 @@ pub async fn run_library(global: &GlobalArgs, command: LibraryCommand) -> anyhow
 fn store_damaged(err: &anyhow::Error) -> bool {
     let damaged = |err: &StoreError| match err {
         StoreError::Redb(redb::Error::Corrupted(_)) => true,
-        StoreError::Redb(redb::Error::Io(io)) => io.kind() == std::io::ErrorKind::UnexpectedEof,
+        StoreError::Redb(redb::Error::Io(io)) => matches!(
+            io.kind(),
+            std::io::ErrorKind::UnexpectedEof | std::io::ErrorKind::InvalidData
+        ),
         _ => false,
     };
     err.chain().any(|cause| {
@@ -183,7 +186,14 @@ fn library_command(config: &Config, command: LibraryCommand) -> anyhow::Result<(
         }
         return Ok(());
     }
-    if !data.join(LIBRARY_FILE).exists() {
+    let store_file = data.join(LIBRARY_FILE);
+    let held = store_file.try_exists().with_context(|| {
+        format!(
+            "cannot read {}; run this as the user that owns it",
+            store_file.display()
+        )
+    })?;
+    if !held {
         bail!(
             "no library in {} yet: start `lexstack serve --data {0}` once, or run `lexstack library build`",
             data.display()
@@ -194,6 +204,7 @@ fn library_command(config: &Config, command: LibraryCommand) -> anyhow::Result<(
         // build and index.
         let store = Store::open_library(data).map_err(|err| held_library(data, err))?;
         let reporter = reporter.as_deref().map(crate::library::canonical_reporter);
+        let source = &source.to_lowercase();
         let (forgotten, holding) = store.write(|txn| -> Result<_, StoreError> {
             let mut writer = LibraryWriter::new(txn)?;
             let forgotten = writer.forget_volumes_held_by(source, reporter.as_deref())?;

@@ -24,6 +24,7 @@ use tantivy::{
 
 use super::index_dir::IndexDirectory;
 use crate::citations::names;
+use crate::store::LIBRARY_FILE;
 
 /// Where the index lives inside the data directory.
 pub const INDEX_DIR: &str = "index";
@@ -184,7 +185,7 @@ impl LibraryIndex {
         std::fs::create_dir_all(&dir)
             .map_err(|e| IndexError::Directory(format!("{}: {e}", dir.display())))?;
         let (schema, fields) = schema();
-        let directory = IndexDirectory::open(&dir)
+        let directory = IndexDirectory::open(&dir, &data_dir.join(LIBRARY_FILE))
             .map_err(|e| IndexError::Directory(format!("{}: {e}", dir.display())))?;
         let damaged = |err| open_error(&dir, err);
         let index = Index::open_or_create(directory, schema).map_err(damaged)?;
@@ -240,7 +241,7 @@ impl LibraryIndex {
         if !dir.is_dir() {
             return Err(IndexError::Missing(dir.display().to_string()));
         }
-        let directory = IndexDirectory::open(&dir)
+        let directory = IndexDirectory::open(&dir, &data_dir.join(LIBRARY_FILE))
             .map_err(|e| IndexError::Directory(format!("{}: {e}", dir.display())))?;
         let damaged = |err| open_error(&dir, err);
         let index = Index::open(directory).map_err(damaged)?;
@@ -334,19 +335,25 @@ impl LibraryIndex {
             }
             None => self.every_word_first(&names_parser, &kind, &words, "", names_limit)?,
         };
-        if named.is_some() && !by_name.every_word {
-            let misspelt = self.names_within_an_edit(kind_term, &words, names_limit)?;
+        let mut same_word: fn(&str, &str) -> bool = as_written;
+        let misspelt_name = named.is_some()
+            && !by_name.every_word
+            && kind_term.is_none_or(|kind| kind == "case")
+            && words.len() <= 2 * MAX_PARTY_WORDS;
+        if misspelt_name {
+            let misspelt = self.case_names_within_an_edit(&words, names_limit)?;
             if !misspelt.is_empty() {
                 by_name = Found {
                     hits: misspelt,
                     every_word: true,
                 };
+                same_word = within_an_edit;
             }
         }
         let elsewhere =
             self.every_word_first(&parser, &kind, &words, &sanitize(query), pool_limit)?;
         let names_hold_every_word = by_name.every_word;
-        let (in_order, by_name) = named_in_order(named.as_ref(), by_name.hits);
+        let (in_order, by_name) = named_in_order(named.as_ref(), by_name.hits, same_word);
         let named_as_asked = !in_order.is_empty();
         let named_first = [
             self.most_cited_first(in_order)?,
@@ -396,7 +403,7 @@ impl LibraryIndex {
         if named.is_none() {
             return Ok(hits.into_iter().take(limit).collect());
         }
-        let (in_order, rest) = named_in_order(named, hits);
+        let (in_order, rest) = named_in_order(named, hits, as_written);
         Ok(self
             .most_cited_first(in_order)?
             .into_iter()
@@ -450,13 +457,11 @@ impl LibraryIndex {
         self.run(&parsed, limit)
     }
 
-    /// Documents whose name holds, for each of `words`, a word within an
-    /// edit of it (two for a word of ten letters or more; none for one of
-    /// three or fewer): a name misspelt, "Mirnda v. Arizona", when no name
-    /// holds every word as written.
-    fn names_within_an_edit(
+    /// Cases whose name holds, for each of `words`, a word within an edit
+    /// of it ([`within_an_edit`]): a name misspelt, "Mirnda v. Arizona",
+    /// when no name holds every word as written.
+    fn case_names_within_an_edit(
         &self,
-        kind: Option<&str>,
         words: &[String],
         limit: usize,
     ) -> Result<Vec<SearchHit>, IndexError> {
@@ -465,12 +470,8 @@ impl LibraryIndex {
         for word in words {
             let mut tokens = analyzer.token_stream(word);
             while let Some(token) = tokens.next() {
-                let edits = match token.text.chars().count() {
-                    0..=3 => 0,
-                    4..=9 => 1,
-                    _ => 2,
-                };
                 let term = Term::from_field_text(self.fields.name, &token.text);
+                let edits = edits_allowed(&token.text);
                 clauses.push((
                     Occur::Must,
                     Box::new(FuzzyTermQuery::new(term, edits, true)),
@@ -480,13 +481,11 @@ impl LibraryIndex {
         if clauses.is_empty() {
             return Ok(Vec::new());
         }
-        if let Some(kind) = kind {
-            let term = Term::from_field_text(self.fields.kind, kind);
-            clauses.push((
-                Occur::Must,
-                Box::new(TermQuery::new(term, IndexRecordOption::Basic)),
-            ));
-        }
+        let cases = Term::from_field_text(self.fields.kind, "case");
+        clauses.push((
+            Occur::Must,
+            Box::new(TermQuery::new(cases, IndexRecordOption::Basic)),
+        ));
         self.run(&BooleanQuery::new(clauses), limit)
     }
 
@@ -699,17 +698,19 @@ impl NameQuery {
             .then(|| NameQuery::OneParty(party_tokens(&words)))
     }
 
-    /// Whether a case of this name is the one the query names.
-    fn is_named_by(&self, name: &str) -> bool {
+    /// Whether a case of this name is the one the query names, a word of
+    /// the query matching a word of the name when `same_word` says so
+    /// ([`as_written`], [`within_an_edit`]).
+    fn is_named_with(&self, name: &str, same_word: fn(&str, &str) -> bool) -> bool {
         match self {
-            NameQuery::Parties(wanted) => Parties::of(name).is_some_and(|p| p.include(wanted)),
-            NameQuery::Matter(words) => matter_of(name).is_some_and(|matter| {
-                let held = name_tokens(matter);
-                words.iter().all(|w| held.contains(w))
-            }),
+            NameQuery::Parties(wanted) => {
+                Parties::of(name).is_some_and(|parties| parties.include(wanted, same_word))
+            }
+            NameQuery::Matter(words) => {
+                matter_of(name).is_some_and(|matter| holds(&name_tokens(matter), words, same_word))
+            }
             NameQuery::OneParty(words) => Parties::of(name).is_some_and(|parties| {
-                let on = |side: &[String]| words.iter().all(|w| side.contains(w));
-                on(&parties.first) || on(&parties.second)
+                holds(&parties.first, words, same_word) || holds(&parties.second, words, same_word)
             }),
         }
     }
@@ -737,9 +738,9 @@ impl Parties {
     }
 
     /// Whether every word of `wanted` is on the same side here.
-    fn include(&self, wanted: &Parties) -> bool {
-        wanted.first.iter().all(|w| self.first.contains(w))
-            && wanted.second.iter().all(|w| self.second.contains(w))
+    fn include(&self, wanted: &Parties, same_word: fn(&str, &str) -> bool) -> bool {
+        holds(&self.first, &wanted.first, same_word)
+            && holds(&self.second, &wanted.second, same_word)
     }
 }
 
@@ -789,15 +790,66 @@ fn name_words(query: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether `held` has a word that is `same_word` as each of `words`.
+fn holds(held: &[String], words: &[String], same_word: fn(&str, &str) -> bool) -> bool {
+    words.iter().all(|w| held.iter().any(|h| same_word(w, h)))
+}
+
+/// Words compared as written.
+fn as_written(wanted: &str, held: &str) -> bool {
+    wanted == held
+}
+
+/// How many edits a misspelt word of a name may be from the word meant:
+/// none for three letters or fewer, two from ten letters, one between.
+fn edits_allowed(word: &str) -> u8 {
+    match word.chars().count() {
+        0..=3 => 0,
+        4..=9 => 1,
+        _ => 2,
+    }
+}
+
+/// Whether `held` is within [`edits_allowed`] of `wanted`: letters put in,
+/// left out, changed, or two side by side swapped, as the fuzzy query
+/// counts them.
+fn within_an_edit(wanted: &str, held: &str) -> bool {
+    let allowed = usize::from(edits_allowed(wanted));
+    let a: Vec<char> = wanted.chars().collect();
+    let b: Vec<char> = held.chars().collect();
+    if a.len().abs_diff(b.len()) > allowed {
+        return false;
+    }
+    // Optimal string alignment distance, three rows at a time.
+    let mut before: Vec<usize> = Vec::new();
+    let mut last: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut row = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let changed = usize::from(a[i - 1] != b[j - 1]);
+            row[j] = (last[j] + 1).min(row[j - 1] + 1).min(last[j - 1] + changed);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                row[j] = row[j].min(before[j - 2] + 1);
+            }
+        }
+        before = std::mem::replace(&mut last, row);
+    }
+    last[b.len()] <= allowed
+}
+
 /// The hits a query written as a case name names, parties on their sides
-/// (see [`NameQuery::is_named_by`]), and the others.
+/// (see [`NameQuery::is_named_with`]), and the others.
 fn named_in_order(
     named: Option<&NameQuery>,
     hits: Vec<SearchHit>,
+    same_word: fn(&str, &str) -> bool,
 ) -> (Vec<SearchHit>, Vec<SearchHit>) {
     match named {
         Some(wanted) => hits.into_iter().partition(|hit| {
-            hit.kind == "case" && hit.names().any(|name| wanted.is_named_by(name))
+            hit.kind == "case"
+                && hit
+                    .names()
+                    .any(|name| wanted.is_named_with(name, same_word))
         }),
         None => (Vec::new(), hits),
     }
@@ -954,6 +1006,22 @@ mod tests {
     }
 
     #[test]
+    fn a_word_within_an_edit_is_one_letter_put_in_left_out_changed_or_swapped() {
+        assert!(within_an_edit("mirnda", "miranda"));
+        assert!(within_an_edit("gidoen", "gideon"));
+        assert!(within_an_edit("arizonna", "arizona"));
+        assert!(within_an_edit("rush", "bush"));
+        assert!(!within_an_edit("rush", "ruth1"));
+        assert!(!within_an_edit("mirnda", "miranda2"));
+        // Three letters or fewer must be as written; ten or more may be two
+        // edits off.
+        assert!(!within_an_edit("map", "mapp"));
+        assert!(within_an_edit("constitutin", "constitution"));
+        assert!(within_an_edit("konstitutin", "constitution"));
+        assert!(!within_an_edit("konstitutin", "constitutional"));
+    }
+
+    #[test]
     fn parties_are_the_words_on_each_side_of_v() {
         assert_eq!(
             Parties::of("Brown v. Board of Education"),
@@ -975,9 +1043,9 @@ mod tests {
         assert_eq!(Parties::of("Brown Board"), None);
         assert_eq!(Parties::of("v."), None);
         let named = Parties::of("NATIONAL LABOR RELATIONS BOARD v. BROWN").unwrap();
-        assert!(!named.include(&Parties::of("Brown v. Board").unwrap()));
-        assert!(named.include(&Parties::of("Board v. Brown").unwrap()));
-        assert!(named.include(&Parties::of("v. Brown").unwrap()));
+        assert!(!named.include(&Parties::of("Brown v. Board").unwrap(), as_written));
+        assert!(named.include(&Parties::of("Board v. Brown").unwrap(), as_written));
+        assert!(named.include(&Parties::of("v. Brown").unwrap(), as_written));
     }
 
     #[test]
@@ -1038,9 +1106,9 @@ mod tests {
     fn a_party_name_alone_names_cases_with_that_party() {
         let miranda = NameQuery::of("Miranda").unwrap();
         assert_eq!(miranda, NameQuery::OneParty(vec!["miranda".into()]));
-        assert!(miranda.is_named_by("MIRANDA v. ARIZONA"));
-        assert!(miranda.is_named_by("INS v. Miranda"));
-        assert!(!miranda.is_named_by("Smith v. Jones"));
+        assert!(miranda.is_named_with("MIRANDA v. ARIZONA", as_written));
+        assert!(miranda.is_named_with("INS v. Miranda", as_written));
+        assert!(!miranda.is_named_with("Smith v. Jones", as_written));
         // Lower-case words are a topic, not a party.
         assert_eq!(NameQuery::of("summary judgment"), None);
         assert_eq!(NameQuery::of(""), None);
@@ -1050,12 +1118,12 @@ mod tests {
     fn a_matter_names_cases_of_that_matter_not_parties_of_that_name() {
         let oliver = NameQuery::of("In re Oliver").unwrap();
         assert_eq!(oliver, NameQuery::Matter(vec!["oliver".into()]));
-        assert!(oliver.is_named_by("IN RE OLIVER"));
-        assert!(oliver.is_named_by("In the Matter of Oliver"));
-        assert!(!oliver.is_named_by("VAUGHN v. OLIVER"));
-        assert!(!oliver.is_named_by("In re Green"));
+        assert!(oliver.is_named_with("IN RE OLIVER", as_written));
+        assert!(oliver.is_named_with("In the Matter of Oliver", as_written));
+        assert!(!oliver.is_named_with("VAUGHN v. OLIVER", as_written));
+        assert!(!oliver.is_named_with("In re Green", as_written));
         let young = NameQuery::of("Ex parte Young").unwrap();
-        assert!(young.is_named_by("EX PARTE YOUNG"));
+        assert!(young.is_named_with("EX PARTE YOUNG", as_written));
         assert_eq!(NameQuery::of("In re"), None);
     }
 }

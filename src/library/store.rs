@@ -882,7 +882,9 @@ impl<'txn> LibraryWriter<'txn> {
     }
 
     /// Forgets the volumes `source` said it held (of reporter `only`, when
-    /// given); returns how many.
+    /// given); returns how many. A volume two sources' lists hold together
+    /// ("scotus_dates+scdb") is forgotten when either is: neither list
+    /// alone names every case there.
     pub fn forget_volumes_held_by(
         &mut self,
         source: &str,
@@ -892,7 +894,8 @@ impl<'txn> LibraryWriter<'txn> {
         for row in self.coverage.iter()? {
             let (key, held_by) = row?;
             let (reporter, volume) = key.value();
-            if held_by.value() == source && only.is_none_or(|only| only == reporter) {
+            let held_by_source = held_by.value().split('+').any(|held| held == source);
+            if held_by_source && only.is_none_or(|only| only == reporter) {
                 stale.push((reporter.to_string(), volume));
             }
         }
@@ -912,7 +915,7 @@ impl<'txn> LibraryWriter<'txn> {
         for row in self.coverage.iter()? {
             let (key, held_by) = row?;
             if reporter.is_none_or(|reporter| reporter == key.value().0) {
-                sources.insert(held_by.value().to_string());
+                sources.extend(held_by.value().split('+').map(str::to_string));
             }
         }
         Ok(sources)

@@ -438,6 +438,24 @@ fn partial_imports_do_not_claim_whole_volumes() {
             && said.contains("scdb"),
         "{said}"
     );
+    // A source is named in any case, and the U.S. volumes SCDB and the
+    // dates index hold together go with either.
+    let forgot = lexstack()
+        .arg("--data")
+        .arg(dir.path())
+        .args(["library", "forget-coverage", "SCDB"])
+        .output()
+        .unwrap();
+    assert!(forgot.status.success());
+    let status = Library::open_read_only(dir.path())
+        .unwrap()
+        .status()
+        .unwrap();
+    assert!(
+        !status.reporters.iter().any(|r| r.reporter == "U.S."),
+        "{:?}",
+        status.reporters
+    );
 
     // In a data directory with no library yet it says so, and builds none.
     let empty = tempfile::tempdir().unwrap();
