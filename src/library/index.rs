@@ -801,8 +801,12 @@ fn as_written(wanted: &str, held: &str) -> bool {
 }
 
 /// How many edits a misspelt word of a name may be from the word meant:
-/// none for three letters or fewer, two from ten letters, one between.
+/// none for three letters or fewer, two from ten letters, one between; none
+/// for a word with a digit ("District 50" is not District 5).
 fn edits_allowed(word: &str) -> u8 {
+    if word.chars().any(|c| c.is_ascii_digit()) {
+        return 0;
+    }
     match word.chars().count() {
         0..=3 => 0,
         4..=9 => 1,
@@ -1016,6 +1020,7 @@ mod tests {
         // Three letters or fewer must be as written; ten or more may be two
         // edits off.
         assert!(!within_an_edit("map", "mapp"));
+        assert!(!within_an_edit("foo0", "foo3"));
         assert!(within_an_edit("constitutin", "constitution"));
         assert!(within_an_edit("konstitutin", "constitution"));
         assert!(!within_an_edit("konstitutin", "constitutional"));
