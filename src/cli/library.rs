@@ -410,7 +410,8 @@ fn print_reports(reports: &[ImportReport]) {
         not_listed(report.skipped, report.errors.len());
         if report.skipped_earlier > 0 {
             out(format_args!(
-                "  skipped by an earlier import of these files: {} (mend them and import again)",
+                "  skipped by an earlier import of these files: {} (the volumes a file with skipped \
+                 rows brings are not counted as held completely; mend the rows and import again)",
                 report.skipped_earlier
             ));
         }
