@@ -150,14 +150,15 @@ pub fn import_dir(
     }
     // Every file's header is read before any is imported, so that a file
     // the import would stop at stops it before the library changes.
-    for (table, path) in &files {
-        open_table(*table, path)?;
-    }
+    let opened = files
+        .into_iter()
+        .map(|(table, path)| Ok((table, open_table(table, &path)?, path)))
+        .collect::<Result<Vec<_>, ImportError>>()?;
     let mut report = ImportReport::new(SOURCE);
     let mut joins = Joins::default();
     let mut clusters_skipped = 0;
-    for (table, path) in files {
-        let read = import_table(store, table, &path, options, &mut joins)?;
+    for (table, file, path) in opened {
+        let read = import_table(store, table, file, &path, options, &mut joins)?;
         if matches!(table, Table::Clusters) {
             clusters_skipped += read.skipped + read.skipped_earlier;
         }
@@ -320,11 +321,12 @@ fn open_table(table: Table, path: &Path) -> Result<TableFile, ImportError> {
 fn import_table(
     store: &Store,
     table: Table,
+    file: TableFile,
     path: &Path,
     options: Options,
     joins: &mut Joins,
 ) -> Result<ImportReport, ImportError> {
-    let TableFile { csv, meter, size } = open_table(table, path)?;
+    let TableFile { csv, meter, size } = file;
     let label = table.prefix().trim_end_matches('-');
     let mut progress = Progress::new(label, meter, size);
     let columns = Columns {
