@@ -162,7 +162,7 @@ pub(super) fn check_law(
     };
     let subdivision = subsection
         .as_deref()
-        .filter(|_| code != codes::USC && code != codes::CFR);
+        .filter(|_| subdivisions_checkable(code));
     if let Some(reason) = subdivision_unshown(code, &law.code, &section, subdivision, &authority) {
         return Ok(CheckedCitation::unavailable(written, content_type, reason));
     }
@@ -419,7 +419,6 @@ fn listed_sections(after: &str, signed_only: bool) -> Vec<Range<usize>> {
 /// Why a rule's subdivision cannot be taken as cited: the library's text
 /// of the rule does not show it. The rules' text is a transcription, so a
 /// subdivision it does not show may still be there: no proof either way.
-/// The Code and the C.F.R. are held without such text.
 fn subdivision_unshown(
     code: &str,
     cited_as: &str,
@@ -429,12 +428,20 @@ fn subdivision_unshown(
 ) -> Option<String> {
     let subdivision = subdivision?;
     let rule_text = authority.text.as_deref()?;
-    let checked = code != codes::USC && code != codes::CFR;
-    (checked && !text_shows_subdivision(rule_text, &subdivision_path(subdivision))).then(|| {
+    (subdivisions_checkable(code)
+        && !text_shows_subdivision(rule_text, &subdivision_path(subdivision)))
+    .then(|| {
         format!(
             "the library's text of {cited_as} {number} shows no subdivision {subdivision}: check it"
         )
     })
+}
+
+/// Whether the library's text of `code`'s sections shows their
+/// subdivisions: the rules' does; the Code and the C.F.R. are held without
+/// such text.
+fn subdivisions_checkable(code: &str) -> bool {
+    code != codes::USC && code != codes::CFR
 }
 
 /// The subdivisions written right after `item` in `text` ("(b)(9)" after
