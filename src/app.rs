@@ -15,7 +15,7 @@ use crate::cron::Cron;
 use crate::ids::{random_hex, secret_hash};
 use crate::jobs::worker::Workers;
 use crate::library::Library;
-use crate::store::{Store, StoreError, now_millis, rfc3339};
+use crate::store::{LIBRARY_FILE, Store, StoreError, now_millis, rfc3339};
 
 /// Written to the data directory while the server runs, for the CLI.
 pub const SERVER_FILE: &str = "server.json";
@@ -36,6 +36,11 @@ pub enum StartError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Library(#[from] crate::library::LibraryError),
+    #[error("{advice}")]
+    DamagedLibrary {
+        advice: String,
+        source: crate::library::LibraryError,
+    },
     #[error("scheduler: {0}")]
     Cron(#[from] tokio_cron_scheduler::JobSchedulerError),
     #[error("start-up task failed: {0}")]
@@ -105,7 +110,16 @@ impl App {
             opened.0.index_pending()?;
             Ok::<_, crate::library::LibraryError>(opened)
         })
-        .await??;
+        .await?
+        .map_err(|err| match &err {
+            crate::library::LibraryError::Store(store) if store.is_damaged_file() => {
+                StartError::DamagedLibrary {
+                    advice: crate::library::repair_advice(&config.data_dir.join(LIBRARY_FILE)),
+                    source: err,
+                }
+            }
+            _ => StartError::Library(err),
+        })?;
         if let Some(reports) = &library.1 {
             let stored: u64 = reports.iter().map(|r| r.stored).sum();
             tracing::info!(records = stored, "built the embedded default library");

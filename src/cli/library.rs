@@ -130,44 +130,30 @@ pub async fn run_library(global: &GlobalArgs, command: LibraryCommand) -> anyhow
     let store_file = config.data_dir.join(LIBRARY_FILE);
     match tokio::task::spawn_blocking(move || library_command(&config, command)).await {
         Ok(done) => done.map_err(|err| match store_damaged(&err) {
-            true => err.context(repair_advice(&store_file)),
+            true => err.context(crate::library::repair_advice(&store_file)),
             false => err,
         }),
         // redb asserts on pages it cannot read; its panic is printed above.
         Err(join) if join.is_panic() => Err(anyhow!(
             "the library command stopped on an internal error (above); if it names redb, {}",
-            repair_advice(&store_file)
+            crate::library::repair_advice(&store_file)
         )),
         Err(join) => Err(join.into()),
     }
 }
 
-/// Whether `err` is the store file failing to read as a database: cut
-/// short, or with pages that do not hold what redb wrote.
+/// Whether `err` comes of a damaged store file
+/// ([`StoreError::is_damaged_file`]), however deep in its causes.
 fn store_damaged(err: &anyhow::Error) -> bool {
-    let damaged = |err: &StoreError| match err {
-        StoreError::Redb(redb::Error::Corrupted(_)) => true,
-        StoreError::Redb(redb::Error::Io(io)) => matches!(
-            io.kind(),
-            std::io::ErrorKind::UnexpectedEof | std::io::ErrorKind::InvalidData
-        ),
-        _ => false,
-    };
     err.chain().any(|cause| {
-        cause.downcast_ref::<StoreError>().is_some_and(damaged)
+        cause
+            .downcast_ref::<StoreError>()
+            .is_some_and(StoreError::is_damaged_file)
             || matches!(
                 cause.downcast_ref::<crate::library::LibraryError>(),
-                Some(crate::library::LibraryError::Store(store)) if damaged(store)
+                Some(crate::library::LibraryError::Store(store)) if store.is_damaged_file()
             )
     })
-}
-
-fn repair_advice(store_file: &Path) -> String {
-    format!(
-        "{} is damaged: move it aside and run `lexstack library build`, then import again what \
-         you had imported (or restore the file from a backup)",
-        store_file.display()
-    )
 }
 
 fn library_command(config: &Config, command: LibraryCommand) -> anyhow::Result<()> {

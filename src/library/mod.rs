@@ -609,7 +609,16 @@ pub fn law_title(law: &crate::citations::LawKey) -> String {
     }
 }
 
-/// The version of the embedded default library a data directory holds.
+/// What to do about a library store file that is damaged
+/// ([`StoreError::is_damaged_file`]).
+pub fn repair_advice(store_file: &Path) -> String {
+    format!(
+        "{} is damaged: move it aside and run `lexstack library build`, then import again what \
+         you had imported (or restore the file from a backup)",
+        store_file.display()
+    )
+}
+
 /// The version of the default library a store holds whole (none before its
 /// first build finished).
 pub fn default_version(store: &Store) -> Result<Option<u32>, StoreError> {

@@ -149,6 +149,22 @@ from_redb!(
     redb::CommitError
 );
 
+impl StoreError {
+    /// Whether the store file does not read as the database redb wrote:
+    /// cut short, not a database, or with pages that do not hold what was
+    /// written. Opening it again will not mend it.
+    pub fn is_damaged_file(&self) -> bool {
+        match self {
+            StoreError::Redb(redb::Error::Corrupted(_)) => true,
+            StoreError::Redb(redb::Error::Io(io)) => matches!(
+                io.kind(),
+                std::io::ErrorKind::UnexpectedEof | std::io::ErrorKind::InvalidData
+            ),
+            _ => false,
+        }
+    }
+}
+
 impl From<redb::DatabaseError> for StoreError {
     fn from(err: redb::DatabaseError) -> Self {
         match err {

@@ -102,11 +102,18 @@ fn a_damaged_library_is_named_with_what_to_do() {
         .unwrap();
     file.set_len(file.metadata().unwrap().len() / 2).unwrap();
     drop(file);
-    let said = fails(&["library", "status"]);
-    assert!(
-        said.contains("library.redb is damaged: move it aside and run `lexstack library build`"),
-        "{said}"
-    );
+    for command in [
+        &["library", "status"][..],
+        &["serve", "--addr", "127.0.0.1:0"],
+    ] {
+        let said = fails(command);
+        assert!(
+            said.contains(
+                "library.redb is damaged: move it aside and run `lexstack library build`"
+            ),
+            "{command:?}: {said}"
+        );
+    }
 }
 
 #[test]
