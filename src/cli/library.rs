@@ -194,7 +194,10 @@ fn library_command(config: &Config, command: LibraryCommand) -> anyhow::Result<(
         let (forgotten, holding) = store.write(|txn| -> Result<_, StoreError> {
             let mut writer = LibraryWriter::new(txn)?;
             let forgotten = writer.forget_volumes_held_by(source, reporter.as_deref())?;
-            let holding = writer.sources_holding_volumes(reporter.as_deref())?;
+            let holding = match forgotten {
+                0 => writer.sources_holding_volumes(reporter.as_deref())?,
+                _ => Default::default(),
+            };
             writer.finish()?;
             Ok((forgotten, holding))
         })?;

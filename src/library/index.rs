@@ -860,7 +860,7 @@ fn named_in_order(
 }
 
 /// Hits without the repeats of one found twice, first place kept.
-fn dedup(hits: Vec<SearchHit>) -> Vec<SearchHit> {
+pub(super) fn dedup(hits: Vec<SearchHit>) -> Vec<SearchHit> {
     let mut seen = std::collections::HashSet::new();
     hits.into_iter()
         .filter(|hit| seen.insert(hit.id.clone()))

@@ -114,29 +114,23 @@ impl Library {
         kind: Option<&str>,
         limit: usize,
     ) -> Result<Vec<SearchHit>, LibraryError> {
-        let cited = match parse_citation(query) {
+        let cited: Vec<String> = match parse_citation(query) {
             Some(citation) => {
                 let report = self.lookup_parsed(query, Some(citation))?;
                 let cases = report.cases.into_iter().map(|case| case.case_id);
                 let authorities = report.authority.into_iter().chain(report.sections);
-                cases.chain(authorities.map(|a| a.id())).collect()
+                // A regulation's part cited whole lists every section held.
+                cases
+                    .chain(authorities.map(|a| a.id()))
+                    .take(limit)
+                    .collect()
             }
             None => Vec::new(),
         };
-        let named = self
-            .index
-            .hits_by_id(&cited)?
-            .into_iter()
-            .filter(|hit| kind.is_none_or(|kind| hit.kind == kind));
-        let found = self.index.search(query, kind, limit)?;
-        let mut hits: Vec<SearchHit> = named.collect();
-        for hit in found {
-            if !hits.iter().any(|named| named.id == hit.id) {
-                hits.push(hit);
-            }
-        }
-        hits.truncate(limit);
-        Ok(hits)
+        let mut hits = self.index.hits_by_id(&cited)?;
+        hits.retain(|hit| kind.is_none_or(|kind| hit.kind == kind));
+        hits.extend(self.index.search(query, kind, limit)?);
+        Ok(index::dedup(hits).into_iter().take(limit).collect())
     }
 
     /// Cases by name: see [`LibraryIndex::search_names`].

@@ -894,7 +894,7 @@ impl<'txn> LibraryWriter<'txn> {
         for row in self.coverage.iter()? {
             let (key, held_by) = row?;
             let (reporter, volume) = key.value();
-            let held_by_source = held_by.value().split('+').any(|held| held == source);
+            let held_by_source = holders(held_by.value()).any(|held| held == source);
             if held_by_source && only.is_none_or(|only| only == reporter) {
                 stale.push((reporter.to_string(), volume));
             }
@@ -915,7 +915,7 @@ impl<'txn> LibraryWriter<'txn> {
         for row in self.coverage.iter()? {
             let (key, held_by) = row?;
             if reporter.is_none_or(|reporter| reporter == key.value().0) {
-                sources.extend(held_by.value().split('+').map(str::to_string));
+                sources.extend(holders(held_by.value()).map(str::to_string));
             }
         }
         Ok(sources)
@@ -1329,6 +1329,12 @@ impl<'txn> LibraryWriter<'txn> {
         }
         Ok(())
     }
+}
+
+/// The sources a volume's coverage label names: one, or two whose lists
+/// hold it together ([`super::import::default::US_REPORTS_LISTS`]).
+fn holders(label: &str) -> impl Iterator<Item = &str> {
+    label.split('+')
 }
 
 /// Schema 2 → 3: early Supreme Court addresses move to the U.S. Reports

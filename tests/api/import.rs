@@ -372,6 +372,42 @@ fn an_upgraded_default_library_keeps_imported_cases_in_place() {
     assert!(std::fs::metadata(&file).unwrap().len() >= size_before);
 }
 
+/// The index's files are as readable as the store's, whatever the umask
+/// of the process that writes them: tantivy wrote `meta.json` through a
+/// temporary file of mode 0600.
+#[test]
+fn the_index_files_an_import_writes_take_the_store_files_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = data_with_library();
+    let index = dir.path().join("index");
+    let names = || -> std::collections::BTreeSet<std::ffi::OsString> {
+        std::fs::read_dir(&index)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .collect()
+    };
+    let copied = names();
+    let store = dir.path().join("library.redb");
+    std::fs::set_permissions(&store, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let fixtures = fixtures("courtlistener");
+    import(
+        dir.path(),
+        &["courtlistener", "--partial", fixtures.to_str().unwrap()],
+    );
+    let written: Vec<_> = names()
+        .into_iter()
+        .filter(|name| !copied.contains(name) || name == "meta.json" || name == ".managed.json")
+        .collect();
+    assert!(written.len() > 2, "{written:?}");
+    for name in written {
+        let mode = std::fs::metadata(index.join(&name))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o640, "{name:?}");
+    }
+}
+
 #[test]
 fn partial_imports_do_not_claim_whole_volumes() {
     let dir = data_with_library();

@@ -3,7 +3,7 @@
 use lexstack::library::Library;
 use serde_json::Value;
 
-use crate::helpers::{copy_library, lexstack};
+use crate::helpers::copy_library;
 
 fn library() -> (tempfile::TempDir, Library) {
     let dir = tempfile::tempdir().unwrap();
@@ -50,52 +50,6 @@ fn a_library_whose_index_lock_cannot_be_written_is_still_read() {
         hits[0].citations.iter().any(|c| c == "384 U.S. 436"),
         "{hits:?}"
     );
-}
-
-/// The index's files are as readable as the store's, whatever the umask
-/// of the process that writes them: tantivy wrote `meta.json` through a
-/// temporary file of mode 0600.
-#[test]
-fn the_index_files_written_take_the_store_files_permissions() {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir().unwrap();
-    copy_library(dir.path());
-    let index = dir.path().join("index");
-    let names = || -> std::collections::BTreeSet<std::ffi::OsString> {
-        std::fs::read_dir(&index)
-            .unwrap()
-            .map(|entry| entry.unwrap().file_name())
-            .collect()
-    };
-    let copied = names();
-    let store = dir.path().join("library.redb");
-    std::fs::set_permissions(&store, std::fs::Permissions::from_mode(0o640)).unwrap();
-    let fixture =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/courtlistener");
-    let imported = lexstack()
-        .arg("--data")
-        .arg(dir.path())
-        .args(["import", "courtlistener", "--partial"])
-        .arg(&fixture)
-        .output()
-        .unwrap();
-    assert!(
-        imported.status.success(),
-        "{}",
-        String::from_utf8_lossy(&imported.stderr)
-    );
-    let mode = |name: &std::ffi::OsStr| {
-        let meta = std::fs::metadata(index.join(name)).unwrap();
-        meta.permissions().mode() & 0o777
-    };
-    let written: Vec<_> = names()
-        .into_iter()
-        .filter(|name| !copied.contains(name) || name == "meta.json" || name == ".managed.json")
-        .collect();
-    assert!(written.len() > 2, "{written:?}");
-    for name in written {
-        assert_eq!(mode(&name), 0o640, "{name:?}");
-    }
 }
 
 #[test]
