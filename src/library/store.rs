@@ -18,9 +18,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::citations::reporters;
 use crate::store::tables::{
-    AUTHORITIES, CASES, CITE_INDEX, COURTLISTENER_OPINIONS, COVERAGE, COVERAGE_PENDING,
-    EXTERNAL_IDS, GRAPH_OUT, IMPORT_DOCKETS, IMPORT_PROGRESS, INDEX_PENDING, LAW_COVERAGE,
-    LIBRARY_META, OPINION_TEXTS, OVERRULINGS, UNRESOLVED_CITES,
+    AUTHORITIES, CASES, CITATIONS_LISTED, CITE_INDEX, COURTLISTENER_OPINIONS, COVERAGE,
+    COVERAGE_PENDING, EXTERNAL_IDS, GRAPH_OUT, IMPORT_DOCKETS, IMPORT_PROGRESS, INDEX_PENDING,
+    LAW_COVERAGE, LIBRARY_META, OPINION_TEXTS, OVERRULINGS, UNRESOLVED_CITES,
 };
 use crate::store::{StoreError, encode};
 
@@ -395,6 +395,15 @@ pub const MAX_OPINIONS_PER_CASE: usize = 1_000;
 /// unknown page.
 const WITHHELD: &str = "withheld";
 
+/// Citations a file no longer lists, withdrawn from the cases it alone gives.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Withdrawn {
+    /// Cases the file listed citations for.
+    pub listed: usize,
+    pub citations: usize,
+    pub cases: usize,
+}
+
 /// Every library table, open for one write transaction.
 pub struct LibraryWriter<'txn> {
     cases: Table<'txn, &'static str, &'static [u8]>,
@@ -406,6 +415,7 @@ pub struct LibraryWriter<'txn> {
     /// The checkpoint key of the file being imported: its volumes wait in
     /// `coverage_pending` until the whole file is in.
     import_key: Option<String>,
+    citations_listed: Table<'txn, (&'static str, &'static str), &'static [u8]>,
     law_coverage: Table<'txn, (&'static str, &'static str), &'static [u8]>,
     authorities: Table<'txn, (&'static str, &'static str, &'static str), &'static [u8]>,
     graph_out: Table<'txn, &'static str, &'static [u8]>,
@@ -459,6 +469,7 @@ impl<'txn> LibraryWriter<'txn> {
             coverage: txn.open_table(COVERAGE)?,
             coverage_pending: txn.open_table(COVERAGE_PENDING)?,
             import_key: None,
+            citations_listed: txn.open_table(CITATIONS_LISTED)?,
             law_coverage: txn.open_table(LAW_COVERAGE)?,
             authorities: txn.open_table(AUTHORITIES)?,
             graph_out: txn.open_table(GRAPH_OUT)?,
@@ -984,6 +995,114 @@ impl<'txn> LibraryWriter<'txn> {
             }
         }
         Ok(if incomplete { volumes.len() - 1 } else { 0 })
+    }
+
+    /// The file being imported lists `citations` for case `case_id`: once
+    /// it is all in, [`Self::settle_listed_citations`] withdraws the ones
+    /// it does not list.
+    pub fn list_citations(
+        &mut self,
+        case_id: &str,
+        citations: &[CaseCitation],
+    ) -> Result<(), StoreError> {
+        let Some(key) = self.import_key.clone() else {
+            return Ok(());
+        };
+        let entry = (key.as_str(), case_id);
+        let mut listed: Vec<CaseCitation> = match self.citations_listed.get(entry)? {
+            Some(bytes) => serde_json::from_slice(bytes.value())?,
+            None => Vec::new(),
+        };
+        for citation in citations {
+            if !listed.iter().any(|held| held.is_written_as(citation)) {
+                listed.push(citation.clone());
+            }
+        }
+        self.citations_listed
+            .insert(entry, encode(&listed)?.as_slice())?;
+        Ok(())
+    }
+
+    /// Once the file `key` that listed citations is all in: unless a row
+    /// of it was malformed (it may have been any case's citation), each
+    /// case whose every source is one source (the file's) loses the
+    /// citations it held that the file does not list. A case another source
+    /// also gives keeps them all: the records do not say which source gave
+    /// a citation. The listing is dropped either way.
+    pub fn settle_listed_citations(
+        &mut self,
+        key: &str,
+        withdraw: bool,
+    ) -> Result<Withdrawn, StoreError> {
+        // In chunks, so that a dump's worth of listings is never in memory.
+        const CHUNK: usize = 4096;
+        let mut withdrawn = Withdrawn::default();
+        loop {
+            let mut chunk = Vec::new();
+            for entry in self.citations_listed.range((key, "")..)? {
+                let (listing, citations) = entry?;
+                let (file, case_id) = listing.value();
+                if file != key || chunk.len() == CHUNK {
+                    break;
+                }
+                let citations: Vec<CaseCitation> = serde_json::from_slice(citations.value())?;
+                chunk.push((case_id.to_string(), citations));
+            }
+            if chunk.is_empty() {
+                return Ok(withdrawn);
+            }
+            for (case_id, listed) in chunk {
+                self.citations_listed.remove((key, case_id.as_str()))?;
+                withdrawn.listed += 1;
+                if withdraw {
+                    let dropped = self.withdraw_unlisted(&case_id, &listed)?;
+                    if dropped > 0 {
+                        withdrawn.citations += dropped;
+                        withdrawn.cases += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Withdraws the citations of a case of one source that `listed` does
+    /// not hold; how many.
+    fn withdraw_unlisted(
+        &mut self,
+        case_id: &str,
+        listed: &[CaseCitation],
+    ) -> Result<usize, StoreError> {
+        let Some(mut record) = self.case(case_id)? else {
+            return Ok(0);
+        };
+        let one_source = record.provenance.first().is_some_and(|first| {
+            record
+                .provenance
+                .iter()
+                .all(|source| source.source == first.source)
+        });
+        if !one_source {
+            return Ok(0);
+        }
+        let (kept, dropped): (Vec<CaseCitation>, Vec<CaseCitation>) =
+            std::mem::take(&mut record.citations)
+                .into_iter()
+                .partition(|held| listed.iter().any(|l| l.is_written_as(held)));
+        record.citations = kept;
+        if dropped.is_empty() {
+            return Ok(0);
+        }
+        // An address a kept citation has too ("1 Cranch 137" and "5 U.S.
+        // 137") stays in the index.
+        let unindexed: Vec<CiteKey> = dropped
+            .iter()
+            .filter_map(|c| c.key.clone())
+            .filter(|key| !record.citations.iter().any(|c| c.key.as_ref() == Some(key)))
+            .collect();
+        self.unindex_citations(case_id, &unindexed)?;
+        self.cases.insert(case_id, encode(&record)?.as_slice())?;
+        self.mark_for_index(case_id)?;
+        Ok(dropped.len())
     }
 
     pub fn put_authority(&mut self, authority: &Authority) -> Result<(), StoreError> {
@@ -1756,6 +1875,84 @@ mod tests {
         store
             .read(|txn| -> Result<(), StoreError> {
                 assert_eq!(txn.open_table(COVERAGE)?.len()?, 1);
+                Ok(())
+            })
+            .unwrap();
+    }
+
+    #[test]
+    fn a_settled_listing_withdraws_only_what_a_case_of_one_source_no_longer_has() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_library(dir.path()).unwrap();
+        let cite = |text: &str, volume: u32, reporter: &str, page: u32| CaseCitation {
+            cite: text.to_string(),
+            key: Some(CiteKey::new(volume, reporter, reporter, page)),
+            last_page: None,
+        };
+        let marbury = [
+            cite("5 U.S. 137", 5, "U.S.", 137),
+            cite("1 Cranch 137", 5, "U.S.", 137),
+            cite("2 L. Ed. 60", 2, "L. Ed.", 60),
+        ];
+        let new_case = |id: &str, sources: &[&str], citations: &[CaseCitation]| NewCase {
+            record: CaseRecord {
+                id: id.to_string(),
+                name: format!("Case {id}"),
+                citations: citations.to_vec(),
+                provenance: sources
+                    .iter()
+                    .map(|source| Provenance {
+                        source: source.to_string(),
+                        id: id.to_string(),
+                    })
+                    .collect(),
+                ..CaseRecord::default()
+            },
+            opinions: Vec::new(),
+        };
+        let listed = [cite("5 U.S. 137", 5, "U.S.", 137)];
+        let other = [
+            cite("7 F.3d 1", 7, "F.3d", 1),
+            cite("8 F.3d 2", 8, "F.3d", 2),
+        ];
+        let settle = |withdraw: bool| {
+            store
+                .write(|txn| -> Result<Withdrawn, StoreError> {
+                    let mut writer = LibraryWriter::new(txn)?;
+                    writer.import_file("file");
+                    writer.list_citations("one", &listed)?;
+                    writer.list_citations("two", &other[..1])?;
+                    let withdrawn = writer.settle_listed_citations("file", withdraw)?;
+                    writer.finish()?;
+                    Ok(withdrawn)
+                })
+                .unwrap()
+        };
+        store
+            .write(|txn| -> Result<(), StoreError> {
+                let mut writer = LibraryWriter::new(txn)?;
+                writer.put_case(new_case("one", &["courtlistener"], &marbury))?;
+                writer.put_case(new_case("two", &["courtlistener", "scdb"], &other))?;
+                writer.finish()
+            })
+            .unwrap();
+
+        let kept = settle(false);
+        assert_eq!((kept.listed, kept.citations), (2, 0));
+        let withdrawn = settle(true);
+        assert_eq!((withdrawn.citations, withdrawn.cases), (2, 1));
+        store
+            .read(|txn| -> Result<(), StoreError> {
+                let one = case(txn, "one")?.unwrap();
+                assert_eq!(one.citations, listed);
+                assert_eq!(
+                    cases_at(txn, &CiteKey::new(5, "U.S.", "U.S.", 137))?,
+                    ["one"],
+                    "the nominative citation's address is the kept one's"
+                );
+                assert!(cases_at(txn, &CiteKey::new(2, "L. Ed.", "L. Ed.", 60))?.is_empty());
+                assert_eq!(case(txn, "two")?.unwrap().citations, other);
+                assert_eq!(txn.open_table(CITATIONS_LISTED)?.len()?, 0);
                 Ok(())
             })
             .unwrap();

@@ -2,7 +2,7 @@
 //! in the exact bulk formats.
 
 use std::path::{Path, PathBuf};
-use std::process::{Output, Stdio};
+use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use lexstack::library::Library;
@@ -729,38 +729,7 @@ fn a_killed_import_resumes_where_it_stopped() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        let progress = Store::open_read_only(killed.path(), Layout::Library)
-            .ok()
-            .and_then(|store| {
-                store
-                    .read(|txn| -> Result<u64, lexstack::store::StoreError> {
-                        let table = txn.open_table(lexstack::store::tables::IMPORT_PROGRESS)?;
-                        let mut rows = 0;
-                        for row in redb::ReadableTable::iter(&table)? {
-                            let (key, value) = row?;
-                            if key.value().starts_with("courtlistener-opinion-clusters") {
-                                let checkpoint: serde_json::Value =
-                                    serde_json::from_slice(value.value())?;
-                                rows = checkpoint["rowsCommitted"].as_u64().unwrap_or(0);
-                            }
-                        }
-                        Ok(rows)
-                    })
-                    .ok()
-            });
-        if progress.is_some_and(|rows| rows > 0) {
-            break;
-        }
-        if Instant::now() > deadline || child.try_wait().unwrap().is_some() {
-            let _ = child.kill();
-            panic!("the import never reached the clusters table");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    kill_once_rows_are_committed(&mut child, killed.path(), "courtlistener-opinion-clusters");
     // A store killed mid-write is repaired by the next writable open.
     let partial = Library::open(killed.path()).unwrap().status().unwrap();
     assert!(
@@ -1212,6 +1181,143 @@ fn small_dump(
     dump
 }
 
+/// Kills an import (SIGKILL) once it has committed rows of a file whose
+/// checkpoint key starts with `key_prefix`.
+fn kill_once_rows_are_committed(child: &mut Child, data: &Path, key_prefix: &str) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let progress = Store::open_read_only(data, Layout::Library)
+            .ok()
+            .and_then(|store| {
+                store
+                    .read(|txn| -> Result<u64, lexstack::store::StoreError> {
+                        let table = txn.open_table(lexstack::store::tables::IMPORT_PROGRESS)?;
+                        let mut rows = 0;
+                        for row in redb::ReadableTable::iter(&table)? {
+                            let (key, value) = row?;
+                            if key.value().starts_with(key_prefix) {
+                                let checkpoint: serde_json::Value =
+                                    serde_json::from_slice(value.value())?;
+                                rows = checkpoint["rowsCommitted"].as_u64().unwrap_or(0);
+                            }
+                        }
+                        Ok(rows)
+                    })
+                    .ok()
+            });
+        if progress.is_some_and(|rows| rows > 0) {
+            break;
+        }
+        if Instant::now() > deadline || child.try_wait().unwrap().is_some() {
+            let _ = child.kill();
+            panic!("the import never reached {key_prefix}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+/// The citation index, whole.
+fn cite_index(data: &Path) -> Vec<(String, u32, u32, String)> {
+    let store = Store::open_read_only(data, Layout::Library).unwrap();
+    store
+        .read(|txn| -> Result<_, lexstack::store::StoreError> {
+            let table = txn.open_table(lexstack::store::tables::CITE_INDEX)?;
+            let mut entries = Vec::new();
+            for row in table.iter()? {
+                let (key, ids) = row?;
+                let (reporter, volume, page) = key.value();
+                entries.push((reporter.to_string(), volume, page, ids.value().to_string()));
+            }
+            Ok(entries)
+        })
+        .unwrap()
+}
+
+/// A later citations file killed part-way and run again withdraws what it
+/// withdraws run once: what it lists is committed with its rows.
+#[test]
+fn a_later_citations_file_killed_and_resumed_withdraws_as_run_once() {
+    let bulk = tempfile::tempdir().unwrap();
+    let generated = lexstack()
+        .args([
+            "dev",
+            "gen-courtlistener",
+            "--clusters",
+            "500",
+            "--opinion-bytes",
+            "300",
+        ])
+        .arg(bulk.path())
+        .output()
+        .unwrap();
+    assert!(generated.status.success());
+    let citations = std::fs::read_dir(bulk.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .find(|path| {
+            path.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("citations-")
+        })
+        .unwrap();
+    let text = std::fs::read_to_string(citations).unwrap();
+    // Every fifth row dropped: a cluster with another row loses that
+    // citation.
+    let rows: Vec<&str> = text
+        .lines()
+        .enumerate()
+        .filter(|(n, _)| *n == 0 || n % 5 != 0)
+        .map(|(_, row)| row)
+        .collect();
+    let later = tempfile::tempdir().unwrap();
+    std::fs::write(
+        later.path().join("citations-2024-06-01.csv"),
+        rows.join("\n") + "\n",
+    )
+    .unwrap();
+    let import_both = |data: &Path| {
+        import(data, &["courtlistener", bulk.path().to_str().unwrap()]);
+    };
+    let later_args = [
+        "courtlistener",
+        "--batch-rows",
+        "1",
+        later.path().to_str().unwrap(),
+    ];
+
+    let clean = data_with_library();
+    import_both(clean.path());
+    let clean_run = import(clean.path(), &later_args);
+    assert!(
+        String::from_utf8_lossy(&clean_run.stdout).contains("it no longer lists were withdrawn"),
+        "{}",
+        String::from_utf8_lossy(&clean_run.stdout)
+    );
+
+    let killed = data_with_library();
+    import_both(killed.path());
+    let mut child = lexstack()
+        .arg("--data")
+        .arg(killed.path())
+        .arg("import")
+        .args(later_args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    kill_once_rows_are_committed(
+        &mut child,
+        killed.path(),
+        "courtlistener-citations:citations-2024-06-01",
+    );
+    import(killed.path(), &later_args);
+    assert_eq!(counts(killed.path()), counts(clean.path()));
+    assert_eq!(cite_index(killed.path()), cite_index(clean.path()));
+}
+
 /// A cluster is stored before its citations are read: at its first
 /// citation it joins the decision the library already holds there, as a
 /// source that brings its citations along would.
@@ -1253,6 +1359,108 @@ fn a_cluster_joins_the_decision_held_at_its_citation() {
         "the cluster's later citations go to the case it joined"
     );
     assert!(library.case("cl-7401").unwrap().is_none());
+}
+
+/// A whole citations file imported after an earlier one lists each case's
+/// citations: one it no longer lists is withdrawn from a case only
+/// CourtListener gives, and kept by a case another source gives too (the
+/// record does not say which source gave it). A file with a malformed row
+/// withdraws nothing: that row may have been any case's citation.
+#[test]
+fn a_later_citations_file_withdraws_what_it_no_longer_lists() {
+    let dir = data_with_library();
+    let clusters = [
+        ("7901", "Alpha v. Beta", "2001-01-01", ""),
+        (
+            "7902",
+            "Brown v. Board of Education",
+            "1954-05-17",
+            "1953-069",
+        ),
+    ];
+    let first = small_dump(
+        &clusters,
+        &[
+            ("406", "F.3d", "10", "1", "7901"),
+            ("55", "P.3d", "20", "3", "7901"),
+            ("347", "U.S.", "483", "1", "7902"),
+            ("98", "Ohio App.", "1", "2", "7902"),
+        ],
+    );
+    import(
+        dir.path(),
+        &["courtlistener", first.path().to_str().unwrap()],
+    );
+    let cases_at = |cite: &str| -> Vec<String> {
+        Library::open_read_only(dir.path())
+            .unwrap()
+            .lookup(cite)
+            .unwrap()
+            .cases
+            .into_iter()
+            .map(|case| case.case_id)
+            .collect()
+    };
+    assert_eq!(cases_at("55 P.3d 20"), ["cl-7901"]);
+    assert_eq!(cases_at("98 Ohio App. 1"), ["scdb-1953-069"]);
+
+    // The later dump's citations file alone, under its own date.
+    let later = |date: &str, rows: &[(&str, &str, &str, &str, &str)]| {
+        let dump = small_dump(&clusters, rows);
+        let folder = tempfile::tempdir().unwrap();
+        std::fs::rename(
+            dump.path().join("citations-2024-05-06.csv"),
+            folder.path().join(format!("citations-{date}.csv")),
+        )
+        .unwrap();
+        folder
+    };
+    let kept = [
+        ("406", "F.3d", "10", "1", "7901"),
+        ("347", "U.S.", "483", "1", "7902"),
+    ];
+    let with_a_malformed_row = later(
+        "2024-06-01",
+        &[kept[0], kept[1], ("x", "F.3d", "1", "1", "7901")],
+    );
+    let output = import(
+        dir.path(),
+        &[
+            "courtlistener",
+            with_a_malformed_row.path().to_str().unwrap(),
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("rows were malformed, so the citations it no longer lists are kept"),
+        "{stdout}"
+    );
+    assert_eq!(cases_at("55 P.3d 20"), ["cl-7901"]);
+
+    let mended = later("2024-06-02", &kept);
+    let output = import(
+        dir.path(),
+        &["courtlistener", mended.path().to_str().unwrap()],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("1 citations it no longer lists were withdrawn from 1 cases"),
+        "{stdout}"
+    );
+    assert!(cases_at("55 P.3d 20").is_empty());
+    assert_eq!(cases_at("406 F.3d 10"), ["cl-7901"]);
+    let library = Library::open_read_only(dir.path()).unwrap();
+    let alpha = library.case("cl-7901").unwrap().unwrap();
+    let cites: Vec<&str> = alpha.citations.iter().map(|c| c.cite.as_str()).collect();
+    assert_eq!(cites, ["406 F.3d 10"]);
+    let found = library.search("Alpha v. Beta", Some("case"), 1).unwrap();
+    assert_eq!(found[0].id, "cl-7901");
+    drop(library);
+    assert_eq!(
+        cases_at("98 Ohio App. 1"),
+        ["scdb-1953-069"],
+        "Brown is SCDB's case too: which source gave the citation is not known"
+    );
 }
 
 /// A value that is no SCDB case id (a `\N` from another NULL convention)

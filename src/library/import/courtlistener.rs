@@ -29,7 +29,7 @@ use crate::library::store::{
     DocketInfo, LibraryWriter, NamedIds, OpinionAdded, PreparedOpinion, Unjoined,
 };
 use crate::library::text::markup_to_text;
-use crate::store::Store;
+use crate::store::{Store, StoreError};
 
 pub const SOURCE: &str = "courtlistener";
 
@@ -421,6 +421,10 @@ fn import_table(
             let c = CitationColumns::new(&columns);
             let clusters = joins.clusters_mut(store)?;
             let mut unknown_reporters = UnknownReporters::default();
+            // A whole file after an earlier one lists what each case has,
+            // so what it no longer lists can be withdrawn. The first file
+            // has nothing to withdraw and is spared the listing.
+            let listing = options.mark_coverage && follows_another_citations_file(store, &key)?;
             batches.run(
                 start,
                 csv,
@@ -434,7 +438,7 @@ fn import_table(
                         batch,
                         report,
                         clusters,
-                        options,
+                        CitationsRun { options, listing },
                         &mut unknown_reporters,
                     )
                 },
@@ -1033,7 +1037,7 @@ fn store_citations(
     batch: Vec<Result<Parsed<(u64, CaseCitation)>, RowError>>,
     report: &mut ImportReport,
     clusters: &mut CaseIds,
-    options: Options,
+    run: CitationsRun,
     unknown_reporters: &mut UnknownReporters,
 ) -> Result<(), ImportError> {
     // Each case's clusters and citations.
@@ -1047,7 +1051,7 @@ fn store_citations(
             );
             continue;
         };
-        if options.mark_coverage {
+        if run.options.mark_coverage {
             match &citation.key {
                 Some(key) => {
                     volumes.insert((key.reporter.clone(), key.volume));
@@ -1077,17 +1081,53 @@ fn store_citations(
         }
     }
     for (case_id, (case_clusters, citations)) in by_case {
+        let listed = run.listing.then(|| citations.clone());
+        let Some(held_by) = writer.add_citations(&case_id, citations)? else {
+            continue;
+        };
+        if let Some(listed) = listed {
+            writer.list_citations(&held_by, &listed)?;
+        }
         // A cluster that joined a decision held at its citation is that case
         // now, for its other citations and its opinions.
-        if let Some(joined) = writer.add_citations(&case_id, citations)?
-            && joined != case_id
-        {
+        if held_by != case_id {
             for cluster in case_clusters {
-                clusters.insert(cluster, &joined);
+                clusters.insert(cluster, &held_by);
             }
         }
     }
     Ok(())
+}
+
+/// How a citations file is read: as a whole dump or not, and whether it
+/// lists each case's citations ([`LibraryWriter::list_citations`]).
+#[derive(Clone, Copy)]
+struct CitationsRun {
+    options: Options,
+    listing: bool,
+}
+
+/// Whether a citations file other than the one keyed `key` was imported,
+/// or begun: one whose citations this file may no longer list.
+fn follows_another_citations_file(store: &Store, key: &str) -> Result<bool, ImportError> {
+    let kind = format!(
+        "{SOURCE}-{}",
+        Table::Citations.prefix().trim_end_matches('-')
+    );
+    Ok(store.read(|txn| -> Result<bool, StoreError> {
+        let progress = txn.open_table(crate::store::tables::IMPORT_PROGRESS)?;
+        for entry in progress.range(kind.as_str()..)? {
+            let (earlier, _) = entry?;
+            let earlier = earlier.value();
+            if !earlier.starts_with(&kind) {
+                break;
+            }
+            if earlier != key {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    })?)
 }
 
 /// The usable rows of a batch with their lines; the others are reported

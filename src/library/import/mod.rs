@@ -926,6 +926,22 @@ impl Batches<'_> {
                     volumes_withheld
                 ));
             }
+            let malformed = skipped.saturating_sub(naming_missing);
+            let withdrawn = writer.settle_listed_citations(self.key, malformed == 0)?;
+            if withdrawn.citations > 0 {
+                report.note(format!(
+                    "{}: {} citations it no longer lists were withdrawn from {} cases it alone gives",
+                    self.file.display(),
+                    withdrawn.citations,
+                    withdrawn.cases
+                ));
+            } else if withdrawn.listed > 0 && malformed > 0 {
+                report.note(format!(
+                    "{}: rows were malformed, so the citations it no longer lists are kept; \
+                     mend the rows and import again",
+                    self.file.display()
+                ));
+            }
             writer.set_checkpoint(
                 self.key,
                 &Checkpoint {
