@@ -531,6 +531,10 @@ impl LibraryIndex {
                 score,
             });
         }
+        // Documents land in segments in whatever order the indexing
+        // threads took them, so hits of equal score are put in id order:
+        // two identical libraries answer alike.
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.id.cmp(&b.id)));
         Ok(hits)
     }
 
@@ -1070,6 +1074,29 @@ mod tests {
     fn an_abbreviation_with_an_apostrophe_is_one_word() {
         assert_eq!(sanitize("Nat'l Ass’n v. O'Connor"), "Natl Assn v O Connor");
         assert_eq!(sanitize("42 U.S.C. § 1983"), "42 U S C 1983");
+    }
+
+    #[test]
+    fn hits_of_equal_score_come_in_id_order_whatever_segment_holds_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let index = LibraryIndex::open(dir.path(), 15_000_000).unwrap();
+        for id in ["cap-2", "cap-1"] {
+            index
+                .add(IndexDoc {
+                    id: id.to_string(),
+                    kind: "case".to_string(),
+                    name: "Zeta v. Omega".to_string(),
+                    ..IndexDoc::default()
+                })
+                .unwrap();
+            // A segment each, the later id in the first.
+            index.commit().unwrap();
+        }
+        index.refresh().unwrap();
+        let hits = index.search("Zeta v. Omega", None, 2).unwrap();
+        let ids: Vec<&str> = hits.iter().map(|hit| hit.id.as_str()).collect();
+        assert_eq!(ids, ["cap-1", "cap-2"]);
+        index.close();
     }
 
     #[test]

@@ -155,13 +155,21 @@ impl CaseCitation {
     /// of its U.S. Reports address ("1 Cranch 137" of 5 U.S. 137), kept
     /// with it among the case's parallel citations.
     pub fn is_written_as(&self, other: &CaseCitation) -> bool {
-        let squashed =
-            |cite: &str| -> String { cite.chars().filter(|c| c.is_alphanumeric()).collect() };
         self.cite == other.cite
             || (self.key.is_some()
                 && self.key == other.key
                 && squashed(&self.cite) == squashed(&other.cite))
     }
+
+    /// Whether `printed` is this citation, in the same letters and digits.
+    pub fn reads_as(&self, printed: &str) -> bool {
+        self.cite == printed || squashed(&self.cite) == squashed(printed)
+    }
+}
+
+/// A citation's letters and digits alone.
+fn squashed(cite: &str) -> String {
+    cite.chars().filter(|c| c.is_alphanumeric()).collect()
 }
 
 /// How an opinion's text is stored (public-api.md §2.7 `Body.format`).

@@ -404,6 +404,14 @@ pub struct Withdrawn {
     pub cases: usize,
 }
 
+impl std::ops::AddAssign for Withdrawn {
+    fn add_assign(&mut self, more: Self) {
+        self.listed += more.listed;
+        self.citations += more.citations;
+        self.cases += more.cases;
+    }
+}
+
 /// Every library table, open for one write transaction.
 pub struct LibraryWriter<'txn> {
     cases: Table<'txn, &'static str, &'static [u8]>,
@@ -415,7 +423,7 @@ pub struct LibraryWriter<'txn> {
     /// The checkpoint key of the file being imported: its volumes wait in
     /// `coverage_pending` until the whole file is in.
     import_key: Option<String>,
-    citations_listed: Table<'txn, (&'static str, &'static str), &'static [u8]>,
+    citations_listed: Table<'txn, (u64, &'static str), &'static str>,
     law_coverage: Table<'txn, (&'static str, &'static str), &'static [u8]>,
     authorities: Table<'txn, (&'static str, &'static str, &'static str), &'static [u8]>,
     graph_out: Table<'txn, &'static str, &'static [u8]>,
@@ -1005,73 +1013,69 @@ impl<'txn> LibraryWriter<'txn> {
         case_id: &str,
         citations: &[CaseCitation],
     ) -> Result<(), StoreError> {
-        let Some(key) = self.import_key.clone() else {
+        let Some(key) = &self.import_key else {
             return Ok(());
         };
-        let entry = (key.as_str(), case_id);
-        let mut listed: Vec<CaseCitation> = match self.citations_listed.get(entry)? {
-            Some(bytes) => serde_json::from_slice(bytes.value())?,
-            None => Vec::new(),
-        };
+        let entry = (text_hash(key), case_id);
+        let mut listed: String = self
+            .citations_listed
+            .get(entry)?
+            .map(|held| held.value().to_string())
+            .unwrap_or_default();
         for citation in citations {
-            if !listed.iter().any(|held| held.is_written_as(citation)) {
-                listed.push(citation.clone());
+            if !listed.split('\n').any(|cite| cite == citation.cite) {
+                if !listed.is_empty() {
+                    listed.push('\n');
+                }
+                listed.push_str(&citation.cite);
             }
         }
-        self.citations_listed
-            .insert(entry, encode(&listed)?.as_slice())?;
+        self.citations_listed.insert(entry, listed.as_str())?;
         Ok(())
     }
 
-    /// Once the file `key` that listed citations is all in: unless a row
-    /// of it was malformed (it may have been any case's citation), each
-    /// case whose every source is one source (the file's) loses the
-    /// citations it held that the file does not list. A case another source
-    /// also gives keeps them all: the records do not say which source gave
-    /// a citation. The listing is dropped either way.
+    /// Settles up to `max_cases` of the cases the file `key` listed
+    /// citations for, once it is all in: unless a row of it was malformed
+    /// (it may have been any case's citation), a case whose every source is
+    /// one source (the file's) loses the citations it held that the file
+    /// does not list. A case another source also gives keeps them all: the
+    /// records do not say which source gave a citation. A settled case's
+    /// listing is dropped, so settling is done in chunks until none is
+    /// left.
     pub fn settle_listed_citations(
         &mut self,
         key: &str,
         withdraw: bool,
+        max_cases: usize,
     ) -> Result<Withdrawn, StoreError> {
-        // In chunks, so that a dump's worth of listings is never in memory.
-        const CHUNK: usize = 4096;
+        let file = text_hash(key);
+        let mut chunk = Vec::new();
+        for entry in self.citations_listed.range((file, "")..)? {
+            let (listing, cites) = entry?;
+            let (listed_by, case_id) = listing.value();
+            if listed_by != file || chunk.len() == max_cases {
+                break;
+            }
+            chunk.push((case_id.to_string(), cites.value().to_string()));
+        }
         let mut withdrawn = Withdrawn::default();
-        loop {
-            let mut chunk = Vec::new();
-            for entry in self.citations_listed.range((key, "")..)? {
-                let (listing, citations) = entry?;
-                let (file, case_id) = listing.value();
-                if file != key || chunk.len() == CHUNK {
-                    break;
-                }
-                let citations: Vec<CaseCitation> = serde_json::from_slice(citations.value())?;
-                chunk.push((case_id.to_string(), citations));
-            }
-            if chunk.is_empty() {
-                return Ok(withdrawn);
-            }
-            for (case_id, listed) in chunk {
-                self.citations_listed.remove((key, case_id.as_str()))?;
-                withdrawn.listed += 1;
-                if withdraw {
-                    let dropped = self.withdraw_unlisted(&case_id, &listed)?;
-                    if dropped > 0 {
-                        withdrawn.citations += dropped;
-                        withdrawn.cases += 1;
-                    }
+        for (case_id, listed) in chunk {
+            self.citations_listed.remove((file, case_id.as_str()))?;
+            withdrawn.listed += 1;
+            if withdraw {
+                let dropped = self.withdraw_unlisted(&case_id, &listed)?;
+                if dropped > 0 {
+                    withdrawn.citations += dropped;
+                    withdrawn.cases += 1;
                 }
             }
         }
+        Ok(withdrawn)
     }
 
-    /// Withdraws the citations of a case of one source that `listed` does
-    /// not hold; how many.
-    fn withdraw_unlisted(
-        &mut self,
-        case_id: &str,
-        listed: &[CaseCitation],
-    ) -> Result<usize, StoreError> {
+    /// Withdraws the citations of a case of one source that `listed` (as
+    /// printed, one a line) does not hold; how many.
+    fn withdraw_unlisted(&mut self, case_id: &str, listed: &str) -> Result<usize, StoreError> {
         let Some(mut record) = self.case(case_id)? else {
             return Ok(0);
         };
@@ -1087,7 +1091,7 @@ impl<'txn> LibraryWriter<'txn> {
         let (kept, dropped): (Vec<CaseCitation>, Vec<CaseCitation>) =
             std::mem::take(&mut record.citations)
                 .into_iter()
-                .partition(|held| listed.iter().any(|l| l.is_written_as(held)));
+                .partition(|held| listed.split('\n').any(|cite| held.reads_as(cite)));
         record.citations = kept;
         if dropped.is_empty() {
             return Ok(0);
@@ -1922,7 +1926,7 @@ mod tests {
                     writer.import_file("file");
                     writer.list_citations("one", &listed)?;
                     writer.list_citations("two", &other[..1])?;
-                    let withdrawn = writer.settle_listed_citations("file", withdraw)?;
+                    let withdrawn = writer.settle_listed_citations("file", withdraw, 10)?;
                     writer.finish()?;
                     Ok(withdrawn)
                 })

@@ -76,11 +76,12 @@ pub const COVERAGE: TableDefinition<(&str, u32), &str> = TableDefinition::new("c
 /// ("", 0) says rows of that file were skipped, so none of them is held.
 pub const COVERAGE_PENDING: TableDefinition<(&str, &str, u32), &str> =
     TableDefinition::new("coverage_pending");
-/// (import checkpoint key, case id) → the citations (JSON) a whole
-/// CourtListener citations file lists for the case, kept while such a file
-/// is imported after an earlier one: once it is all in, a case only
-/// CourtListener gives loses the citations it no longer lists.
-pub const CITATIONS_LISTED: TableDefinition<(&str, &str), &[u8]> =
+/// (hash of an import checkpoint key, case id) → the citations a whole
+/// CourtListener citations file lists for the case, as printed, one a line;
+/// kept while such a file is imported after an earlier one: once it is all
+/// in, a case only CourtListener gives loses the citations it no longer
+/// lists.
+pub const CITATIONS_LISTED: TableDefinition<(u64, &str), &str> =
     TableDefinition::new("citations_listed");
 /// (code, title) → coverage of a code or rule set title (JSON).
 pub const LAW_COVERAGE: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("law_coverage");

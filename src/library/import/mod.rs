@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use super::index::IndexError;
 use super::model::{CaseCitation, CiteKey};
-use super::store::{LibraryWriter, NamedIds, count_named_ids};
+use super::store::{LibraryWriter, NamedIds, Withdrawn, count_named_ids};
 use crate::store::{Store, StoreError};
 
 /// Rows committed per write transaction.
@@ -789,6 +789,29 @@ impl Batches<'_> {
         Ok(now != then)
     }
 
+    /// Settles the citations this file listed
+    /// ([`LibraryWriter::settle_listed_citations`]), a chunk of cases a
+    /// transaction: the cases rewritten in one are a few pages of the
+    /// store, which later ones reuse, and a kill resumes with the cases
+    /// not yet settled.
+    fn settle_listed_citations(&self, withdraw: bool) -> Result<Withdrawn, ImportError> {
+        const CASES_PER_TRANSACTION: usize = 4096;
+        let mut withdrawn = Withdrawn::default();
+        loop {
+            let chunk = self.store.write(|txn| -> Result<Withdrawn, StoreError> {
+                let mut writer = LibraryWriter::new(txn)?;
+                let chunk =
+                    writer.settle_listed_citations(self.key, withdraw, CASES_PER_TRANSACTION)?;
+                writer.finish()?;
+                Ok(chunk)
+            })?;
+            if chunk.listed == 0 {
+                return Ok(withdrawn);
+            }
+            withdrawn += chunk;
+        }
+    }
+
     /// [`count_named_ids`] for a file whose rows named missing ids.
     fn named_ids_now(&self, rows_naming_missing: u64) -> Result<Option<u64>, ImportError> {
         match self.names.filter(|_| rows_naming_missing > 0) {
@@ -914,6 +937,8 @@ impl Batches<'_> {
             ));
         }
         let named_ids_when_done = self.named_ids_now(naming_missing)?;
+        let malformed = skipped.saturating_sub(naming_missing);
+        let withdrawn = self.settle_listed_citations(malformed == 0)?;
         self.store.write(|txn| -> Result<(), ImportError> {
             let mut writer = LibraryWriter::new(txn)?;
             let volumes_withheld = writer.settle_coverage(self.key)?;
@@ -926,8 +951,6 @@ impl Batches<'_> {
                     volumes_withheld
                 ));
             }
-            let malformed = skipped.saturating_sub(naming_missing);
-            let withdrawn = writer.settle_listed_citations(self.key, malformed == 0)?;
             if withdrawn.citations > 0 {
                 report.note(format!(
                     "{}: {} citations it no longer lists were withdrawn from {} cases it alone gives",
