@@ -106,6 +106,10 @@ pub struct SearchHit {
     pub citations: Vec<String>,
     pub court: Option<String>,
     pub date: Option<String>,
+    /// The text's relevance. Not shown: hits are listed best first, and
+    /// that order also weighs how the name matches and how often the case
+    /// is cited, so a relevance shown beside it would seem to contradict it.
+    #[serde(skip)]
     pub score: f32,
     /// The cases decided with this one and reported under its citation.
     #[serde(skip_serializing_if = "Vec::is_empty")]

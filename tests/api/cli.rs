@@ -423,6 +423,8 @@ fn library_build_rebuilds_a_removed_search_index() {
         &["library", "search", "Brown v. Board", "--limit", "1"],
     ));
     assert!(found.contains("scdb-1953-069"), "{found}");
+    // Hits are in their order; a relevance beside it would contradict it.
+    assert!(!found.contains("\"score\""), "{found}");
     // A citation starting with a dash is a citation, not an option.
     let odd = stdout(&run(dir.path(), &["library", "lookup", "-1 U.S. 5"]));
     assert!(odd.contains("\"query\": \"-1 U.S. 5\""), "{odd}");
