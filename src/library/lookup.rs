@@ -28,7 +28,8 @@ pub enum CaseLookup {
     NotHeld,
     /// The library holds this volume, but its sources do not say what is
     /// printed at this page: it is past the last case they list, in front
-    /// of the first, or where an order they do not list may be printed.
+    /// of the first, in a gap between cases too wide to be empty, or where
+    /// an order they do not list may be printed.
     Unplaced { source: String },
 }
 
@@ -67,8 +68,10 @@ pub fn find_case(txn: &ReadTransaction, key: &CiteKey) -> Result<CaseLookup, Sto
     }
     let held = store::volume_coverage(txn, &key.reporter, key.volume)?;
     let before = store::case_starting_before(txn, &key.reporter, key.volume, key.page)?;
-    // Whether every case starting before the page is known to end before it.
+    // Whether every case starting before the page is known to end before
+    // it, and the last page they run to.
     let mut all_end_before = true;
+    let mut ended_at = 0;
     if let Some((first_page, ids)) = &before {
         let mut holding = Vec::new();
         for id in ids {
@@ -88,7 +91,7 @@ pub fn find_case(txn: &ReadTransaction, key: &CiteKey) -> Result<CaseLookup, Sto
                 .find_map(|c| c.last_page);
             match last {
                 Some(last) if key.page <= last => holding.push(id.clone()),
-                Some(_) => {}
+                Some(last) => ended_at = ended_at.max(last),
                 None => all_end_before = false,
             }
         }
@@ -103,8 +106,11 @@ pub fn find_case(txn: &ReadTransaction, key: &CiteKey) -> Result<CaseLookup, Sto
         return Ok(CaseLookup::NotHeld);
     };
     let Some((first_page, ids)) = before else {
-        // Before the first case: only a bulk dump has the volume's front.
-        return Ok(if is_bulk_dump(&source) {
+        // Before the first case: only a bulk dump has the volume's front,
+        // and only when its first case starts there.
+        let first_case = store::next_case_page(txn, &key.reporter, key.volume, 0)?;
+        let front_accounted_for = first_case.is_some_and(|first| first <= UNACCOUNTED_PAGES + 1);
+        return Ok(if is_bulk_dump(&source) && front_accounted_for {
             CaseLookup::Absent { source }
         } else {
             CaseLookup::Unplaced { source }
@@ -112,12 +118,14 @@ pub fn find_case(txn: &ReadTransaction, key: &CiteKey) -> Result<CaseLookup, Sto
     };
     // Past the last case the library does not know where the volume ends
     // (order pages may follow).
-    if store::next_case_page(txn, &key.reporter, key.volume, first_page)?.is_none() {
+    let Some(next_case) = store::next_case_page(txn, &key.reporter, key.volume, first_page)? else {
         return Ok(CaseLookup::Unplaced { source });
-    }
+    };
     Ok(if all_end_before {
-        // After the case's last page and before the next case.
-        if is_bulk_dump(&source) {
+        // After the case's last page and before the next case: empty in a
+        // bulk dump, unless too many pages lie between for that.
+        let between = next_case.saturating_sub(ended_at + 1);
+        if is_bulk_dump(&source) && between <= UNACCOUNTED_PAGES {
             CaseLookup::Absent { source }
         } else {
             CaseLookup::Unplaced { source }
@@ -132,6 +140,15 @@ pub fn find_case(txn: &ReadTransaction, key: &CiteKey) -> Result<CaseLookup, Sto
         CaseLookup::Unplaced { source }
     })
 }
+
+/// Pages of a volume a bulk dump holds that may lie before its first case,
+/// or between one case's last page and the next case, without a case the
+/// dump lacks being printed there (a blank page, a page of a table). In a
+/// real volume consecutive cases share a page or follow on the next; a
+/// wider gap, or a first case further in, is where a sample imported as a
+/// whole dump ("the last ten cases of 359 Ill. App. 3d", from page 921)
+/// lacks cases, and the library cannot tell what is printed there.
+const UNACCOUNTED_PAGES: u32 = 2;
 
 /// A bulk dump (CourtListener, CAP) carries every case of its volumes.
 fn is_bulk_dump(source: &str) -> bool {
@@ -391,7 +408,7 @@ pub fn report(
             CaseLookup::Unplaced { source } => {
                 report.verdict = "page_not_placed".into();
                 report.detail = Some(format!(
-                    "the library holds this volume ({source}) but cannot tell what is printed at this page: past its last known case, before its first, or where an unlisted order may be"
+                    "the library holds this volume ({source}) but cannot tell what is printed at this page: past its last known case, before its first, in a gap between its cases too wide to be empty, or where an unlisted order may be"
                 ));
             }
         },
