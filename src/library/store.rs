@@ -391,9 +391,23 @@ pub struct Unjoined {
 /// rest refused, since each one more re-reads and re-writes the case.
 pub const MAX_OPINIONS_PER_CASE: usize = 1_000;
 
-/// The pending-coverage mark of a volume a file brings a case of at an
-/// unknown page.
+/// The pending-coverage mark of a volume a file brings a case of that the
+/// library lacks: "withheld:" and the source ("withheld" alone from builds
+/// before the source was kept).
 const WITHHELD: &str = "withheld";
+
+/// A pending volume's mark: whether it is withheld, and the source of the
+/// file that brings it (when known).
+fn pending_mark(mark: &str) -> (bool, Option<&str>) {
+    match mark.strip_prefix(WITHHELD) {
+        Some("") => (true, None),
+        Some(rest) => match rest.strip_prefix(':') {
+            Some(source) => (true, Some(source)),
+            None => (false, Some(mark)),
+        },
+        None => (false, Some(mark)),
+    }
+}
 
 /// Citations a file no longer lists, withdrawn from the cases it alone gives.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -940,18 +954,25 @@ impl<'txn> LibraryWriter<'txn> {
         Ok(sources)
     }
 
-    /// A case of the file being imported is in this volume at a page not
-    /// given: the volume will not be held, whatever else the file brings.
-    pub fn withhold_volume(&mut self, reporter: &str, volume: u32) -> Result<(), StoreError> {
+    /// A case of the file being imported is in this volume but not in the
+    /// library (at a page not given, or of a record the library lacks): the
+    /// volume will not be held, whatever else the file brings.
+    pub fn withhold_volume(
+        &mut self,
+        reporter: &str,
+        volume: u32,
+        source: &str,
+    ) -> Result<(), StoreError> {
         if let Some(key) = &self.import_key {
+            let mark = format!("{WITHHELD}:{source}");
             self.coverage_pending
-                .insert((key.as_str(), reporter, volume), WITHHELD)?;
+                .insert((key.as_str(), reporter, volume), mark.as_str())?;
         }
         Ok(())
     }
 
-    /// Rows of the file being imported were skipped: the volumes it brings
-    /// may lack them, so none will be held.
+    /// Malformed rows of the file being imported were skipped: the volumes
+    /// it brings may lack them, so none will be held.
     pub fn mark_import_incomplete(&mut self) -> Result<(), StoreError> {
         if let Some(key) = &self.import_key {
             self.coverage_pending
@@ -978,9 +999,10 @@ impl<'txn> LibraryWriter<'txn> {
         let incomplete = volumes.iter().any(|(reporter, _, _)| reporter.is_empty());
         let file_source = volumes
             .iter()
-            .find(|(reporter, _, source)| !reporter.is_empty() && source != WITHHELD)
-            .map(|(_, _, source)| source.clone());
-        for (reporter, volume, source) in &volumes {
+            .filter(|(reporter, _, _)| !reporter.is_empty())
+            .find_map(|(_, _, mark)| pending_mark(mark).1)
+            .map(str::to_string);
+        for (reporter, volume, mark) in &volumes {
             self.coverage_pending
                 .remove((key, reporter.as_str(), *volume))?;
             if reporter.is_empty() {
@@ -990,13 +1012,15 @@ impl<'txn> LibraryWriter<'txn> {
                 .coverage
                 .get((reporter.as_str(), *volume))?
                 .map(|held| held.value().to_string());
-            let holds = !incomplete && source != WITHHELD;
-            match held_by {
-                None if holds => {
-                    self.coverage
-                        .insert((reporter.as_str(), *volume), source.as_str())?;
+            let (withheld, source) = pending_mark(mark);
+            let holds = !incomplete && !withheld;
+            match (held_by, source) {
+                (None, Some(source)) if holds => {
+                    self.coverage.insert((reporter.as_str(), *volume), source)?;
                 }
-                Some(held_by) if !holds && file_source.as_deref() == Some(held_by.as_str()) => {
+                (Some(held_by), _)
+                    if !holds && file_source.as_deref() == Some(held_by.as_str()) =>
+                {
                     self.coverage.remove((reporter.as_str(), *volume))?;
                 }
                 _ => {}
@@ -1882,6 +1906,17 @@ mod tests {
                 Ok(())
             })
             .unwrap();
+    }
+
+    #[test]
+    fn a_pending_volumes_mark_says_whether_it_is_withheld_and_by_which_source() {
+        assert_eq!(
+            pending_mark("courtlistener"),
+            (false, Some("courtlistener"))
+        );
+        assert_eq!(pending_mark("withheld:cap"), (true, Some("cap")));
+        // A killed import of an earlier build left the mark without a source.
+        assert_eq!(pending_mark("withheld"), (true, None));
     }
 
     #[test]

@@ -595,15 +595,23 @@ fn a_mended_file_imported_again_completes_what_its_skipped_rows_held_back() {
     );
 }
 
-/// A later file of the same source with a skipped row says its volumes
-/// lack a case: a volume an earlier file held is no longer held, or the
-/// case in the skipped row would answer as a fabrication.
+/// A later file of the same source with a citation of a case the library
+/// lacks (its cluster's row was skipped) says that case's volume lacks it:
+/// a volume an earlier file held is no longer held, or the case would
+/// answer as a fabrication. The file's other volumes stay held: the row is
+/// whole, and names its volume.
 #[test]
 fn a_later_file_with_a_skipped_row_withdraws_the_volumes_it_brings() {
     let dir = data_with_library();
     let clean = small_dump(
-        &[("7701", "Alpha v. Beta", "2001-01-01", "")],
-        &[("406", "F.3d", "10", "1", "7701")],
+        &[
+            ("7701", "Alpha v. Beta", "2001-01-01", ""),
+            ("7704", "Iota v. Kappa", "2001-03-01", ""),
+        ],
+        &[
+            ("406", "F.3d", "10", "1", "7701"),
+            ("407", "F.3d", "3", "1", "7704"),
+        ],
     );
     import(
         dir.path(),
@@ -617,14 +625,17 @@ fn a_later_file_with_a_skipped_row_withdraws_the_volumes_it_brings() {
             .verdict
     };
     assert_eq!(verdict("406 F.3d 5"), "page_not_placed", "held");
+    assert_eq!(verdict("407 F.3d 1"), "not_in_held_volume");
     let later = small_dump(
         &[
             ("7701", "Alpha v. Beta", "2001-01-01", ""),
             ("7702", "Gamma v. Delta", "2001-02-01", ""),
+            ("7704", "Iota v. Kappa", "2001-03-01", ""),
         ],
         &[
             ("406", "F.3d", "10", "1", "7701"),
             ("406", "F.3d", "200", "1", "7702"),
+            ("407", "F.3d", "3", "1", "7704"),
         ],
     );
     let clusters = later.path().join("opinion-clusters-2024-05-06.csv");
@@ -636,12 +647,40 @@ fn a_later_file_with_a_skipped_row_withdraws_the_volumes_it_brings() {
     );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
-        stdout.contains("are not counted as held completely"),
+        stdout.contains(
+            "line 3: cluster 7702 is not in the library (406 F.3d stays a volume not held completely)"
+        ),
         "{stdout}"
     );
     assert_eq!(verdict("406 F.3d 5"), "volume_not_held");
+    assert_eq!(verdict("407 F.3d 1"), "not_in_held_volume");
     // A volume held by another source stays held.
     assert_eq!(verdict("347 U.S. 5"), "found_by_page_range");
+
+    // A malformed row may be a case of any volume: none stays held.
+    let malformed = small_dump(
+        &[("7704", "Iota v. Kappa", "2001-03-01", "")],
+        &[
+            ("407", "F.3d", "3", "1", "7704"),
+            ("x", "F.3d", "9", "1", "7704"),
+        ],
+    );
+    let citations = malformed.path().join("citations-2024-05-06.csv");
+    std::fs::rename(
+        &citations,
+        malformed.path().join("citations-2024-07-01.csv"),
+    )
+    .unwrap();
+    let output = import(
+        dir.path(),
+        &["courtlistener", malformed.path().to_str().unwrap()],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("are not counted as held completely"),
+        "{stdout}"
+    );
+    assert_eq!(verdict("407 F.3d 1"), "volume_not_held");
 }
 
 /// The report lists the first skipped rows and counts the rest.

@@ -1045,9 +1045,22 @@ fn store_citations(
     let mut volumes = BTreeSet::new();
     for (line, (cluster, citation)) in parsed_rows(path, batch, report) {
         let Some(case_id) = clusters.case_id(cluster) else {
+            // A case of that volume the library lacks.
+            let volume = citation
+                .key
+                .as_ref()
+                .map(|key| (key.reporter.clone(), key.volume))
+                .or_else(|| unpaged_volume(&citation.cite));
+            let withheld = match volume.filter(|_| run.options.mark_coverage) {
+                Some((reporter, volume)) => {
+                    writer.withhold_volume(&reporter, volume, SOURCE)?;
+                    format!(" ({volume} {reporter} stays a volume not held completely)")
+                }
+                None => String::new(),
+            };
             report.skip_naming_missing(
                 path,
-                format!("line {line}: cluster {cluster} is not in the library"),
+                format!("line {line}: cluster {cluster} is not in the library{withheld}"),
             );
             continue;
         };
@@ -1058,7 +1071,7 @@ fn store_citations(
                 }
                 None => {
                     if let Some((reporter, volume)) = unpaged_volume(&citation.cite) {
-                        writer.withhold_volume(&reporter, volume)?;
+                        writer.withhold_volume(&reporter, volume, SOURCE)?;
                         report.warn(
                             path,
                             format!(
