@@ -394,6 +394,12 @@ pub fn report(
                         report.cases.push(CaseSummary::from(&case));
                     }
                 }
+                if report.cases.len() > 1 {
+                    report.detail = Some(format!(
+                        "{} cases are at this page: the citation alone is ambiguous (the name                          written with it tells them apart; `library verify` checks it)",
+                        report.cases.len()
+                    ));
+                }
             }
             CaseLookup::Absent { source } => {
                 report.verdict = "not_in_held_volume".into();

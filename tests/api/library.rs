@@ -114,6 +114,19 @@ fn early_supreme_court_reporters_find_the_us_reports_case() {
     );
 }
 
+/// Two decisions reported at one page (Chiafalo v. Washington and Colorado
+/// Dep't of State v. Baca): the citation alone is ambiguous, and says so.
+#[test]
+fn several_cases_at_a_page_are_called_ambiguous() {
+    let (_dir, library) = library();
+    let answer = lookup(&library, "140 S. Ct. 2316");
+    assert_eq!(answer["verdict"], "found");
+    assert_eq!(case_ids(&answer).len(), 2, "{answer}");
+    let detail = answer["detail"].as_str().unwrap_or_default();
+    assert!(detail.contains("ambiguous"), "{answer}");
+    assert!(lookup(&library, "347 U.S. 483")["detail"].is_null());
+}
+
 #[test]
 fn a_pin_page_finds_the_case_that_holds_it() {
     let (_dir, library) = library();
