@@ -8,6 +8,9 @@
 
 use serde::Serialize;
 
+/// The collection of the Constitution's citations.
+pub const CONSTITUTION: &str = "U.S. Const.";
+
 /// A law collection (or extra forms of one laws.json already has).
 pub(crate) struct ExtraForm {
     pub key: &'static str,
@@ -301,7 +304,7 @@ pub(crate) const EXTRA_FORMS: &[ExtraForm] = &[
         ],
     },
     ExtraForm {
-        key: "U.S. Const.",
+        key: CONSTITUTION,
         name: "Constitution of the United States",
         cite_type: "constitution",
         variations: &[

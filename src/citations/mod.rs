@@ -42,7 +42,9 @@ pub use courts::{
     Court, court_by_abbreviation, court_by_id, court_by_name, courts_differ, written_court_differs,
 };
 pub use extract::Extractor;
-pub use laws::{LawKey, law_cite_type, range_end_in_full, section_range, treasury_tail_len};
+pub use laws::{
+    CONSTITUTION, LawKey, law_cite_type, range_end_in_full, section_range, treasury_tail_len,
+};
 pub use model::{Citation, CitationKind, SubsequentHistory};
 pub use names::{case_names_match, normalize_case_name};
 pub use reporters::{canonical_law, canonical_reporter, editions_for};

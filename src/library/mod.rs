@@ -487,7 +487,20 @@ const SUPREME_COURT: &str = "scotus";
 impl Library {
     /// Reads a citation string and answers it from the library.
     pub fn lookup(&self, text: &str) -> Result<lookup::LookupReport, StoreError> {
-        self.lookup_parsed(text, parse_citation(text))
+        let mut report = self.lookup_parsed(text, parse_citation(text))?;
+        if report.read_as.is_none()
+            && let Some(collection) = unheld_law_collection(text)
+        {
+            report.verdict = "not_held".into();
+            report.detail = Some(if collection == crate::citations::CONSTITUTION {
+                "the library keeps no text of the Constitution; `library verify` checks its \
+                 articles, sections and clauses by their numbering"
+                    .to_string()
+            } else {
+                format!("the library holds no {collection} data, so it cannot tell")
+            });
+        }
+        Ok(report)
     }
 
     fn lookup_parsed(
@@ -497,6 +510,17 @@ impl Library {
     ) -> Result<lookup::LookupReport, StoreError> {
         self.store.read(|txn| lookup::report(txn, text, query))
     }
+}
+
+/// The collection of the first law citation in `text` the library keeps
+/// no code for ("Fed. R. Bankr. P.").
+fn unheld_law_collection(text: &str) -> Option<String> {
+    crate::citations::Extractor::shared()
+        .extract(text)
+        .iter()
+        .filter_map(|citation| citation.law.as_deref())
+        .find(|law| law_code(&law.code).is_none())
+        .map(|law| law.code.clone())
 }
 
 /// Reads a citation string with the citation engine: its first case or

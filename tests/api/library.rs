@@ -114,6 +114,31 @@ fn early_supreme_court_reporters_find_the_us_reports_case() {
     );
 }
 
+/// A law citation of a collection the library keeps no code for is read,
+/// and answered as one the library cannot tell of.
+#[test]
+fn a_collection_the_library_lacks_is_not_held_not_unparsed() {
+    let (_dir, library) = library();
+    let bankruptcy = lookup(&library, "Fed. R. Bankr. P. 7001");
+    assert_eq!(bankruptcy["verdict"], "not_held", "{bankruptcy}");
+    assert!(
+        bankruptcy["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("Fed. R. Bankr. P."),
+        "{bankruptcy}"
+    );
+    let constitution = lookup(&library, "U.S. Const. art. I, § 8");
+    assert!(
+        constitution["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("library verify"),
+        "{constitution}"
+    );
+    assert_eq!(lookup(&library, "no citation here")["verdict"], "unparsed");
+}
+
 /// Two decisions reported at one page (Chiafalo v. Washington and Colorado
 /// Dep't of State v. Baca): the citation alone is ambiguous, and says so.
 #[test]

@@ -47,7 +47,7 @@ pub(super) fn check_law(
         ));
     };
     let after = after_law(citation, text);
-    if law.code == "U.S. Const." {
+    if law.code == crate::citations::CONSTITUTION {
         if let Some(unread) = unread_constitution_part(after) {
             // "amend. XIV, §§ 6-7", "art. I, § 8, cls. 17, 19": each part
             // is a claim, and the parts after the one read were not read.
