@@ -1954,18 +1954,37 @@ mod tests {
             cite("7 F.3d 1", 7, "F.3d", 1),
             cite("8 F.3d 2", 8, "F.3d", 2),
         ];
-        let settle = |withdraw: bool| {
+        let list = || {
             store
-                .write(|txn| -> Result<Withdrawn, StoreError> {
+                .write(|txn| -> Result<(), StoreError> {
                     let mut writer = LibraryWriter::new(txn)?;
                     writer.import_file("file");
                     writer.list_citations("one", &listed)?;
                     writer.list_citations("two", &other[..1])?;
-                    let withdrawn = writer.settle_listed_citations("file", withdraw, 10)?;
-                    writer.finish()?;
-                    Ok(withdrawn)
+                    writer.finish()
                 })
                 .unwrap()
+        };
+        // A transaction a chunk, as an import settles (a kill between two
+        // leaves the rest listed for the run that resumes).
+        let settle = |withdraw: bool, cases_per_chunk: usize| {
+            let mut total = Withdrawn::default();
+            loop {
+                let chunk = store
+                    .write(|txn| -> Result<Withdrawn, StoreError> {
+                        let mut writer = LibraryWriter::new(txn)?;
+                        let chunk =
+                            writer.settle_listed_citations("file", withdraw, cases_per_chunk)?;
+                        writer.finish()?;
+                        Ok(chunk)
+                    })
+                    .unwrap();
+                assert!(chunk.listed <= cases_per_chunk);
+                if chunk.listed == 0 {
+                    return total;
+                }
+                total += chunk;
+            }
         };
         store
             .write(|txn| -> Result<(), StoreError> {
@@ -1976,10 +1995,15 @@ mod tests {
             })
             .unwrap();
 
-        let kept = settle(false);
+        list();
+        let kept = settle(false, 10);
         assert_eq!((kept.listed, kept.citations), (2, 0));
-        let withdrawn = settle(true);
-        assert_eq!((withdrawn.citations, withdrawn.cases), (2, 1));
+        list();
+        let withdrawn = settle(true, 1);
+        assert_eq!(
+            (withdrawn.listed, withdrawn.citations, withdrawn.cases),
+            (2, 2, 1)
+        );
         store
             .read(|txn| -> Result<(), StoreError> {
                 let one = case(txn, "one")?.unwrap();

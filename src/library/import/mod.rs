@@ -796,6 +796,7 @@ impl Batches<'_> {
     /// not yet settled.
     fn settle_listed_citations(&self, withdraw: bool) -> Result<Withdrawn, ImportError> {
         const CASES_PER_TRANSACTION: usize = 4096;
+        let started = Instant::now();
         let mut withdrawn = Withdrawn::default();
         loop {
             let chunk = self.store.write(|txn| -> Result<Withdrawn, StoreError> {
@@ -806,7 +807,22 @@ impl Batches<'_> {
                 Ok(chunk)
             })?;
             if chunk.listed == 0 {
+                if withdrawn.listed > 0 {
+                    tracing::info!(
+                        cases = withdrawn.listed,
+                        withdrawn = withdrawn.citations,
+                        seconds = started.elapsed().as_secs_f64(),
+                        "settled the citations {} lists",
+                        self.file.display()
+                    );
+                }
                 return Ok(withdrawn);
+            }
+            if withdrawn.listed == 0 {
+                tracing::info!(
+                    "withdrawing the citations {} no longer lists",
+                    self.file.display()
+                );
             }
             withdrawn += chunk;
         }
