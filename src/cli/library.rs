@@ -399,8 +399,9 @@ fn print_reports(reports: &[ImportReport]) {
         not_listed(report.skipped, report.errors.len());
         if report.skipped_earlier > 0 {
             out(format_args!(
-                "  skipped by an earlier import of these files: {} (the volumes a file with skipped \
-                 rows brings are not counted as held completely; mend the rows and import again)",
+                "  skipped by an earlier import of these files: {} (a malformed row holds back \
+                 every volume of its file from being counted as held completely, a row naming a \
+                 case the library lacks its own volume; mend the rows and import again)",
                 report.skipped_earlier
             ));
         }

@@ -396,7 +396,8 @@ pub fn report(
                 }
                 if report.cases.len() > 1 {
                     report.detail = Some(format!(
-                        "{} cases are at this page: the citation alone is ambiguous (the name                          written with it tells them apart; `library verify` checks it)",
+                        "{} cases are at this page: the citation alone is ambiguous (the name \
+                         written with it tells them apart; `library verify` checks it)",
                         report.cases.len()
                     ));
                 }

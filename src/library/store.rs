@@ -801,6 +801,36 @@ impl<'txn> LibraryWriter<'txn> {
         Ok(Some(case_id.to_string()))
     }
 
+    /// Adds citations `giver` gives a stored case, `giver` becoming one of
+    /// its sources: a record whose only source gives it again withdraws the
+    /// citations it no longer gives, and must not take these for its own.
+    pub fn add_citations_given_by(
+        &mut self,
+        case_id: &str,
+        citations: Vec<CaseCitation>,
+        giver: Provenance,
+    ) -> Result<(), StoreError> {
+        let Some(held_by) = self.add_citations(case_id, citations)? else {
+            return Ok(());
+        };
+        let Some(mut record) = self.case(&held_by)? else {
+            return Ok(());
+        };
+        if record.provenance.contains(&giver) {
+            return Ok(());
+        }
+        let key = (giver.source.as_str(), giver.id.as_str());
+        if self.external.get(key)?.is_none() {
+            self.external.insert(key, held_by.as_str())?;
+            self.bump(&format!("source:{}", giver.source), 1);
+        }
+        record.provenance.push(giver);
+        self.cases
+            .insert(held_by.as_str(), encode(&record)?.as_slice())?;
+        self.mark_for_index(&held_by)?;
+        Ok(())
+    }
+
     /// Moves a case nothing refers to yet but its sources (no citations, no
     /// opinions) into the held decision `into`: its fields and sources, as a
     /// later source of that decision. Its id leaves the search index.

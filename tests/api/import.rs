@@ -285,7 +285,7 @@ fn re_running_an_import_changes_nothing() {
     );
     assert!(
         said.contains("skipped by an earlier import of these files")
-            && said.contains("not counted as held completely"),
+            && said.contains("counted as held completely"),
         "{said}"
     );
     assert_eq!(counts(dir.path()), before);
@@ -648,7 +648,7 @@ fn a_later_file_with_a_skipped_row_withdraws_the_volumes_it_brings() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         stdout.contains(
-            "line 3: cluster 7702 is not in the library (406 F.3d stays a volume not held completely)"
+            "line 3: cluster 7702 is not in the library (this file does not hold 406 F.3d completely)"
         ),
         "{stdout}"
     );
@@ -681,6 +681,26 @@ fn a_later_file_with_a_skipped_row_withdraws_the_volumes_it_brings() {
         "{stdout}"
     );
     assert_eq!(verdict("407 F.3d 1"), "volume_not_held");
+}
+
+/// The default library's own SCDB file imported again changes nothing: a
+/// citation another source gave a decision SCDB gives (Dobbs's U.S. cite,
+/// from the table of overruled decisions; SCDB has none yet) stays.
+#[test]
+fn the_default_librarys_scdb_imported_again_changes_nothing() {
+    let dir = data_with_library();
+    let scdb = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/library/scotus/SCDB_2024_01_caseCentered_Docket.csv.gz");
+    let before = counts(dir.path());
+    let output = import(dir.path(), &["scdb", scdb.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("indexed 0 records"), "{stdout}");
+    assert_eq!(counts(dir.path()), before);
+    let dobbs = Library::open_read_only(dir.path())
+        .unwrap()
+        .lookup("597 U.S. 215")
+        .unwrap();
+    assert_eq!(dobbs.cases[0].case_id, "scdb-2021-019");
 }
 
 /// The report lists the first skipped rows and counts the rest.

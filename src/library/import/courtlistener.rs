@@ -1054,7 +1054,7 @@ fn store_citations(
             let withheld = match volume.filter(|_| run.options.mark_coverage) {
                 Some((reporter, volume)) => {
                     writer.withhold_volume(&reporter, volume, SOURCE)?;
-                    format!(" ({volume} {reporter} stays a volume not held completely)")
+                    format!(" (this file does not hold {volume} {reporter} completely)")
                 }
                 None => String::new(),
             };
@@ -1075,7 +1075,7 @@ fn store_citations(
                         report.warn(
                             path,
                             format!(
-                                "line {line}: {} has no page number (a number alone): {volume} {reporter} stays a volume not held completely",
+                                "line {line}: {} has no page number (a number alone): this file does not hold {volume} {reporter} completely",
                                 citation.cite
                             ),
                         );

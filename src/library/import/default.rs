@@ -56,7 +56,9 @@ use crate::store::{Store, StoreError};
 /// header kept as head matter.
 /// 17: a Fastcase case ends at the last page its text marks when its
 /// header gives fewer.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 17;
+/// 18: an overruling decision's U.S. cite from the tables names the table
+/// among its sources, so SCDB given again does not withdraw it.
+pub const DEFAULT_LIBRARY_VERSION: u32 = 18;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");
@@ -348,7 +350,14 @@ fn overruled(
                 // Recent decisions have their U.S. cite from the table only
                 // (SCDB gives none yet): "Dobbs, 597 U.S. 215" finds Dobbs.
                 if let Some(cite) = field(&row, by_us) {
-                    writer.add_citations(by_id, vec![parse_simple_cite(cite)])?;
+                    writer.add_citations_given_by(
+                        by_id,
+                        vec![parse_simple_cite(cite)],
+                        Provenance {
+                            source: source.record.into(),
+                            id: cite.to_string(),
+                        },
+                    )?;
                 }
             }
             for case_id in overruled_cases {
