@@ -334,10 +334,11 @@ fn import_table(
     };
     // A sample's citations hold no volume: the same file read again as a
     // whole dump is read again.
+    let table_kind = format!("{SOURCE}-{label}");
     let kind = if table == Table::Citations && !options.mark_coverage {
-        format!("{SOURCE}-{label}-partial")
+        format!("{table_kind}-partial")
     } else {
-        format!("{SOURCE}-{label}")
+        table_kind.clone()
     };
     let key = checkpoint_key(&kind, path, size);
     let batches = Batches {
@@ -424,7 +425,7 @@ fn import_table(
             // A whole file after an earlier one lists what each case has,
             // so what it no longer lists can be withdrawn. The first file
             // has nothing to withdraw and is spared the listing.
-            let listing = options.mark_coverage && follows_another_citations_file(store, &key)?;
+            let listing = options.mark_coverage && follows_another_file(store, &table_kind, &key)?;
             batches.run(
                 start,
                 csv,
@@ -1120,19 +1121,16 @@ struct CitationsRun {
     listing: bool,
 }
 
-/// Whether a citations file other than the one keyed `key` was imported,
-/// or begun: one whose citations this file may no longer list.
-fn follows_another_citations_file(store: &Store, key: &str) -> Result<bool, ImportError> {
-    let kind = format!(
-        "{SOURCE}-{}",
-        Table::Citations.prefix().trim_end_matches('-')
-    );
+/// Whether a file of the table `table_kind` (whole or a sample) other than
+/// the one keyed `key` was imported, or begun: one whose rows this file
+/// may no longer give.
+fn follows_another_file(store: &Store, table_kind: &str, key: &str) -> Result<bool, ImportError> {
     Ok(store.read(|txn| -> Result<bool, StoreError> {
         let progress = txn.open_table(crate::store::tables::IMPORT_PROGRESS)?;
-        for entry in progress.range(kind.as_str()..)? {
+        for entry in progress.range(table_kind..)? {
             let (earlier, _) = entry?;
             let earlier = earlier.value();
-            if !earlier.starts_with(&kind) {
+            if !earlier.starts_with(table_kind) {
                 break;
             }
             if earlier != key {
