@@ -972,11 +972,14 @@ impl Batches<'_> {
                 ));
             }
             if withdrawn.citations > 0 {
+                let plural = |n: usize| if n == 1 { "" } else { "s" };
                 report.note(format!(
-                    "{}: {} citations it no longer lists were withdrawn from {} cases it alone gives",
+                    "{}: withdrew {} citation{} it no longer lists, from {} case{} it alone gives",
                     self.file.display(),
                     withdrawn.citations,
-                    withdrawn.cases
+                    plural(withdrawn.citations),
+                    withdrawn.cases,
+                    plural(withdrawn.cases)
                 ));
             } else if withdrawn.listed > 0 && malformed > 0 {
                 report.note(format!(
