@@ -111,14 +111,12 @@ impl App {
             Ok::<_, crate::library::LibraryError>(opened)
         })
         .await?
-        .map_err(|err| match &err {
-            crate::library::LibraryError::Store(store) if store.is_damaged_file() => {
-                StartError::DamagedLibrary {
-                    advice: crate::library::repair_advice(&config.data_dir.join(LIBRARY_FILE)),
-                    source: err,
-                }
-            }
-            _ => StartError::Library(err),
+        .map_err(|err| match err.is_damaged_file() {
+            true => StartError::DamagedLibrary {
+                advice: crate::library::repair_advice(&config.data_dir.join(LIBRARY_FILE)),
+                source: err,
+            },
+            false => StartError::Library(err),
         })?;
         if let Some(reports) = &library.1 {
             let stored: u64 = reports.iter().map(|r| r.stored).sum();

@@ -149,10 +149,9 @@ fn store_damaged(err: &anyhow::Error) -> bool {
         cause
             .downcast_ref::<StoreError>()
             .is_some_and(StoreError::is_damaged_file)
-            || matches!(
-                cause.downcast_ref::<crate::library::LibraryError>(),
-                Some(crate::library::LibraryError::Store(store)) if store.is_damaged_file()
-            )
+            || cause
+                .downcast_ref::<crate::library::LibraryError>()
+                .is_some_and(crate::library::LibraryError::is_damaged_file)
     })
 }
 
@@ -374,9 +373,7 @@ fn held_library(data: &Path, err: StoreError) -> anyhow::Error {
             "the library in {} is open in another lexstack process (an import, a build, or a server starting up); wait for it to finish",
             data.display()
         ),
-        StoreError::Redb(redb::Error::Io(io))
-            if io.kind() == std::io::ErrorKind::PermissionDenied =>
-        {
+        err if err.is_permission_denied() => {
             anyhow!(
                 "cannot write the library in {}: permission denied; run this as the user that owns {}",
                 data.display(),

@@ -48,6 +48,14 @@ pub enum LibraryError {
     Import(#[from] ImportError),
 }
 
+impl LibraryError {
+    /// Whether it comes of a damaged store file
+    /// ([`StoreError::is_damaged_file`]): [`repair_advice`] says what to do.
+    pub fn is_damaged_file(&self) -> bool {
+        matches!(self, LibraryError::Store(store) if store.is_damaged_file())
+    }
+}
+
 /// The open library: its store and its search index.
 pub struct Library {
     pub store: Store,

@@ -163,6 +163,15 @@ impl StoreError {
             _ => false,
         }
     }
+
+    /// Whether the store file could not be opened for want of permission
+    /// (another user owns it).
+    pub fn is_permission_denied(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Redb(redb::Error::Io(io)) if io.kind() == std::io::ErrorKind::PermissionDenied
+        )
+    }
 }
 
 impl From<redb::DatabaseError> for StoreError {
