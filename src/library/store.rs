@@ -723,11 +723,7 @@ impl<'txn> LibraryWriter<'txn> {
                 .collect();
             self.unindex_citations(&stored.id, &withdrawn)?;
             for source in &stored.provenance {
-                let key = (source.source.as_str(), source.id.as_str());
-                if self.external.get(key)?.is_none() {
-                    self.external.insert(key, stored.id.as_str())?;
-                    self.bump(&format!("source:{}", source.source), 1);
-                }
+                self.register_source(source, &stored.id)?;
             }
             self.mark_for_index(&stored.id)?;
         }
@@ -819,15 +815,22 @@ impl<'txn> LibraryWriter<'txn> {
         if record.provenance.contains(&giver) {
             return Ok(());
         }
-        let key = (giver.source.as_str(), giver.id.as_str());
-        if self.external.get(key)?.is_none() {
-            self.external.insert(key, held_by.as_str())?;
-            self.bump(&format!("source:{}", giver.source), 1);
-        }
+        self.register_source(&giver, &held_by)?;
         record.provenance.push(giver);
         self.cases
             .insert(held_by.as_str(), encode(&record)?.as_slice())?;
         self.mark_for_index(&held_by)?;
+        Ok(())
+    }
+
+    /// Finds case `case_id` by `source`'s id for it from now on, counting
+    /// it among that source's cases the first time.
+    fn register_source(&mut self, source: &Provenance, case_id: &str) -> Result<(), StoreError> {
+        let key = (source.source.as_str(), source.id.as_str());
+        if self.external.get(key)?.is_none() {
+            self.external.insert(key, case_id)?;
+            self.bump(&format!("source:{}", source.source), 1);
+        }
         Ok(())
     }
 
