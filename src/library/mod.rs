@@ -495,9 +495,10 @@ const SUPREME_COURT: &str = "scotus";
 impl Library {
     /// Reads a citation string and answers it from the library.
     pub fn lookup(&self, text: &str) -> Result<lookup::LookupReport, StoreError> {
-        let mut report = self.lookup_parsed(text, parse_citation(text))?;
+        let citations = crate::citations::Extractor::shared().extract(text);
+        let mut report = self.lookup_parsed(text, first_query(text, &citations))?;
         if report.read_as.is_none()
-            && let Some(collection) = unheld_law_collection(text)
+            && let Some(collection) = unheld_law_collection(&citations)
         {
             report.verdict = "not_held".into();
             report.detail = Some(if collection == crate::citations::CONSTITUTION {
@@ -520,11 +521,10 @@ impl Library {
     }
 }
 
-/// The collection of the first law citation in `text` the library keeps
-/// no code for ("Fed. R. Bankr. P.").
-fn unheld_law_collection(text: &str) -> Option<String> {
-    crate::citations::Extractor::shared()
-        .extract(text)
+/// The collection of the first law citation the library keeps no code for
+/// ("Fed. R. Bankr. P.").
+fn unheld_law_collection(citations: &[crate::citations::Citation]) -> Option<String> {
+    citations
         .iter()
         .filter_map(|citation| citation.law.as_deref())
         .find(|law| law_code(&law.code).is_none())
@@ -535,7 +535,14 @@ fn unheld_law_collection(text: &str) -> Option<String> {
 /// law citation, as a library query. A range of sections ("§§ 1983-1985")
 /// is read as its first section, as verify and resolve read it.
 pub fn parse_citation(text: &str) -> Option<lookup::CitationQuery> {
-    let citations = crate::citations::Extractor::shared().extract(text);
+    first_query(text, &crate::citations::Extractor::shared().extract(text))
+}
+
+/// [`parse_citation`] of the citations already read from `text`.
+fn first_query(
+    text: &str,
+    citations: &[crate::citations::Citation],
+) -> Option<lookup::CitationQuery> {
     citations.iter().find_map(|citation| {
         let query = query_of(citation)?;
         let signs = citation.text(text).contains("§§");
