@@ -153,6 +153,13 @@ struct WriterHandle {
     thread: Option<JoinHandle<()>>,
 }
 
+/// The index's directory `dir`, its files as readable as the store's in
+/// `data_dir` ([`IndexDirectory`]).
+fn index_directory(dir: &Path, data_dir: &Path) -> Result<IndexDirectory, IndexError> {
+    IndexDirectory::open(dir, &data_dir.join(LIBRARY_FILE))
+        .map_err(|e| IndexError::Directory(format!("{}: {e}", dir.display())))
+}
+
 fn schema() -> (Schema, Fields) {
     let mut builder = Schema::builder();
     // Opinion text is the bulk of an import: words and frequencies only
@@ -189,8 +196,7 @@ impl LibraryIndex {
         std::fs::create_dir_all(&dir)
             .map_err(|e| IndexError::Directory(format!("{}: {e}", dir.display())))?;
         let (schema, fields) = schema();
-        let directory = IndexDirectory::open(&dir, &data_dir.join(LIBRARY_FILE))
-            .map_err(|e| IndexError::Directory(format!("{}: {e}", dir.display())))?;
+        let directory = index_directory(&dir, data_dir)?;
         let damaged = |err| open_error(&dir, err);
         let index = Index::open_or_create(directory, schema).map_err(damaged)?;
         index
@@ -245,8 +251,7 @@ impl LibraryIndex {
         if !dir.is_dir() {
             return Err(IndexError::Missing(dir.display().to_string()));
         }
-        let directory = IndexDirectory::open(&dir, &data_dir.join(LIBRARY_FILE))
-            .map_err(|e| IndexError::Directory(format!("{}: {e}", dir.display())))?;
+        let directory = index_directory(&dir, data_dir)?;
         let damaged = |err| open_error(&dir, err);
         let index = Index::open(directory).map_err(damaged)?;
         index

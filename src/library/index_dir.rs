@@ -17,7 +17,7 @@
 //!   collected there; unreadable, the reader risks only a failed open
 //!   while a writer collects, where it would fail anyway.
 
-use std::fs::{File, OpenOptions, Permissions};
+use std::fs::{File, OpenOptions, Permissions, TryLockError};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -143,8 +143,11 @@ impl Directory for IndexDirectory {
         };
         if lock.is_blocking {
             file.lock().map_err(LockError::wrap_io_error)?;
-        } else if file.try_lock().is_err() {
-            return Err(LockError::LockBusy);
+        } else {
+            file.try_lock().map_err(|err| match err {
+                TryLockError::WouldBlock => LockError::LockBusy,
+                TryLockError::Error(io) => LockError::wrap_io_error(io),
+            })?;
         }
         // Closing the file releases the lock.
         Ok(DirectoryLock::from(Box::new(file)))
