@@ -7,15 +7,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::helpers::{lexstack, read, spawn_app};
+use crate::helpers::{lexstack, lexstack_on, read, spawn_app};
 
 fn run(data: &Path, args: &[&str]) -> Output {
-    let output = lexstack()
-        .arg("--data")
-        .arg(data)
-        .args(args)
-        .output()
-        .unwrap();
+    let output = lexstack_on(data).args(args).output().unwrap();
     assert!(
         output.status.success(),
         "lexstack {args:?} failed: {}",

@@ -264,3 +264,10 @@ pub fn lexstack() -> Command {
         .env_remove("LEXSTACK_CONFIG");
     command
 }
+
+/// The CLI on the data directory `data`.
+pub fn lexstack_on(data: &Path) -> Command {
+    let mut command = lexstack();
+    command.arg("--data").arg(data);
+    command
+}

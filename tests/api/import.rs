@@ -9,7 +9,7 @@ use lexstack::library::Library;
 use lexstack::store::{Layout, Store};
 use redb::ReadableTable;
 
-use crate::helpers::{copy_library, lexstack};
+use crate::helpers::{copy_library, lexstack, lexstack_on};
 
 fn fixtures(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -444,9 +444,7 @@ fn partial_imports_do_not_claim_whole_volumes() {
     assert_eq!(verdict(), "page_not_placed", "held, before its first case");
 
     // A sample imported whole by mistake gives its volumes back.
-    let forgot = lexstack()
-        .arg("--data")
-        .arg(dir.path())
+    let forgot = lexstack_on(dir.path())
         .args([
             "library",
             "forget-coverage",
@@ -464,9 +462,7 @@ fn partial_imports_do_not_claim_whole_volumes() {
     assert_eq!(verdict(), "volume_not_held");
 
     // A mistyped source fails, naming the sources that hold volumes.
-    let mistyped = lexstack()
-        .arg("--data")
-        .arg(dir.path())
+    let mistyped = lexstack_on(dir.path())
         .args(["library", "forget-coverage", "courtlisten"])
         .output()
         .unwrap();
@@ -479,9 +475,7 @@ fn partial_imports_do_not_claim_whole_volumes() {
     );
     // A source is named in any case, and the U.S. volumes SCDB and the
     // dates index hold together go with either.
-    let forgot = lexstack()
-        .arg("--data")
-        .arg(dir.path())
+    let forgot = lexstack_on(dir.path())
         .args(["library", "forget-coverage", "SCDB"])
         .output()
         .unwrap();
@@ -498,9 +492,7 @@ fn partial_imports_do_not_claim_whole_volumes() {
 
     // In a data directory with no library yet it says so, and builds none.
     let empty = tempfile::tempdir().unwrap();
-    let nothing = lexstack()
-        .arg("--data")
-        .arg(empty.path())
+    let nothing = lexstack_on(empty.path())
         .args(["library", "forget-coverage", "courtlistener"])
         .output()
         .unwrap();

@@ -626,12 +626,7 @@ fn search_finds_cases_and_rules_by_name_and_text() {
         "Brown v. Bd. of Educ.",
         "Brown v. Bd.",
     ] {
-        let hits = library.search(query, None, 3).unwrap();
-        assert_eq!(
-            hits.first().map(|h| h.id.as_str()),
-            Some("scdb-1953-069"),
-            "{query}: {hits:?}"
-        );
+        assert_found_first(&library, query, "scdb-1953-069");
         let names = library.search_names(query, 3).unwrap();
         assert_eq!(names[0].id, "scdb-1953-069", "{query}: {names:?}");
     }
@@ -646,12 +641,7 @@ fn search_finds_cases_and_rules_by_name_and_text() {
         ("brown board of education", "scdb-1953-069"),
         ("Brown Board", "scdb-1953-069"),
     ] {
-        let hits = library.search(query, None, 3).unwrap();
-        assert_eq!(
-            hits.first().map(|h| h.id.as_str()),
-            Some(id),
-            "{query}: {hits:?}"
-        );
+        assert_found_first(&library, query, id);
         if query.contains(" v. ") {
             let names = library.search_names(query, 3).unwrap();
             assert_eq!(names[0].id, id, "{query}: {names:?}");
@@ -673,12 +663,7 @@ fn search_finds_cases_and_rules_by_name_and_text() {
         ("Gidoen v. Wainwright", "scdb-1962-058"),
         ("Obergefel v. Hodges", "scdb-2014-070"),
     ] {
-        let hits = library.search(query, None, 3).unwrap();
-        assert_eq!(
-            hits.first().map(|h| h.id.as_str()),
-            Some(id),
-            "{query}: {hits:?}"
-        );
+        assert_found_first(&library, query, id);
     }
     let cases_only = library.search("42 USC 1983", Some("case"), 3).unwrap();
     assert!(
@@ -764,8 +749,7 @@ fn search_finds_cases_and_rules_by_name_and_text() {
         "iron deficiency anaemia and hypoalbuminaemia",
         "iron deﬁciency anaemia and hypoalbuminaemia",
     ] {
-        let hits = library.search(query, None, 3).unwrap();
-        assert_eq!(hits[0].id, "scdb-2008-079", "{query}: {hits:?}");
+        assert_found_first(&library, query, "scdb-2008-079");
     }
     // Head matter is searched with the opinions: this order's ruling is
     // in it.
@@ -831,5 +815,15 @@ fn overruled_decisions_are_recorded() {
     assert_eq!(
         dobbs["cases"][0]["caseId"],
         lookup(&library, "142 S. Ct. 2228")["cases"][0]["caseId"]
+    );
+}
+
+/// `library search` gives `id` first for `query`.
+fn assert_found_first(library: &Library, query: &str, id: &str) {
+    let hits = library.search(query, None, 3).unwrap();
+    assert_eq!(
+        hits.first().map(|h| h.id.as_str()),
+        Some(id),
+        "{query}: {hits:?}"
     );
 }
