@@ -461,6 +461,20 @@ pub struct DocketInfo {
 /// The counters kept in `LIBRARY_META["counts"]`.
 pub type Counts = BTreeMap<String, i64>;
 
+/// Whether the file imported under checkpoint `key` has citations listed
+/// ([`LibraryWriter::list_citations`]) still to settle.
+pub fn lists_citations(txn: &ReadTransaction, key: &str) -> Result<bool, StoreError> {
+    let table = match txn.open_table(CITATIONS_LISTED) {
+        Ok(table) => table,
+        // A library no import has written to since the table was added.
+        Err(redb::TableError::TableDoesNotExist(_)) => return Ok(false),
+        Err(err) => return Err(err.into()),
+    };
+    let file = text_hash(key);
+    let first = table.range((file, "")..)?.next().transpose()?;
+    Ok(first.is_some_and(|(listing, _)| listing.value().0 == file))
+}
+
 pub fn counts(txn: &ReadTransaction) -> Result<Counts, StoreError> {
     let table = txn.open_table(LIBRARY_META)?;
     match table.get("counts")? {

@@ -796,8 +796,16 @@ impl Batches<'_> {
     /// not yet settled.
     fn settle_listed_citations(&self, withdraw: bool) -> Result<Withdrawn, ImportError> {
         const CASES_PER_TRANSACTION: usize = 4096;
-        let started = Instant::now();
         let mut withdrawn = Withdrawn::default();
+        // Only a CourtListener citations file after an earlier one lists
+        // any; every other file would otherwise pay a commit for nothing.
+        if !self
+            .store
+            .read(|txn| super::store::lists_citations(txn, self.key))?
+        {
+            return Ok(withdrawn);
+        }
+        let started = Instant::now();
         loop {
             let chunk = self.store.write(|txn| -> Result<Withdrawn, StoreError> {
                 let mut writer = LibraryWriter::new(txn)?;
