@@ -1247,26 +1247,8 @@ fn small_dump(
 fn kill_once_rows_are_committed(child: &mut Child, data: &Path, key_prefix: &str) {
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
-        let progress = Store::open_read_only(data, Layout::Library)
-            .ok()
-            .and_then(|store| {
-                store
-                    .read(|txn| -> Result<u64, lexstack::store::StoreError> {
-                        let table = txn.open_table(lexstack::store::tables::IMPORT_PROGRESS)?;
-                        let mut rows = 0;
-                        for row in redb::ReadableTable::iter(&table)? {
-                            let (key, value) = row?;
-                            if key.value().starts_with(key_prefix) {
-                                let checkpoint: serde_json::Value =
-                                    serde_json::from_slice(value.value())?;
-                                rows = checkpoint["rowsCommitted"].as_u64().unwrap_or(0);
-                            }
-                        }
-                        Ok(rows)
-                    })
-                    .ok()
-            });
-        if progress.is_some_and(|rows| rows > 0) {
+        let rows = checkpoint(data, key_prefix).and_then(|c| c["rowsCommitted"].as_u64());
+        if rows.is_some_and(|rows| rows > 0) {
             break;
         }
         if Instant::now() > deadline || child.try_wait().unwrap().is_some() {
@@ -1277,6 +1259,26 @@ fn kill_once_rows_are_committed(child: &mut Child, data: &Path, key_prefix: &str
     }
     child.kill().unwrap();
     child.wait().unwrap();
+}
+
+/// The import checkpoint of the file whose key starts with `key_prefix`
+/// (the last such, in key order), when the store can be read.
+fn checkpoint(data: &Path, key_prefix: &str) -> Option<serde_json::Value> {
+    let store = Store::open_read_only(data, Layout::Library).ok()?;
+    store
+        .read(|txn| -> Result<_, lexstack::store::StoreError> {
+            let table = txn.open_table(lexstack::store::tables::IMPORT_PROGRESS)?;
+            let mut found = None;
+            for row in redb::ReadableTable::iter(&table)? {
+                let (key, value) = row?;
+                if key.value().starts_with(key_prefix) {
+                    found = Some(serde_json::from_slice(value.value())?);
+                }
+            }
+            Ok(found)
+        })
+        .ok()
+        .flatten()
 }
 
 /// The citation index, whole.
@@ -1369,10 +1371,14 @@ fn a_later_citations_file_killed_and_resumed_withdraws_as_run_once() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    kill_once_rows_are_committed(
-        &mut child,
-        killed.path(),
-        "courtlistener-citations:citations-2024-06-01",
+    let later_file = "courtlistener-citations:citations-2024-06-01";
+    kill_once_rows_are_committed(&mut child, killed.path(), later_file);
+    // A store killed mid-write is repaired by the next writable open.
+    drop(Store::open_library(killed.path()).unwrap());
+    assert_eq!(
+        checkpoint(killed.path(), later_file).map(|c| c["done"].clone()),
+        Some(serde_json::Value::Bool(false)),
+        "killed before the file was all in, so the run again resumes it"
     );
     import(killed.path(), &later_args);
     assert_eq!(counts(killed.path()), counts(clean.path()));
