@@ -14,7 +14,7 @@ use crate::context::{AppContext, Ctx};
 use crate::cron::Cron;
 use crate::ids::{random_hex, secret_hash};
 use crate::jobs::worker::Workers;
-use crate::library::Library;
+use crate::library::{Library, LibraryError};
 use crate::store::{LIBRARY_FILE, Store, StoreError, now_millis, rfc3339};
 
 /// Written to the data directory while the server runs, for the CLI.
@@ -35,11 +35,11 @@ pub enum StartError {
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
-    Library(#[from] crate::library::LibraryError),
+    Library(#[from] LibraryError),
     #[error("{advice}")]
     DamagedLibrary {
         advice: String,
-        source: crate::library::LibraryError,
+        source: LibraryError,
     },
     #[error("scheduler: {0}")]
     Cron(#[from] tokio_cron_scheduler::JobSchedulerError),
@@ -104,20 +104,28 @@ impl App {
         let data_dir = config.data_dir.clone();
         let store = tokio::task::spawn_blocking(move || Store::open(&data_dir)).await??;
         let data_dir = config.data_dir.clone();
-        let library = tokio::task::spawn_blocking(move || {
+        let opened = tokio::task::spawn_blocking(move || {
             let opened = Library::open_with_default(&data_dir)?;
             // What a killed import or an index rebuild left to index.
             opened.0.index_pending()?;
-            Ok::<_, crate::library::LibraryError>(opened)
+            Ok::<_, LibraryError>(opened)
         })
-        .await?
-        .map_err(|err| match err.is_damaged_file() {
-            true => StartError::DamagedLibrary {
-                advice: crate::library::repair_advice(&config.data_dir.join(LIBRARY_FILE)),
-                source: err,
-            },
-            false => StartError::Library(err),
-        })?;
+        .await;
+        let damaged = |source| StartError::DamagedLibrary {
+            advice: crate::library::repair_advice(&config.data_dir.join(LIBRARY_FILE)),
+            source,
+        };
+        let library = match opened {
+            Ok(Ok(library)) => library,
+            Ok(Err(err)) if err.is_damaged_file() => return Err(damaged(err)),
+            Ok(Err(err)) => return Err(StartError::Library(err)),
+            // redb panics on some damaged pages; reads through `Store::read`
+            // say `DamagedPage`, but opening also writes.
+            Err(join) if join.is_panic() => {
+                return Err(damaged(LibraryError::Store(StoreError::DamagedPage)));
+            }
+            Err(join) => return Err(StartError::Join(join)),
+        };
         if let Some(reports) = &library.1 {
             let stored: u64 = reports.iter().map(|r| r.stored).sum();
             tracing::info!(records = stored, "built the embedded default library");

@@ -118,7 +118,11 @@ pub async fn library_usable(ctx: &Ctx) -> bool {
     match probe {
         Ok((Ok(()), Ok(_))) => true,
         Ok((status, search)) => {
-            tracing::error!(store = ?status.err(), index = ?search.err(), "library probe failed");
+            tracing::error!(store = ?status.as_ref().err(), index = ?search.err(), "library probe failed");
+            if status.is_err_and(|err| err.is_damaged_file()) {
+                let file = ctx.config.data_dir.join(crate::store::LIBRARY_FILE);
+                tracing::error!("{}", crate::library::repair_advice(&file));
+            }
             false
         }
         Err(_) => false,

@@ -173,8 +173,20 @@ impl fmt::Display for ApiError {
 }
 
 impl From<crate::store::StoreError> for ApiError {
+    /// A damaged store file is the service being unavailable until its
+    /// administrator repairs it (readiness says so too), not a fault of this
+    /// request; any other store failure is internal.
     fn from(err: crate::store::StoreError) -> Self {
-        Self::internal(&err)
+        match err.is_damaged_file() {
+            true => {
+                tracing::error!(cause = %err, "a store file is damaged");
+                Self::new(
+                    ErrorCode::ServiceUnavailable,
+                    "a data file of this server is damaged; its administrator must repair it",
+                )
+            }
+            false => Self::internal(&err),
+        }
     }
 }
 

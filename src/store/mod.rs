@@ -10,8 +10,10 @@ pub mod sessions;
 pub mod tables;
 pub mod users;
 
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use redb::{
     ConcurrencyMode, Database, ReadTransaction, ReadableDatabase, ReadableTable, WriteTransaction,
@@ -112,6 +114,8 @@ pub enum StoreError {
     ReadOnly,
     #[error("corrupt record: {0}")]
     Corrupt(String),
+    #[error("a read of the store file met a page that does not hold what redb wrote")]
+    DamagedPage,
     #[error(
         "the store was written by a newer lexstack (schema {found}, this build reads {supported})"
     )]
@@ -155,7 +159,7 @@ impl StoreError {
     /// written. Opening it again will not mend it.
     pub fn is_damaged_file(&self) -> bool {
         match self {
-            StoreError::Redb(redb::Error::Corrupted(_)) => true,
+            StoreError::Redb(redb::Error::Corrupted(_)) | StoreError::DamagedPage => true,
             StoreError::Redb(redb::Error::Io(io)) => matches!(
                 io.kind(),
                 std::io::ErrorKind::UnexpectedEof | std::io::ErrorKind::InvalidData
@@ -188,6 +192,9 @@ impl From<redb::DatabaseError> for StoreError {
 pub struct Store {
     db: Arc<Handle>,
     layout: Layout,
+    /// Set once a read met a damaged page: every later probe fails, so
+    /// readiness says what requests would meet.
+    damaged: Arc<AtomicBool>,
 }
 
 enum Handle {
@@ -219,6 +226,7 @@ impl Store {
         let store = Self {
             db: Arc::new(Handle::ReadWrite(db)),
             layout,
+            damaged: Arc::default(),
         };
         store.migrate()?;
         Ok(store)
@@ -234,6 +242,7 @@ impl Store {
         let store = Self {
             db: Arc::new(Handle::ReadOnly(db)),
             layout,
+            damaged: Arc::default(),
         };
         store.check_version()?;
         Ok(store)
@@ -337,13 +346,24 @@ impl Store {
         Ok(value)
     }
 
-    /// Runs `work` on a consistent snapshot.
+    /// Runs `work` on a consistent snapshot. redb panics on some pages that
+    /// do not hold what it wrote (a file damaged on disk); such a read is
+    /// [`StoreError::DamagedPage`], and marks the store damaged.
     pub fn read<T, E>(&self, work: impl FnOnce(&ReadTransaction) -> Result<T, E>) -> Result<T, E>
     where
         E: From<StoreError>,
     {
-        let txn = self.begin_read()?;
-        work(&txn)
+        let txn = self.begin_read().inspect_err(|err| self.note_damage(err))?;
+        std::panic::catch_unwind(AssertUnwindSafe(|| work(&txn))).unwrap_or_else(|_| {
+            self.note_damage(&StoreError::DamagedPage);
+            Err(StoreError::DamagedPage.into())
+        })
+    }
+
+    fn note_damage(&self, err: &StoreError) {
+        if err.is_damaged_file() {
+            self.damaged.store(true, Ordering::Relaxed);
+        }
     }
 
     /// Whether this handle refuses all work: a commit failed on an I/O error
@@ -364,12 +384,21 @@ impl Store {
 
     /// A read of the schema version (for stores this process only reads).
     pub fn probe_read(&self) -> Result<(), StoreError> {
+        self.check_damage()?;
         self.check_version()
+    }
+
+    fn check_damage(&self) -> Result<(), StoreError> {
+        match self.damaged.load(Ordering::Relaxed) {
+            true => Err(StoreError::DamagedPage),
+            false => Ok(()),
+        }
     }
 
     /// The readiness probe: a real write transaction and a read of the schema
     /// version, so a full disk or a broken file shows up here.
     pub fn probe(&self) -> Result<(), StoreError> {
+        self.check_damage()?;
         let txn = self.begin_write()?;
         {
             let mut meta = txn.open_table(META)?;
@@ -504,6 +533,7 @@ mod tests {
         let store = Store {
             db: Arc::new(Handle::ReadWrite(db)),
             layout: Layout::Main,
+            damaged: Arc::default(),
         };
         let put = |value: u64| {
             store.write(|txn| -> Result<(), StoreError> {

@@ -1,4 +1,8 @@
-use crate::helpers::spawn_app;
+use std::io::{Seek, SeekFrom, Write};
+
+use serde_json::json;
+
+use crate::helpers::{assert_error, copy_library, spawn_app, spawn_app_in, test_config};
 
 #[tokio::test]
 async fn public_health_needs_no_key_and_echoes_the_request_id() {
@@ -41,4 +45,106 @@ async fn application_health_checks() {
         assert_eq!(status, 200, "{path}: {body}");
         assert_eq!(body[field], want, "{path}: {body}");
     }
+}
+
+/// A library file damaged on disk after the server opened it: redb panics on
+/// a page that does not hold what it wrote. Every request that meets such a
+/// page is 503 `service_unavailable`, never a 500, charges nothing, and
+/// readiness then says the library is not usable.
+#[tokio::test]
+async fn a_library_damaged_on_disk_is_unavailable_not_an_internal_error() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_library(dir.path());
+    let app = spawn_app_in(dir, |_| {}).await;
+    let (key_id, key) = app.create_key("10").await;
+    zero_pages(&app.data_dir().join("library.redb"), 0.4, 0.5);
+
+    let citations: Vec<String> = [
+        (347, 483),
+        (410, 113),
+        (384, 436),
+        (376, 254),
+        (531, 98),
+        (539, 558),
+        (554, 570),
+        (576, 644),
+        (597, 215),
+        (300, 379),
+        (323, 214),
+        (367, 1),
+        (393, 503),
+        (418, 683),
+        (442, 200),
+        (467, 886),
+        (505, 833),
+        (530, 914),
+        (551, 393),
+        (558, 310),
+        (570, 555),
+    ]
+    .iter()
+    .map(|(volume, page)| format!("{volume} U.S. {page}"))
+    .collect();
+    let mut unavailable = Vec::new();
+    for (n, citation) in citations.iter().enumerate() {
+        let request_id = format!("damaged-{n}");
+        let response = app
+            .client
+            .post(app.url("/v1/citations/resolve"))
+            .bearer_auth(&key)
+            .header("X-Request-Id", &request_id)
+            .json(&json!({ "citations": [citation] }))
+            .send()
+            .await
+            .unwrap();
+        let (status, body) = crate::helpers::read(response).await;
+        match status.as_u16() {
+            200 => {}
+            _ => {
+                assert_error(status, &body, 503, "service_unavailable");
+                unavailable.push(request_id);
+            }
+        }
+    }
+    assert!(!unavailable.is_empty(), "no lookup met a zeroed page");
+    for request_id in &unavailable {
+        assert!(app.charges_for(&key_id, request_id).await.is_empty());
+    }
+    let (status, body) = app.get("/v1/health/ready", None).await;
+    assert_error(status, &body, 503, "not_ready");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("library")
+    );
+}
+
+/// A library damaged before the server starts stops the start with what to
+/// do, whether redb reports the damage or panics on it while opening.
+#[tokio::test]
+async fn a_library_damaged_before_start_is_named_with_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_library(dir.path());
+    zero_pages(&dir.path().join("library.redb"), 0.1, 0.9);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let error = lexstack::app::App::build(test_config(dir.path()), listener)
+        .await
+        .err()
+        .expect("a damaged library");
+    let message = error.to_string();
+    assert!(message.contains("library.redb is damaged"), "{message}");
+    assert!(message.contains("lexstack library build"), "{message}");
+}
+
+/// Writes zeros over the pages between two fractions of a file.
+fn zero_pages(path: &std::path::Path, from: f64, to: f64) {
+    const PAGE: u64 = 4096;
+    let size = std::fs::metadata(path).unwrap().len() as f64;
+    let start = (size * from) as u64 / PAGE * PAGE;
+    let end = (size * to) as u64 / PAGE * PAGE;
+    let mut file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    file.seek(SeekFrom::Start(start)).unwrap();
+    file.write_all(&vec![0; (end - start) as usize]).unwrap();
+    file.sync_all().unwrap();
 }
