@@ -105,27 +105,22 @@ impl App {
         let store = tokio::task::spawn_blocking(move || Store::open(&data_dir)).await??;
         let data_dir = config.data_dir.clone();
         let opened = tokio::task::spawn_blocking(move || {
-            let opened = Library::open_with_default(&data_dir)?;
-            // What a killed import or an index rebuild left to index.
-            opened.0.index_pending()?;
-            Ok::<_, LibraryError>(opened)
+            // Opening writes as well as reads, outside `Store::read`.
+            crate::store::catch_damaged_page(|| {
+                let opened = Library::open_with_default(&data_dir)?;
+                // What a killed import or an index rebuild left to index.
+                opened.0.index_pending()?;
+                Ok::<_, LibraryError>(opened)
+            })
         })
-        .await;
-        let damaged = |source| StartError::DamagedLibrary {
-            advice: crate::library::repair_advice(&config.data_dir.join(LIBRARY_FILE)),
-            source,
-        };
-        let library = match opened {
-            Ok(Ok(library)) => library,
-            Ok(Err(err)) if err.is_damaged_file() => return Err(damaged(err)),
-            Ok(Err(err)) => return Err(StartError::Library(err)),
-            // redb panics on some damaged pages; reads through `Store::read`
-            // say `DamagedPage`, but opening also writes.
-            Err(join) if join.is_panic() => {
-                return Err(damaged(LibraryError::Store(StoreError::DamagedPage)));
-            }
-            Err(join) => return Err(StartError::Join(join)),
-        };
+        .await?;
+        let library = opened.map_err(|err| match err.is_damaged_file() {
+            true => StartError::DamagedLibrary {
+                advice: crate::library::repair_advice(&config.data_dir.join(LIBRARY_FILE)),
+                source: err,
+            },
+            false => StartError::Library(err),
+        })?;
         if let Some(reports) = &library.1 {
             let stored: u64 = reports.iter().map(|r| r.stored).sum();
             tracing::info!(records = stored, "built the embedded default library");

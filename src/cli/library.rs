@@ -12,7 +12,7 @@ use crate::library::import::{self, ImportReport};
 use crate::library::model::codes;
 use crate::library::store::LibraryWriter;
 use crate::library::{DefaultLibrary, Library, LibraryStatus};
-use crate::store::{LIBRARY_FILE, Store, StoreError};
+use crate::store::{LIBRARY_FILE, Store, StoreError, catch_damaged_page};
 use crate::verification::Verifier;
 
 /// What `library search --kind` accepts: cases and the authority codes.
@@ -127,19 +127,20 @@ impl ImportCommand {
 pub async fn run_library(global: &GlobalArgs, command: LibraryCommand) -> anyhow::Result<()> {
     init_quiet_logging(global);
     let config = Config::load(&global.overrides())?;
-    let store_file = config.data_dir.join(LIBRARY_FILE);
-    match tokio::task::spawn_blocking(move || library_command(&config, command)).await {
-        Ok(done) => done.map_err(|err| match store_damaged(&err) {
-            true => err.context(crate::library::repair_advice(&store_file)),
-            false => err,
-        }),
-        // redb asserts on pages it cannot read; its panic is printed above.
-        Err(join) if join.is_panic() => Err(anyhow!(
-            "the library command stopped on an internal error (above); if it names redb, {}",
-            crate::library::repair_advice(&store_file)
-        )),
-        Err(join) => Err(join.into()),
-    }
+    let data = config.data_dir.clone();
+    let done = tokio::task::spawn_blocking(move || {
+        catch_damaged_page(|| library_command(&config, command))
+    })
+    .await?;
+    with_repair_advice(done, &data)
+}
+
+/// Says what to do about a damaged store file when `done` failed on one.
+fn with_repair_advice(done: anyhow::Result<()>, data: &Path) -> anyhow::Result<()> {
+    done.map_err(|err| match store_damaged(&err) {
+        true => err.context(crate::library::repair_advice(&data.join(LIBRARY_FILE))),
+        false => err,
+    })
 }
 
 /// Whether `err` comes of a damaged store file
@@ -279,45 +280,50 @@ pub async fn run_import(global: &GlobalArgs, command: ImportCommand) -> anyhow::
     );
     let config = Config::load(&global.overrides())?;
     let data = config.data_dir.clone();
-    tokio::task::spawn_blocking(move || {
-        // A mistyped path is reported before the library is opened (and,
-        // in a new data directory, the default library built).
-        let source = command.source();
-        std::fs::metadata(source).with_context(|| format!("{}", source.display()))?;
-        let (library, _) = open_for_writing(&data)?;
-        let imported = match command {
-            ImportCommand::Courtlistener {
-                dir,
-                partial,
-                batch_rows,
-            } => import::courtlistener::import_dir(
-                &library.store,
-                &dir,
-                import::courtlistener::Options {
-                    mark_coverage: !partial,
-                    batch_rows,
-                },
-            ),
-            ImportCommand::Cap { path, partial } => import::cap::import_path(
-                &library.store,
-                &path,
-                import::cap::Options {
-                    mark_coverage: !partial,
-                },
-            ),
-            ImportCommand::Scdb { file } => import::scdb::import_file(&library.store, &file),
-        };
-        // What was stored is searchable even when the import stopped on an
-        // error (the rows before a truncated file's end stay stored); that
-        // error, the cause, is the one reported.
-        let indexed = library.index_pending();
-        let report = imported?;
-        let indexed = indexed?;
-        print_reports(std::slice::from_ref(&report));
-        out(format_args!("indexed {indexed} records"));
-        Ok(())
+    let done = tokio::task::spawn_blocking(move || {
+        catch_damaged_page(|| import_command(&config.data_dir, command))
     })
-    .await?
+    .await?;
+    with_repair_advice(done, &data)
+}
+
+fn import_command(data: &Path, command: ImportCommand) -> anyhow::Result<()> {
+    // A mistyped path is reported before the library is opened (and,
+    // in a new data directory, the default library built).
+    let source = command.source();
+    std::fs::metadata(source).with_context(|| format!("{}", source.display()))?;
+    let (library, _) = open_for_writing(data)?;
+    let imported = match command {
+        ImportCommand::Courtlistener {
+            dir,
+            partial,
+            batch_rows,
+        } => import::courtlistener::import_dir(
+            &library.store,
+            &dir,
+            import::courtlistener::Options {
+                mark_coverage: !partial,
+                batch_rows,
+            },
+        ),
+        ImportCommand::Cap { path, partial } => import::cap::import_path(
+            &library.store,
+            &path,
+            import::cap::Options {
+                mark_coverage: !partial,
+            },
+        ),
+        ImportCommand::Scdb { file } => import::scdb::import_file(&library.store, &file),
+    };
+    // What was stored is searchable even when the import stopped on an
+    // error (the rows before a truncated file's end stay stored); that
+    // error, the cause, is the one reported.
+    let indexed = library.index_pending();
+    let report = imported?;
+    let indexed = indexed?;
+    print_reports(std::slice::from_ref(&report));
+    out(format_args!("indexed {indexed} records"));
+    Ok(())
 }
 
 /// Refuses to answer from a default library whose first build did not

@@ -10,10 +10,11 @@ pub mod sessions;
 pub mod tables;
 pub mod users;
 
+use std::cell::Cell;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Once};
 
 use redb::{
     ConcurrencyMode, Database, ReadTransaction, ReadableDatabase, ReadableTable, WriteTransaction,
@@ -187,6 +188,44 @@ impl From<redb::DatabaseError> for StoreError {
     }
 }
 
+thread_local! {
+    /// Whether this thread's last panic was raised in redb's code.
+    static PANICKED_IN_REDB: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Installs, once, a panic hook that records whether a panic was raised in
+/// redb's code (and then does what the hook before it did).
+fn watch_redb_panics() {
+    static INSTALLED: Once = Once::new();
+    INSTALLED.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let in_redb = info
+                .location()
+                .is_some_and(|place| place.file().contains("redb"));
+            PANICKED_IN_REDB.set(in_redb);
+            previous(info);
+        }));
+    });
+}
+
+/// Runs `work`, turning a panic raised in redb's code, as some damaged
+/// pages make it, into [`StoreError::DamagedPage`]. A panic of our own is a
+/// bug, not damage: it goes on unwinding.
+pub fn catch_damaged_page<T, E>(work: impl FnOnce() -> Result<T, E>) -> Result<T, E>
+where
+    E: From<StoreError>,
+{
+    watch_redb_panics();
+    PANICKED_IN_REDB.set(false);
+    std::panic::catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|panic| {
+        if !PANICKED_IN_REDB.get() {
+            std::panic::resume_unwind(panic);
+        }
+        Err(StoreError::DamagedPage.into())
+    })
+}
+
 /// A shared handle on an open store file.
 #[derive(Clone)]
 pub struct Store {
@@ -354,10 +393,11 @@ impl Store {
         E: From<StoreError>,
     {
         let txn = self.begin_read().inspect_err(|err| self.note_damage(err))?;
-        std::panic::catch_unwind(AssertUnwindSafe(|| work(&txn))).unwrap_or_else(|_| {
-            self.note_damage(&StoreError::DamagedPage);
-            Err(StoreError::DamagedPage.into())
-        })
+        let result = catch_damaged_page(|| work(&txn));
+        if PANICKED_IN_REDB.get() {
+            self.damaged.store(true, Ordering::Relaxed);
+        }
+        result
     }
 
     fn note_damage(&self, err: &StoreError) {

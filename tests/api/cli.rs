@@ -109,6 +109,17 @@ fn a_damaged_library_is_named_with_what_to_do() {
             "{command:?}: {said}"
         );
     }
+
+    // Pages zeroed in the middle, where redb panics rather than errs.
+    std::fs::remove_file(&store).unwrap();
+    crate::helpers::copy_library(dir.path());
+    crate::helpers::zero_pages(&store, 0.3, 0.6);
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/courtlistener");
+    let said = fails(&["import", "courtlistener", fixtures.to_str().unwrap()]);
+    assert!(
+        said.contains("library.redb is damaged: move it aside"),
+        "{said}"
+    );
 }
 
 #[test]

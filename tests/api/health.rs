@@ -1,8 +1,8 @@
-use std::io::{Seek, SeekFrom, Write};
-
 use serde_json::json;
 
-use crate::helpers::{assert_error, copy_library, spawn_app, spawn_app_in, test_config};
+use crate::helpers::{
+    assert_error, copy_library, spawn_app, spawn_app_in, test_config, zero_pages,
+};
 
 #[tokio::test]
 async fn public_health_needs_no_key_and_echoes_the_request_id() {
@@ -135,16 +135,4 @@ async fn a_library_damaged_before_start_is_named_with_what_to_do() {
     let message = error.to_string();
     assert!(message.contains("library.redb is damaged"), "{message}");
     assert!(message.contains("lexstack library build"), "{message}");
-}
-
-/// Writes zeros over the pages between two fractions of a file.
-fn zero_pages(path: &std::path::Path, from: f64, to: f64) {
-    const PAGE: u64 = 4096;
-    let size = std::fs::metadata(path).unwrap().len() as f64;
-    let start = (size * from) as u64 / PAGE * PAGE;
-    let end = (size * to) as u64 / PAGE * PAGE;
-    let mut file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
-    file.seek(SeekFrom::Start(start)).unwrap();
-    file.write_all(&vec![0; (end - start) as usize]).unwrap();
-    file.sync_all().unwrap();
 }

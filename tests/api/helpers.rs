@@ -1,6 +1,7 @@
 //! The test harness: a real server on 127.0.0.1:0 over a real store in a
 //! temporary directory, talked to over HTTP.
 
+use std::io::{Seek, SeekFrom, Write};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -270,4 +271,16 @@ pub fn lexstack_on(data: &Path) -> Command {
     let mut command = lexstack();
     command.arg("--data").arg(data);
     command
+}
+
+/// Writes zeros over the pages between two fractions of a file.
+pub fn zero_pages(path: &Path, from: f64, to: f64) {
+    const PAGE: u64 = 4096;
+    let size = std::fs::metadata(path).unwrap().len() as f64;
+    let start = (size * from) as u64 / PAGE * PAGE;
+    let end = (size * to) as u64 / PAGE * PAGE;
+    let mut file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    file.seek(SeekFrom::Start(start)).unwrap();
+    file.write_all(&vec![0; (end - start) as usize]).unwrap();
+    file.sync_all().unwrap();
 }
