@@ -67,6 +67,26 @@ fn zero_width_characters_inside_names_and_reporters_are_read_through() {
     assert!(law.text(text).starts_with("18 \u{200d}U.S.C."));
 }
 
+/// Marks of bidirectional text are read through like zero-width
+/// characters; a stray control character (NUL, \x01 from a PDF) stands
+/// between words as a space, and is part of no name.
+#[test]
+fn bidi_marks_and_stray_control_characters_are_not_part_of_names() {
+    let text = "Roe v.\u{1}Wade, 460 U.S. 730 (1983). See \u{202b}Texas v. Brown\u{202c}, 461 U.S. \
+                730 (1983). Ohio v.\u{7f}Smith\u{0}, 462 U.S. 730\u{0} (1983).";
+    let citations = extract(text);
+    for (cited, plaintiff, defendant) in [
+        ("460 U.S. 730", "Roe", "Wade"),
+        ("461 U.S. 730", "Texas", "Brown"),
+        ("462 U.S. 730", "Ohio", "Smith"),
+    ] {
+        let citation = find(&citations, text, cited);
+        assert_eq!(citation.plaintiff.as_deref(), Some(plaintiff), "{cited}");
+        assert_eq!(citation.defendant.as_deref(), Some(defendant), "{cited}");
+        assert_eq!(citation.year, Some(1983), "{cited}");
+    }
+}
+
 #[test]
 fn parallel_citations_share_name_year_and_parenthetical() {
     let text = "Brown v. Board of Education, 347 U.S. 483, 495, 74 S. Ct. 686, 98 L. Ed. 873 (1954) \

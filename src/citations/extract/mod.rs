@@ -363,12 +363,31 @@ fn on_visible_text(text: &str, extract: impl FnOnce(&str) -> Vec<Citation>) -> V
     citations
 }
 
-/// Zero-width characters that web pages and PDFs scatter inside words and
-/// citations ("S.\u{200d} Ct.", "\u{200d}United States"): they join or
-/// mark, never separate, so the extractor reads the text without them. (A
-/// soft hyphen stays: before a line break it joins a word's halves, which
-/// names read across.)
-const INVISIBLE: [&str; 5] = ["\u{200b}", "\u{200c}", "\u{200d}", "\u{2060}", "\u{feff}"];
+/// Whether `next` (three bytes) is a character web pages and PDFs scatter
+/// inside words and citations that joins or marks, never separates, so the
+/// extractor reads the text without it: zero-width characters ("S.\u{200d}
+/// Ct.", "\u{200d}United States") and the marks, embeddings and isolates
+/// of bidirectional text ("\u{202b}Texas v. Brown\u{202c}"). (A soft hyphen
+/// stays: before a line break it joins a word's halves, which names read
+/// across.)
+fn is_invisible(next: &[u8]) -> bool {
+    matches!(
+        next,
+        // U+200B–U+200F, U+202A–U+202E
+        [0xE2, 0x80, 0x8B..=0x8F | 0xAA..=0xAE]
+            // U+2060, U+2066–U+2069
+            | [0xE2, 0x81, 0xA0 | 0xA6..=0xA9]
+            // U+FEFF
+            | [0xEF, 0xBB, 0xBF]
+    )
+}
+
+/// Whether `byte` is an ASCII control character that is not whitespace
+/// (NUL, a stray \x01 from a PDF, DEL): read as a space, since it stands
+/// between words ("Roe v.\u{1}Wade") but is not part of them.
+const fn is_stray_control(byte: u8) -> bool {
+    matches!(byte, 0x00..=0x08 | 0x0E..=0x1F | 0x7F)
+}
 
 /// Inline HTML elements that style a case name ("<i>Brown</i>") without
 /// being part of it; a footnote mark in `<sup>` or `<sub>` is hidden with
@@ -447,26 +466,48 @@ fn hidden_at(text: &str, at: usize) -> Option<usize> {
             // Compared as UTF-8 bytes: this runs at every dash and curly
             // quote (0xE2 ...) of every text.
             let next = bytes.get(at..at + 3)?;
-            INVISIBLE.iter().any(|c| c.as_bytes() == next).then_some(3)
+            is_invisible(next).then_some(3)
         }
     }
 }
 
-/// The bytes at which [`hidden_at`] may find something: the first bytes
-/// of the invisible characters, of emphasis marks and of tags.
+/// The bytes at which [`unseen_at`] may find something: the first bytes
+/// of the invisible characters, of emphasis marks and of tags, and the
+/// stray control characters.
 const MAY_HIDE: [bool; 256] = {
     let mut table = [false; 256];
     table[b'*' as usize] = true;
     table[b'_' as usize] = true;
     table[b'<' as usize] = true;
-    // U+200B–U+2060 start with 0xE2, U+FEFF with 0xEF.
+    // U+200B–U+2069 start with 0xE2, U+FEFF with 0xEF.
     table[0xE2] = true;
     table[0xEF] = true;
+    let mut byte = 0;
+    while byte < 128 {
+        table[byte] = table[byte] || is_stray_control(byte as u8);
+        byte += 1;
+    }
     table
 };
 
-/// A text with its invisible characters and markup removed, and the way
-/// back to the original offsets.
+/// What the extractor does not read as it stands at a byte.
+enum Unseen {
+    /// So many bytes of markup or invisible characters, read as nothing.
+    Hidden(usize),
+    /// A stray control character, read as a space.
+    Blank,
+}
+
+fn unseen_at(text: &str, at: usize) -> Option<Unseen> {
+    match is_stray_control(text.as_bytes()[at]) {
+        true => Some(Unseen::Blank),
+        false => hidden_at(text, at).map(Unseen::Hidden),
+    }
+}
+
+/// A text with its invisible characters and markup removed and its stray
+/// control characters read as spaces, and the way back to the original
+/// offsets.
 struct Visible {
     text: String,
     /// For each byte of `text`, its offset in the original.
@@ -479,18 +520,28 @@ impl Visible {
     fn of(original: &str) -> Option<Visible> {
         let bytes = original.as_bytes();
         let first = (0..bytes.len())
-            .find(|&at| MAY_HIDE[bytes[at] as usize] && hidden_at(original, at).is_some())?;
+            .find(|&at| MAY_HIDE[bytes[at] as usize] && unseen_at(original, at).is_some())?;
         let mut text = String::with_capacity(original.len());
         let mut origin = Vec::with_capacity(original.len());
         text.push_str(&original[..first]);
         origin.extend(0..first);
         let mut at = first;
         while at < bytes.len() {
-            if MAY_HIDE[bytes[at] as usize]
-                && let Some(length) = hidden_at(original, at)
+            match MAY_HIDE[bytes[at] as usize]
+                .then(|| unseen_at(original, at))
+                .flatten()
             {
-                at += length;
-                continue;
+                Some(Unseen::Hidden(length)) => {
+                    at += length;
+                    continue;
+                }
+                Some(Unseen::Blank) => {
+                    text.push(' ');
+                    origin.push(at);
+                    at += 1;
+                    continue;
+                }
+                None => {}
             }
             let c = original[at..].chars().next().unwrap_or_default();
             text.push(c);
