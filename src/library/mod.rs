@@ -600,10 +600,28 @@ pub fn query_of(citation: &crate::citations::Citation) -> Option<lookup::Citatio
             Some(lookup::CitationQuery::Authority {
                 code: code.to_string(),
                 title: law_title(law),
-                section: law.section.clone()?,
+                section: rule_and_paragraph(code, law.section.as_deref()?)
+                    .0
+                    .to_string(),
             })
         }
         _ => None,
+    }
+}
+
+/// The section a law citation names and the paragraph within it. The
+/// Supreme Court's Rules number paragraphs after the rule: "Rule 14.1(a)"
+/// is paragraph 1(a) of Rule 14; every other code's "14.1" is a section.
+pub fn rule_and_paragraph<'s>(code: &str, section: &'s str) -> (&'s str, Option<&'s str>) {
+    match section.split_once('.') {
+        Some((rule, paragraph))
+            if code == model::codes::SUP_CT_R
+                && !paragraph.is_empty()
+                && paragraph.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            (rule, Some(paragraph))
+        }
+        _ => (section, None),
     }
 }
 

@@ -327,6 +327,15 @@ fn rules_statutes_and_regulations_resolve() {
         "cannot_exist",
         "not a real rule"
     );
+    // The Supreme Court's Rules number paragraphs after the rule, as
+    // verify reads them: "14.1" is Rule 14, paragraph 1; "53.1" no rule.
+    let paragraph = lookup(&library, "Sup. Ct. R. 14.1");
+    assert_eq!(paragraph["verdict"], "found", "{paragraph}");
+    assert_eq!(paragraph["readAs"]["section"], "14", "{paragraph}");
+    assert_eq!(
+        lookup(&library, "Sup. Ct. R. 53.1")["verdict"],
+        "cannot_exist"
+    );
     assert_eq!(
         lookup(&library, "Fed. R. Civ. P. 84")["verdict"],
         "not_held",

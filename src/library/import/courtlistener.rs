@@ -1076,7 +1076,7 @@ fn store_citations(
                         report.warn(
                             path,
                             format!(
-                                "line {line}: {} has no page number (a number alone): this file does not hold {volume} {reporter} completely",
+                                "line {line}: {} has no page number the library can place (a whole number from 1 to 4294967295): this file does not hold {volume} {reporter} completely",
                                 citation.cite
                             ),
                         );

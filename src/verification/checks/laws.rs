@@ -11,7 +11,7 @@ use super::{this_year, year_to_come};
 use crate::citations::{Citation, CitationKind, bluebook, range_end_in_full, section_range};
 use crate::library::lookup::{AuthorityLookup, PartLookup, find_authority, find_part};
 use crate::library::model::{Authority, codes};
-use crate::library::{law_code, law_title};
+use crate::library::{law_code, law_title, rule_and_paragraph};
 use crate::store::StoreError;
 use crate::verification::{CheckedCitation, ContentType, urls};
 
@@ -99,19 +99,8 @@ pub(super) fn check_law(
             "no section, rule or part of it could be read",
         ));
     };
-    // The Supreme Court's Rules number paragraphs after the rule: "Rule
-    // 14.1(a)" is paragraph 1(a) of Rule 14.
-    let (section, paragraph) = match section.split_once('.') {
-        Some((rule, paragraph))
-            if code == codes::SUP_CT_R
-                && !paragraph.is_empty()
-                && paragraph.bytes().all(|b| b.is_ascii_digit()) =>
-        {
-            (rule.to_string(), Some(paragraph.to_string()))
-        }
-        _ => (section, None),
-    };
-    let (first, last) = range_endpoints(&section, written.contains("§§"));
+    let (section, paragraph) = rule_and_paragraph(code, &section);
+    let (first, last) = range_endpoints(section, written.contains("§§"));
     let last = last.map(|last| range_end_in_full(first, last));
     let authority = match find_authority(txn, code, &title, first)? {
         AuthorityLookup::Found { authority } => authority,
@@ -163,7 +152,7 @@ pub(super) fn check_law(
     let subdivision = subsection
         .as_deref()
         .filter(|_| subdivisions_checkable(code));
-    if let Some(reason) = subdivision_unshown(code, &law.code, &section, subdivision, &authority) {
+    if let Some(reason) = subdivision_unshown(code, &law.code, section, subdivision, &authority) {
         return Ok(CheckedCitation::unavailable(written, content_type, reason));
     }
     let mut reason = if authority.status == "live" {
