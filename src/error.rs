@@ -173,16 +173,18 @@ impl fmt::Display for ApiError {
 }
 
 impl From<crate::store::StoreError> for ApiError {
-    /// A damaged store file is the service being unavailable until its
-    /// administrator repairs it (readiness says so too), not a fault of this
-    /// request; any other store failure is internal.
+    /// A store file that cannot be read (damaged, or its handle refusing
+    /// work after an I/O error) is the service being unavailable until its
+    /// administrator repairs it, not a fault of this request; any other
+    /// store failure is internal.
     fn from(err: crate::store::StoreError) -> Self {
-        match err.is_damaged_file() {
+        match err.is_unavailable() {
             true => {
-                tracing::error!(cause = %err, "a store file is damaged");
+                tracing::error!(cause = %err, "a store file cannot be read");
                 Self::new(
                     ErrorCode::ServiceUnavailable,
-                    "a data file of this server is damaged; its administrator must repair it",
+                    "a data file of this server cannot be read (damaged, or its disk failed); \
+                     its administrator must repair it",
                 )
             }
             false => Self::internal(&err),

@@ -156,17 +156,32 @@ from_redb!(
 
 impl StoreError {
     /// Whether the store file does not read as the database redb wrote:
-    /// cut short, not a database, or with pages that do not hold what was
-    /// written. Opening it again will not mend it.
+    /// cut short, not a database, with pages that do not hold what was
+    /// written, or with a record that does not decode as we wrote it.
+    /// Opening it again will not mend it.
     pub fn is_damaged_file(&self) -> bool {
         match self {
-            StoreError::Redb(redb::Error::Corrupted(_)) | StoreError::DamagedPage => true,
+            StoreError::Redb(redb::Error::Corrupted(_))
+            | StoreError::DamagedPage
+            | StoreError::Record(_) => true,
             StoreError::Redb(redb::Error::Io(io)) => matches!(
                 io.kind(),
                 std::io::ErrorKind::UnexpectedEof | std::io::ErrorKind::InvalidData
             ),
             _ => false,
         }
+    }
+
+    /// Whether the store cannot serve until its file is mended or opened
+    /// again, rather than having failed this one request: a damaged file,
+    /// or a handle that refuses all work after an I/O error (a file cut
+    /// short or a disk that filled under it).
+    pub fn is_unavailable(&self) -> bool {
+        self.is_damaged_file()
+            || matches!(
+                self,
+                StoreError::Redb(redb::Error::PreviousIo | redb::Error::Io(_))
+            )
     }
 
     /// Whether the store file could not be opened for want of permission
@@ -194,7 +209,8 @@ thread_local! {
 }
 
 /// Installs, once, a panic hook that records whether a panic was raised in
-/// redb's code (and then does what the hook before it did).
+/// redb's code: such a panic is logged as a warning, any other handed to
+/// the hook before it.
 fn watch_redb_panics() {
     static INSTALLED: Once = Once::new();
     INSTALLED.call_once(|| {
@@ -204,7 +220,11 @@ fn watch_redb_panics() {
                 .location()
                 .is_some_and(|place| place.file().contains("redb"));
             PANICKED_IN_REDB.set(in_redb);
-            previous(info);
+            match in_redb {
+                // Caught, and reported as a damaged file by whoever asked.
+                true => tracing::warn!(panic = %info, "redb met a page it cannot read"),
+                false => previous(info),
+            }
         }));
     });
 }

@@ -1,7 +1,7 @@
 use serde_json::json;
 
 use crate::helpers::{
-    assert_error, copy_library, spawn_app, spawn_app_in, test_config, zero_pages,
+    TestApp, assert_error, copy_library, read, spawn_app, spawn_app_in, test_config, zero_pages,
 };
 
 #[tokio::test]
@@ -47,6 +47,66 @@ async fn application_health_checks() {
     }
 }
 
+/// Supreme Court citations across the default library's volumes.
+const SPREAD: [(u32, u32); 21] = [
+    (347, 483),
+    (410, 113),
+    (384, 436),
+    (376, 254),
+    (531, 98),
+    (539, 558),
+    (554, 570),
+    (576, 644),
+    (597, 215),
+    (300, 379),
+    (323, 214),
+    (367, 1),
+    (393, 503),
+    (418, 683),
+    (442, 200),
+    (467, 886),
+    (505, 833),
+    (530, 914),
+    (551, 393),
+    (558, 310),
+    (570, 555),
+];
+
+/// Resolves each citation in a request of its own; every answer is 200 or
+/// 503 `service_unavailable`, never a 500. Returns the request ids of the
+/// 503s, after checking that none was charged.
+async fn resolve_each(app: &TestApp, key_id: &str, key: &str, citations: &[String]) -> Vec<String> {
+    let mut unavailable = Vec::new();
+    for (n, citation) in citations.iter().enumerate() {
+        let request_id = format!("damaged-{n}");
+        let response = app
+            .client
+            .post(app.url("/v1/citations/resolve"))
+            .bearer_auth(key)
+            .header("X-Request-Id", &request_id)
+            .json(&json!({ "citations": [citation] }))
+            .send()
+            .await
+            .unwrap();
+        let (status, body) = read(response).await;
+        if status != 200 {
+            assert_error(status, &body, 503, "service_unavailable");
+            unavailable.push(request_id);
+        }
+    }
+    for request_id in &unavailable {
+        assert!(app.charges_for(key_id, request_id).await.is_empty());
+    }
+    unavailable
+}
+
+fn spread() -> Vec<String> {
+    SPREAD
+        .iter()
+        .map(|(volume, page)| format!("{volume} U.S. {page}"))
+        .collect()
+}
+
 /// A library file damaged on disk after the server opened it: redb panics on
 /// a page that does not hold what it wrote. Every request that meets such a
 /// page is 503 `service_unavailable`, never a 500, charges nothing, and
@@ -61,57 +121,8 @@ async fn a_library_damaged_on_disk_is_unavailable_not_an_internal_error() {
     // cache.
     zero_pages(&app.data_dir().join("library.redb"), 0.05, 1.0);
 
-    let citations: Vec<String> = [
-        (347, 483),
-        (410, 113),
-        (384, 436),
-        (376, 254),
-        (531, 98),
-        (539, 558),
-        (554, 570),
-        (576, 644),
-        (597, 215),
-        (300, 379),
-        (323, 214),
-        (367, 1),
-        (393, 503),
-        (418, 683),
-        (442, 200),
-        (467, 886),
-        (505, 833),
-        (530, 914),
-        (551, 393),
-        (558, 310),
-        (570, 555),
-    ]
-    .iter()
-    .map(|(volume, page)| format!("{volume} U.S. {page}"))
-    .collect();
-    let mut unavailable = Vec::new();
-    for (n, citation) in citations.iter().enumerate() {
-        let request_id = format!("damaged-{n}");
-        let response = app
-            .client
-            .post(app.url("/v1/citations/resolve"))
-            .bearer_auth(&key)
-            .header("X-Request-Id", &request_id)
-            .json(&json!({ "citations": [citation] }))
-            .send()
-            .await
-            .unwrap();
-        let (status, body) = crate::helpers::read(response).await;
-        match status.as_u16() {
-            200 => {}
-            _ => {
-                assert_error(status, &body, 503, "service_unavailable");
-                unavailable.push(request_id);
-            }
-        }
-    }
+    let unavailable = resolve_each(&app, &key_id, &key, &spread()).await;
     assert!(!unavailable.is_empty(), "no lookup met a zeroed page");
-    for request_id in &unavailable {
-        assert!(app.charges_for(&key_id, request_id).await.is_empty());
-    }
     let (status, body) = app.get("/v1/health/ready", None).await;
     assert_error(status, &body, 503, "not_ready");
     assert!(
@@ -120,6 +131,37 @@ async fn a_library_damaged_on_disk_is_unavailable_not_an_internal_error() {
             .unwrap()
             .contains("library")
     );
+}
+
+/// A record whose bytes were changed on disk so that it no longer decodes,
+/// and a file cut short under the server (after which redb refuses every
+/// read until the file is opened again): 503, never a 500.
+#[tokio::test]
+async fn a_record_that_does_not_decode_and_a_file_cut_short_are_unavailable() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_library(dir.path());
+    let store = dir.path().join("library.redb");
+    let mut bytes = std::fs::read(&store).unwrap();
+    let name = b"ROE et al. v. WADE";
+    let at = bytes
+        .windows(name.len())
+        .position(|window| window == name)
+        .expect("Roe v. Wade's record");
+    bytes[at + 1] = 0xff;
+    std::fs::write(&store, bytes).unwrap();
+    let app = spawn_app_in(dir, |_| {}).await;
+    let (key_id, key) = app.create_key("10").await;
+    let roe = resolve_each(&app, &key_id, &key, &["410 U.S. 113".to_string()]).await;
+    assert_eq!(roe.len(), 1, "Roe's record decoded");
+
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&store)
+        .unwrap();
+    file.set_len(file.metadata().unwrap().len() / 4).unwrap();
+    drop(file);
+    let unavailable = resolve_each(&app, &key_id, &key, &spread()).await;
+    assert!(!unavailable.is_empty(), "no lookup read past the cut");
 }
 
 /// A library damaged before the server starts stops the start with what to

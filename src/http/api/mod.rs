@@ -82,6 +82,7 @@ impl From<AccountError> for ApiError {
             AccountError::InvalidCredentials => {
                 ApiError::new(ErrorCode::InvalidCredentials, "invalid email or password")
             }
+            AccountError::Store(err) => err.into(),
             other => ApiError::internal(&other),
         }
     }

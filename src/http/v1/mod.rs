@@ -256,6 +256,7 @@ impl From<BillingError> for ApiError {
                 "the rest of the wallet balance is held by this key's requests in flight; try \
                  again when they finish, or top up",
             ),
+            BillingError::Store(err) => err.into(),
             other => ApiError::internal(&other),
         }
     }
