@@ -129,7 +129,7 @@ pub enum StoreError {
     #[error("store: {0}")]
     Redb(#[from] redb::Error),
     #[error("store record is not valid json")]
-    Record(#[from] serde_json::Error),
+    Record(#[source] serde_json::Error),
     #[error("store file {path}")]
     Io {
         path: PathBuf,
@@ -153,6 +153,16 @@ from_redb!(
     redb::StorageError,
     redb::CommitError
 );
+
+impl From<serde_json::Error> for StoreError {
+    /// A record that does not decode is a damaged file ([`Store::read`]
+    /// marks its store so); the JSON errors of our own records come only of
+    /// decoding them.
+    fn from(err: serde_json::Error) -> Self {
+        UNDECODABLE_RECORD.set(true);
+        StoreError::Record(err)
+    }
+}
 
 impl StoreError {
     /// Whether the store file does not read as the database redb wrote:
@@ -206,6 +216,9 @@ impl From<redb::DatabaseError> for StoreError {
 thread_local! {
     /// Whether this thread's last panic was raised in redb's code.
     static PANICKED_IN_REDB: Cell<bool> = const { Cell::new(false) };
+    /// Whether this thread met a record that does not decode since the
+    /// flag was last cleared.
+    static UNDECODABLE_RECORD: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Installs, once, a panic hook that records whether a panic was raised in
@@ -407,14 +420,16 @@ impl Store {
 
     /// Runs `work` on a consistent snapshot. redb panics on some pages that
     /// do not hold what it wrote (a file damaged on disk); such a read is
-    /// [`StoreError::DamagedPage`], and marks the store damaged.
+    /// [`StoreError::DamagedPage`]. It, or a record that does not decode,
+    /// marks the store damaged.
     pub fn read<T, E>(&self, work: impl FnOnce(&ReadTransaction) -> Result<T, E>) -> Result<T, E>
     where
         E: From<StoreError>,
     {
         let txn = self.begin_read().inspect_err(|err| self.note_damage(err))?;
+        UNDECODABLE_RECORD.set(false);
         let result = catch_damaged_page(|| work(&txn));
-        if PANICKED_IN_REDB.get() {
+        if PANICKED_IN_REDB.get() || UNDECODABLE_RECORD.get() {
             self.damaged.store(true, Ordering::Relaxed);
         }
         result

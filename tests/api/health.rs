@@ -133,9 +133,10 @@ async fn a_library_damaged_on_disk_is_unavailable_not_an_internal_error() {
     );
 }
 
-/// A record whose bytes were changed on disk so that it no longer decodes,
-/// and a file cut short under the server (after which redb refuses every
-/// read until the file is opened again): 503, never a 500.
+/// A record whose bytes were changed on disk so that it no longer decodes
+/// (readiness then says so), and a file cut short under the server (after
+/// which redb refuses every read until the file is opened again): 503,
+/// never a 500.
 #[tokio::test]
 async fn a_record_that_does_not_decode_and_a_file_cut_short_are_unavailable() {
     let dir = tempfile::tempdir().unwrap();
@@ -153,6 +154,8 @@ async fn a_record_that_does_not_decode_and_a_file_cut_short_are_unavailable() {
     let (key_id, key) = app.create_key("10").await;
     let roe = resolve_each(&app, &key_id, &key, &["410 U.S. 113".to_string()]).await;
     assert_eq!(roe.len(), 1, "Roe's record decoded");
+    let (status, body) = app.get("/v1/health/ready", None).await;
+    assert_error(status, &body, 503, "not_ready");
 
     let file = std::fs::OpenOptions::new()
         .write(true)
