@@ -91,12 +91,7 @@ fn a_damaged_library_is_named_with_what_to_do() {
     std::fs::rename(&aside, &index).unwrap();
 
     let store = dir.path().join("library.redb");
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .open(&store)
-        .unwrap();
-    file.set_len(file.metadata().unwrap().len() / 2).unwrap();
-    drop(file);
+    crate::helpers::cut_short(&store, 2);
     for command in [
         &["library", "status"][..],
         &["serve", "--addr", "127.0.0.1:0"],

@@ -1,7 +1,8 @@
 use serde_json::json;
 
 use crate::helpers::{
-    TestApp, assert_error, copy_library, read, spawn_app, spawn_app_in, test_config, zero_pages,
+    TestApp, assert_error, copy_library, cut_short, read, spawn_app, spawn_app_in, test_config,
+    zero_pages,
 };
 
 #[tokio::test]
@@ -157,12 +158,7 @@ async fn a_record_that_does_not_decode_and_a_file_cut_short_are_unavailable() {
     let (status, body) = app.get("/v1/health/ready", None).await;
     assert_error(status, &body, 503, "not_ready");
 
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .open(&store)
-        .unwrap();
-    file.set_len(file.metadata().unwrap().len() / 4).unwrap();
-    drop(file);
+    cut_short(&store, 4);
     let unavailable = resolve_each(&app, &key_id, &key, &spread()).await;
     assert!(!unavailable.is_empty(), "no lookup read past the cut");
 }

@@ -284,3 +284,10 @@ pub fn zero_pages(path: &Path, from: f64, to: f64) {
     file.write_all(&vec![0; (end - start) as usize]).unwrap();
     file.sync_all().unwrap();
 }
+
+/// Cuts a file short to its length divided by `divisor`.
+pub fn cut_short(path: &Path, divisor: u64) {
+    let file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    file.set_len(file.metadata().unwrap().len() / divisor)
+        .unwrap();
+}
