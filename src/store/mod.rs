@@ -264,8 +264,8 @@ where
 pub struct Store {
     db: Arc<Handle>,
     layout: Layout,
-    /// Set once a read met a damaged page: every later probe fails, so
-    /// readiness says what requests would meet.
+    /// Set once a read met a damaged page or a record that does not decode:
+    /// every later probe fails, so readiness says what requests would meet.
     damaged: Arc<AtomicBool>,
 }
 
@@ -426,19 +426,21 @@ impl Store {
     where
         E: From<StoreError>,
     {
-        let txn = self.begin_read().inspect_err(|err| self.note_damage(err))?;
+        let txn = self.begin_read().inspect_err(|err| {
+            if err.is_damaged_file() {
+                self.mark_damaged();
+            }
+        })?;
         UNDECODABLE_RECORD.set(false);
         let result = catch_damaged_page(|| work(&txn));
         if PANICKED_IN_REDB.get() || UNDECODABLE_RECORD.get() {
-            self.damaged.store(true, Ordering::Relaxed);
+            self.mark_damaged();
         }
         result
     }
 
-    fn note_damage(&self, err: &StoreError) {
-        if err.is_damaged_file() {
-            self.damaged.store(true, Ordering::Relaxed);
-        }
+    fn mark_damaged(&self) {
+        self.damaged.store(true, Ordering::Relaxed);
     }
 
     /// Whether this handle refuses all work: a commit failed on an I/O error
