@@ -484,7 +484,9 @@ const MAY_HIDE: [bool; 256] = {
     table[0xEF] = true;
     let mut byte = 0;
     while byte < 128 {
-        table[byte] = table[byte] || is_stray_control(byte as u8);
+        if is_stray_control(byte as u8) {
+            table[byte] = true;
+        }
         byte += 1;
     }
     table
@@ -527,26 +529,24 @@ impl Visible {
         origin.extend(0..first);
         let mut at = first;
         while at < bytes.len() {
-            match MAY_HIDE[bytes[at] as usize]
-                .then(|| unseen_at(original, at))
-                .flatten()
-            {
-                Some(Unseen::Hidden(length)) => {
-                    at += length;
-                    continue;
-                }
+            let unseen = match MAY_HIDE[bytes[at] as usize] {
+                true => unseen_at(original, at),
+                false => None,
+            };
+            match unseen {
+                Some(Unseen::Hidden(length)) => at += length,
                 Some(Unseen::Blank) => {
                     text.push(' ');
                     origin.push(at);
                     at += 1;
-                    continue;
                 }
-                None => {}
+                None => {
+                    let c = original[at..].chars().next().unwrap_or_default();
+                    text.push(c);
+                    origin.extend(at..at + c.len_utf8());
+                    at += c.len_utf8();
+                }
             }
-            let c = original[at..].chars().next().unwrap_or_default();
-            text.push(c);
-            origin.extend(at..at + c.len_utf8());
-            at += c.len_utf8();
         }
         Some(Visible { text, origin })
     }
