@@ -73,13 +73,19 @@ const SPREAD: [(u32, u32); 21] = [
     (570, 555),
 ];
 
-/// Resolves each citation in a request of its own; every answer is 200 or
-/// 503 `service_unavailable`, never a 500. Returns the request ids of the
-/// 503s, after checking that none was charged.
-async fn resolve_each(app: &TestApp, key_id: &str, key: &str, citations: &[String]) -> Vec<String> {
+/// Resolves each citation in a request of its own (ids `tag`-0, `tag`-1,
+/// …); every answer is 200 or 503 `service_unavailable`, never a 500.
+/// Returns the request ids of the 503s, after checking that none was
+/// charged.
+async fn resolve_each(
+    app: &TestApp,
+    (key_id, key): (&str, &str),
+    tag: &str,
+    citations: &[String],
+) -> Vec<String> {
     let mut unavailable = Vec::new();
     for (n, citation) in citations.iter().enumerate() {
-        let request_id = format!("damaged-{n}");
+        let request_id = format!("{tag}-{n}");
         let response = app
             .client
             .post(app.url("/v1/citations/resolve"))
@@ -122,7 +128,7 @@ async fn a_library_damaged_on_disk_is_unavailable_not_an_internal_error() {
     // cache.
     zero_pages(&app.data_dir().join("library.redb"), 0.05, 1.0);
 
-    let unavailable = resolve_each(&app, &key_id, &key, &spread()).await;
+    let unavailable = resolve_each(&app, (&key_id, &key), "zeroed", &spread()).await;
     assert!(!unavailable.is_empty(), "no lookup met a zeroed page");
     let (status, body) = app.get("/v1/health/ready", None).await;
     assert_error(status, &body, 503, "not_ready");
@@ -153,13 +159,22 @@ async fn a_record_that_does_not_decode_and_a_file_cut_short_are_unavailable() {
     std::fs::write(&store, bytes).unwrap();
     let app = spawn_app_in(dir, |_| {}).await;
     let (key_id, key) = app.create_key("10").await;
-    let roe = resolve_each(&app, &key_id, &key, &["410 U.S. 113".to_string()]).await;
+    let roe_cite = "410 U.S. 113".to_string();
+    let roe = resolve_each(
+        &app,
+        (&key_id, &key),
+        "roe",
+        std::slice::from_ref(&roe_cite),
+    )
+    .await;
     assert_eq!(roe.len(), 1, "Roe's record decoded");
     let (status, body) = app.get("/v1/health/ready", None).await;
     assert_error(status, &body, 503, "not_ready");
 
+    // Roe's record left out, so that only the cut can make a 503.
     cut_short(&store, 4);
-    let unavailable = resolve_each(&app, &key_id, &key, &spread()).await;
+    let others: Vec<String> = spread().into_iter().filter(|c| *c != roe_cite).collect();
+    let unavailable = resolve_each(&app, (&key_id, &key), "cut", &others).await;
     assert!(!unavailable.is_empty(), "no lookup read past the cut");
 }
 
