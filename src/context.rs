@@ -111,7 +111,7 @@ pub async fn store_usable(ctx: &Ctx) -> bool {
 pub async fn library_usable(ctx: &Ctx) -> bool {
     let probe = blocking(ctx, |ctx| {
         let status = ctx.library.store.probe_read();
-        let search = ctx.library.search("court", None, 1);
+        let search = ctx.library.index.probe();
         Ok((status, search))
     })
     .await;

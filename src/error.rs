@@ -154,13 +154,7 @@ impl ApiError {
     /// A failure the client cannot fix. The cause is logged with its chain;
     /// the client sees only an opaque message.
     pub fn internal(cause: &(dyn std::error::Error + 'static)) -> Self {
-        let mut chain = cause.to_string();
-        let mut source = cause.source();
-        while let Some(inner) = source {
-            chain.push_str(": ");
-            chain.push_str(&inner.to_string());
-            source = inner.source();
-        }
+        let chain = chain_text(cause);
         tracing::error!(cause = %chain, "internal error");
         Self::new(ErrorCode::Internal, "internal error")
     }
@@ -195,5 +189,45 @@ impl From<crate::store::StoreError> for ApiError {
 impl From<tokio::task::JoinError> for ApiError {
     fn from(err: tokio::task::JoinError) -> Self {
         Self::internal(&err)
+    }
+}
+
+/// An error with its causes, "a: b: c". A cause whose words the text
+/// already holds is left out: many errors repeat their source's message in
+/// their own.
+pub fn chain_text(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut chain = err.to_string();
+    let mut source = err.source();
+    while let Some(inner) = source {
+        let text = inner.to_string();
+        if !chain.contains(&text) {
+            chain.push_str(": ");
+            chain.push_str(&text);
+        }
+        source = inner.source();
+    }
+    chain
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("search index: {0}")]
+    struct Repeating(#[source] std::io::Error);
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("cannot open the library")]
+    struct Adding(#[source] Repeating);
+
+    #[test]
+    fn a_cause_the_text_already_holds_is_said_once() {
+        let io = std::io::Error::other("bad block");
+        let err = Adding(Repeating(io));
+        assert_eq!(
+            chain_text(&err),
+            "cannot open the library: search index: bad block"
+        );
     }
 }

@@ -14,6 +14,7 @@ pub mod config;
 pub mod context;
 pub mod cron;
 pub mod documents;
+pub mod engine_panics;
 pub mod error;
 pub mod http;
 pub mod ids;

@@ -12,7 +12,8 @@ async fn main() -> std::process::ExitCode {
     match lexstack::cli::run(cli).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            let chain: &(dyn std::error::Error + 'static) = err.as_ref();
+            eprintln!("error: {}", lexstack::error::chain_text(chain));
             std::process::ExitCode::FAILURE
         }
     }

@@ -153,6 +153,9 @@ fn store_damaged(err: &anyhow::Error) -> bool {
             || cause
                 .downcast_ref::<crate::library::LibraryError>()
                 .is_some_and(crate::library::LibraryError::is_damaged_file)
+            || cause
+                .downcast_ref::<crate::library::import::ImportError>()
+                .is_some_and(crate::library::import::ImportError::is_damaged_file)
     })
 }
 

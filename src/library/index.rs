@@ -3,8 +3,9 @@
 //! reloaded after each commit.
 
 use std::borrow::Cow;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
@@ -19,12 +20,14 @@ use tantivy::tokenizer::{
     AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer,
 };
 use tantivy::{
-    Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, TantivyError, Term,
+    Index, IndexReader, IndexWriter, ReloadPolicy, Score, Searcher, TantivyDocument, TantivyError,
+    Term,
 };
 
 use super::index_dir::IndexDirectory;
 use crate::citations::names;
-use crate::store::LIBRARY_FILE;
+use crate::engine_panics::{self, Engine, EnginePanicked};
+use crate::store::{LIBRARY_FILE, StoreError};
 
 /// Where the index lives inside the data directory.
 pub const INDEX_DIR: &str = "index";
@@ -59,7 +62,7 @@ pub enum IndexError {
     #[error("the search index was opened read-only")]
     ReadOnly,
     #[error(
-        "search index {dir} cannot be opened ({reason}); remove that directory, then \
+        "search index {dir} is damaged ({reason}); remove that directory, then \
          `lexstack serve` or `lexstack library build` rebuilds it from the store"
     )]
     Damaged { dir: String, reason: String },
@@ -68,6 +71,15 @@ pub enum IndexError {
          builds it from the store"
     )]
     Missing(String),
+}
+
+impl From<IndexError> for StoreError {
+    fn from(err: IndexError) -> Self {
+        match err {
+            IndexError::Damaged { .. } => StoreError::SearchIndexDamaged(err.to_string()),
+            other => StoreError::Search(other.to_string()),
+        }
+    }
 }
 
 /// A document to index: a case or an authority.
@@ -146,6 +158,10 @@ pub struct LibraryIndex {
     reader: IndexReader,
     fields: Fields,
     writer: Option<Mutex<WriterHandle>>,
+    dir: PathBuf,
+    /// Set once a search met a file that does not hold what tantivy wrote:
+    /// every later probe fails, so readiness says what searches would meet.
+    damaged: AtomicBool,
 }
 
 struct WriterHandle {
@@ -223,6 +239,8 @@ impl LibraryIndex {
                 sender: Some(sender),
                 thread: Some(thread),
             })),
+            dir,
+            damaged: AtomicBool::new(false),
         })
     }
 
@@ -268,6 +286,8 @@ impl LibraryIndex {
             reader,
             fields,
             writer: None,
+            dir,
+            damaged: AtomicBool::new(false),
         })
     }
 
@@ -513,12 +533,17 @@ impl LibraryIndex {
     }
 
     fn run(&self, query: &dyn Query, limit: usize) -> Result<Vec<SearchHit>, IndexError> {
-        let f = self.fields;
         let searcher = self.reader.searcher();
-        let top = searcher.search(query, &TopDocs::with_limit(limit.max(1)).order_by_score())?;
-        let mut hits = Vec::with_capacity(top.len());
-        for (score, address) in top {
-            let doc: TantivyDocument = searcher.doc(address)?;
+        let found = self.reading(|| {
+            let top =
+                searcher.search(query, &TopDocs::with_limit(limit.max(1)).order_by_score())?;
+            top.into_iter()
+                .map(|(score, address)| Ok((score, searcher.doc(address)?)))
+                .collect::<tantivy::Result<Vec<(Score, TantivyDocument)>>>()
+        })?;
+        let f = self.fields;
+        let mut hits = Vec::with_capacity(found.len());
+        for (score, doc) in found {
             let first = |field: Field| {
                 doc.get_first(field)
                     .and_then(|v| v.as_str().map(str::to_string))
@@ -579,7 +604,37 @@ impl LibraryIndex {
             Term::from_field_text(self.fields.cites, id),
             IndexRecordOption::Basic,
         );
-        Ok(searcher.search(&query, &Count)?)
+        self.reading(|| searcher.search(&query, &Count))
+    }
+
+    /// Runs a read of the index's files. The files are mapped into memory,
+    /// so a read that fails, or panics in tantivy's code, met a file that
+    /// does not hold what tantivy wrote: the index is marked damaged.
+    fn reading<T>(&self, read: impl FnOnce() -> tantivy::Result<T>) -> Result<T, IndexError> {
+        let reason = match engine_panics::catch(Engine::Tantivy, read) {
+            Ok(Ok(value)) => return Ok(value),
+            Ok(Err(err)) if !is_damage_when_searching(&err) => return Err(err.into()),
+            Ok(Err(err)) => err.to_string(),
+            Err(EnginePanicked) => "a read panicked in tantivy's code".to_string(),
+        };
+        self.damaged.store(true, Ordering::Relaxed);
+        Err(IndexError::Damaged {
+            dir: self.dir.display().to_string(),
+            reason,
+        })
+    }
+
+    /// Whether the index answers a search, and no search has met a
+    /// damaged file (readiness).
+    pub fn probe(&self) -> Result<(), IndexError> {
+        self.search("court", None, 1)?;
+        match self.damaged.load(Ordering::Relaxed) {
+            true => Err(IndexError::Damaged {
+                dir: self.dir.display().to_string(),
+                reason: "a search met a file that does not hold what tantivy wrote".to_string(),
+            }),
+            false => Ok(()),
+        }
     }
 
     /// Bytes the index takes on disk.
@@ -613,19 +668,49 @@ impl Drop for LibraryIndex {
     }
 }
 
+/// Whether a search's failure means the index's files do not hold what
+/// tantivy wrote. They are mapped into memory and read without a system
+/// call, so any I/O error tantivy reports then is about their bytes.
+fn is_damage_when_searching(err: &TantivyError) -> bool {
+    matches!(
+        err,
+        TantivyError::DataCorruption(_) | TantivyError::IoError(_)
+    ) || is_damage(err)
+}
+
+/// Whether a failed read of the index's files found them not holding what
+/// tantivy wrote: data that does not decode, or a file that ends early.
+fn is_damage(err: &TantivyError) -> bool {
+    let wrong_bytes = |io: &std::io::Error| {
+        matches!(
+            io.kind(),
+            std::io::ErrorKind::InvalidData | std::io::ErrorKind::UnexpectedEof
+        )
+    };
+    match err {
+        TantivyError::DataCorruption(_) => true,
+        TantivyError::IoError(io) => wrong_bytes(io),
+        TantivyError::OpenReadError(OpenReadError::IoError { io_error, .. }) => {
+            wrong_bytes(io_error)
+        }
+        _ => false,
+    }
+}
+
 /// Why the index cannot be opened. Only wrong files call for rebuilding
 /// it; a failed read or write (permissions, a full disk) or a lock is said
 /// as it is, since removing the directory would not mend it.
 fn open_error(dir: &Path, err: TantivyError) -> IndexError {
-    let not_the_files = matches!(
-        err,
-        TantivyError::IoError(_)
-            | TantivyError::OpenDirectoryError(_)
-            | TantivyError::OpenWriteError(_)
-            | TantivyError::LockFailure(..)
-            | TantivyError::SystemError(_)
-            | TantivyError::OpenReadError(OpenReadError::IoError { .. })
-    );
+    let not_the_files = !is_damage(&err)
+        && matches!(
+            err,
+            TantivyError::IoError(_)
+                | TantivyError::OpenDirectoryError(_)
+                | TantivyError::OpenWriteError(_)
+                | TantivyError::LockFailure(..)
+                | TantivyError::SystemError(_)
+                | TantivyError::OpenReadError(OpenReadError::IoError { .. })
+        );
     if not_the_files {
         IndexError::Directory(format!("{}: {err}", dir.display()))
     } else {

@@ -52,7 +52,11 @@ impl LibraryError {
     /// Whether it comes of a damaged store file
     /// ([`StoreError::is_damaged_file`]): [`repair_advice`] says what to do.
     pub fn is_damaged_file(&self) -> bool {
-        matches!(self, LibraryError::Store(store) if store.is_damaged_file())
+        match self {
+            LibraryError::Store(store) => store.is_damaged_file(),
+            LibraryError::Import(import) => import.is_damaged_file(),
+            LibraryError::Index(_) => false,
+        }
     }
 }
 

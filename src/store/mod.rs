@@ -11,10 +11,9 @@ pub mod tables;
 pub mod users;
 
 use std::cell::Cell;
-use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Once};
 
 use redb::{
     ConcurrencyMode, Database, ReadTransaction, ReadableDatabase, ReadableTable, WriteTransaction,
@@ -23,6 +22,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use tables::{META, SCHEMA_VERSION};
+
+use crate::engine_panics::{self, Engine};
 
 /// The file name of the store inside the data directory.
 pub const STORE_FILE: &str = "lexstack.redb";
@@ -115,7 +116,7 @@ pub enum StoreError {
     ReadOnly,
     #[error("corrupt record: {0}")]
     Corrupt(String),
-    #[error("a read of the store file met a page that does not hold what redb wrote")]
+    #[error("a page of the store file does not hold what redb wrote there")]
     DamagedPage,
     #[error(
         "the store was written by a newer lexstack (schema {found}, this build reads {supported})"
@@ -128,6 +129,13 @@ pub enum StoreError {
     SchemaTooOld { found: u64, supported: u64 },
     #[error("store: {0}")]
     Redb(#[from] redb::Error),
+    /// The checks read the search index beside the store; its errors
+    /// reach them here.
+    #[error("{0}")]
+    Search(String),
+    /// The search index's files do not hold what tantivy wrote.
+    #[error("{0}")]
+    SearchIndexDamaged(String),
     #[error("store record is not valid json")]
     Record(#[source] serde_json::Error),
     #[error("store file {path}")]
@@ -184,13 +192,14 @@ impl StoreError {
 
     /// Whether the store cannot serve until its file is mended or opened
     /// again, rather than having failed this one request: a damaged file,
-    /// or a handle that refuses all work after an I/O error (a file cut
-    /// short or a disk that filled under it).
+    /// a handle that refuses all work after an I/O error (a file cut short
+    /// or a disk that filled under it), or a damaged search index.
     pub fn is_unavailable(&self) -> bool {
         self.is_damaged_file()
             || matches!(
                 self,
                 StoreError::Redb(redb::Error::PreviousIo | redb::Error::Io(_))
+                    | StoreError::SearchIndexDamaged(_)
             )
     }
 
@@ -214,32 +223,9 @@ impl From<redb::DatabaseError> for StoreError {
 }
 
 thread_local! {
-    /// Whether this thread's last panic was raised in redb's code.
-    static PANICKED_IN_REDB: Cell<bool> = const { Cell::new(false) };
     /// Whether this thread met a record that does not decode since the
     /// flag was last cleared.
     static UNDECODABLE_RECORD: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Installs, once, a panic hook that records whether a panic was raised in
-/// redb's code: such a panic is logged as a warning, any other handed to
-/// the hook before it.
-fn watch_redb_panics() {
-    static INSTALLED: Once = Once::new();
-    INSTALLED.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            let in_redb = info
-                .location()
-                .is_some_and(|place| place.file().contains("redb"));
-            PANICKED_IN_REDB.set(in_redb);
-            match in_redb {
-                // Caught, and reported as a damaged file by whoever asked.
-                true => tracing::warn!(panic = %info, "redb met a page it cannot read"),
-                false => previous(info),
-            }
-        }));
-    });
 }
 
 /// Runs `work`, turning a panic raised in redb's code, as some damaged
@@ -249,14 +235,7 @@ pub fn catch_damaged_page<T, E>(work: impl FnOnce() -> Result<T, E>) -> Result<T
 where
     E: From<StoreError>,
 {
-    watch_redb_panics();
-    PANICKED_IN_REDB.set(false);
-    std::panic::catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|panic| {
-        if !PANICKED_IN_REDB.get() {
-            std::panic::resume_unwind(panic);
-        }
-        Err(StoreError::DamagedPage.into())
-    })
+    engine_panics::catch(Engine::Redb, work).unwrap_or_else(|_| Err(StoreError::DamagedPage.into()))
 }
 
 /// A shared handle on an open store file.
@@ -407,15 +386,23 @@ impl Store {
     }
 
     /// Runs `work` in one write transaction and commits it durably when it
-    /// returns `Ok`; on `Err` nothing it wrote is kept.
+    /// returns `Ok`; on `Err` nothing it wrote is kept. A panic in redb's
+    /// code (a damaged page) is [`StoreError::DamagedPage`], as in
+    /// [`Store::read`].
     pub fn write<T, E>(&self, work: impl FnOnce(&WriteTransaction) -> Result<T, E>) -> Result<T, E>
     where
         E: From<StoreError>,
     {
-        let txn = self.begin_write()?;
-        let value = work(&txn)?;
-        txn.commit().map_err(StoreError::from)?;
-        Ok(value)
+        let written = engine_panics::catch(Engine::Redb, || {
+            let txn = self.begin_write()?;
+            let value = work(&txn)?;
+            txn.commit().map_err(StoreError::from)?;
+            Ok(value)
+        });
+        written.unwrap_or_else(|_| {
+            self.mark_damaged();
+            Err(StoreError::DamagedPage.into())
+        })
     }
 
     /// Runs `work` on a consistent snapshot. redb panics on some pages that
@@ -432,8 +419,11 @@ impl Store {
             }
         })?;
         UNDECODABLE_RECORD.set(false);
-        let result = catch_damaged_page(|| work(&txn));
-        if PANICKED_IN_REDB.get() || UNDECODABLE_RECORD.get() {
+        let result = engine_panics::catch(Engine::Redb, || work(&txn)).unwrap_or_else(|_| {
+            self.mark_damaged();
+            Err(StoreError::DamagedPage.into())
+        });
+        if UNDECODABLE_RECORD.get() {
             self.mark_damaged();
         }
         result
@@ -600,6 +590,79 @@ mod tests {
             self.check()?;
             self.memory.write(offset, data)
         }
+    }
+
+    /// Memory whose second half reads as zeros while `damaged` is set, as a
+    /// file damaged on disk does.
+    #[derive(Debug, Default)]
+    struct DamagedDisk {
+        memory: redb::backends::InMemoryBackend,
+        damaged: Arc<std::sync::atomic::AtomicBool>,
+    }
+
+    impl redb::StorageBackend for DamagedDisk {
+        fn len(&self) -> std::io::Result<u64> {
+            self.memory.len()
+        }
+        fn read(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
+            self.memory.read(offset, out)?;
+            if self.damaged.load(std::sync::atomic::Ordering::SeqCst)
+                && offset >= self.memory.len()? / 2
+            {
+                out.fill(0);
+            }
+            Ok(())
+        }
+        fn set_len(&self, len: u64) -> std::io::Result<()> {
+            self.memory.set_len(len)
+        }
+        fn sync_data(&self) -> std::io::Result<()> {
+            self.memory.sync_data()
+        }
+        fn write(&self, offset: u64, data: &[u8]) -> std::io::Result<()> {
+            self.memory.write(offset, data)
+        }
+    }
+
+    #[test]
+    fn a_write_that_meets_a_damaged_page_is_an_error_and_marks_the_store() {
+        let disk = DamagedDisk::default();
+        let damaged = disk.damaged.clone();
+        let db = Database::builder()
+            .set_cache_size(0)
+            .create_with_backend(disk)
+            .unwrap();
+        let store = Store {
+            db: Arc::new(Handle::ReadWrite(db)),
+            layout: Layout::Main,
+            damaged: Arc::default(),
+        };
+        store.migrate().unwrap();
+        const TABLE: redb::TableDefinition<u64, &str> = redb::TableDefinition::new("numbers");
+        let put = |from: u64, to: u64| {
+            store.write(|txn| -> Result<(), StoreError> {
+                let mut table = txn.open_table(TABLE)?;
+                for n in from..to {
+                    table.insert(n, "a number kept in the store to fill its pages")?;
+                }
+                Ok(())
+            })
+        };
+        put(0, 20_000).unwrap();
+        store.probe().unwrap();
+        damaged.store(true, std::sync::atomic::Ordering::SeqCst);
+        let mut failed = None;
+        for n in (0..20_000).step_by(500) {
+            if let Err(err) = put(n, n + 1) {
+                failed = Some(err);
+                break;
+            }
+        }
+        let err = failed.expect("no write met a zeroed page");
+        assert!(err.is_unavailable(), "{err}");
+        assert!(store.probe().is_err());
+        // Closing the database reads its pages again.
+        damaged.store(false, std::sync::atomic::Ordering::SeqCst);
     }
 
     #[test]

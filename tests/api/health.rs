@@ -79,9 +79,21 @@ const SPREAD: [(u32, u32); 21] = [
 /// charged.
 async fn resolve_each(
     app: &TestApp,
+    key: (&str, &str),
+    tag: &str,
+    citations: &[String],
+) -> Vec<String> {
+    resolve_each_in_mode(app, key, tag, citations, "exact").await
+}
+
+/// [`resolve_each`] in a search mode ("lenient" also looks up bare case
+/// names in the search index).
+async fn resolve_each_in_mode(
+    app: &TestApp,
     (key_id, key): (&str, &str),
     tag: &str,
     citations: &[String],
+    search_mode: &str,
 ) -> Vec<String> {
     let mut unavailable = Vec::new();
     for (n, citation) in citations.iter().enumerate() {
@@ -91,7 +103,7 @@ async fn resolve_each(
             .post(app.url("/v1/citations/resolve"))
             .bearer_auth(key)
             .header("X-Request-Id", &request_id)
-            .json(&json!({ "citations": [citation] }))
+            .json(&json!({ "citations": [citation], "searchMode": search_mode }))
             .send()
             .await
             .unwrap();
@@ -138,6 +150,40 @@ async fn a_library_damaged_on_disk_is_unavailable_not_an_internal_error() {
             .unwrap()
             .contains("library")
     );
+}
+
+/// A search index damaged on disk after the server opened it: tantivy
+/// panics on some postings that do not hold what it wrote and reports
+/// others as I/O errors. A check that searches names answers 503
+/// `service_unavailable` on either, never a 500, charges nothing, and
+/// readiness then says the library is not usable.
+#[tokio::test]
+async fn a_search_index_damaged_on_disk_is_unavailable_not_an_internal_error() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_library(dir.path());
+    let app = spawn_app_in(dir, |_| {}).await;
+    let (key_id, key) = app.create_key("10").await;
+    let (status, _) = app.get("/v1/health/ready", None).await;
+    assert_eq!(status, 200);
+    for entry in std::fs::read_dir(app.data_dir().join("index")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|ext| ext == "idx") {
+            zero_pages(&path, 0.0, 1.0);
+        }
+    }
+
+    let names: Vec<String> = [
+        "Miranda v. Arizona",
+        "Marbury v. Madison",
+        "Gideon v. Wainwright",
+        "Mapp v. Ohio",
+    ]
+    .map(String::from)
+    .to_vec();
+    let unavailable = resolve_each_in_mode(&app, (&key_id, &key), "index", &names, "lenient").await;
+    assert!(!unavailable.is_empty(), "no search met a zeroed posting");
+    let (status, body) = app.get("/v1/health/ready", None).await;
+    assert_error(status, &body, 503, "not_ready");
 }
 
 /// A record whose bytes were changed on disk so that it no longer decodes

@@ -85,6 +85,12 @@ impl ImportError {
             message: message.into(),
         }
     }
+
+    /// Whether it comes of a damaged store file
+    /// ([`StoreError::is_damaged_file`]).
+    pub fn is_damaged_file(&self) -> bool {
+        matches!(self, ImportError::Store(store) if store.is_damaged_file())
+    }
 }
 
 /// What one import (or one file of it) did.

@@ -233,9 +233,7 @@ fn other_case_named(
     name: &str,
     records: &[CaseRecord],
 ) -> Result<Option<String>, StoreError> {
-    let hits = library
-        .search_names(name, 10)
-        .map_err(|e| StoreError::Corrupt(format!("search: {e}")))?;
+    let hits = library.search_names(name, 10)?;
     for hit in hits {
         if records.iter().any(|r| r.id == hit.id) || !case_names_match(name, &hit.name) {
             continue;

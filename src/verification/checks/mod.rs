@@ -95,9 +95,7 @@ pub fn by_name(
     public_url: &str,
     text: &str,
 ) -> Result<Option<CheckedCitation>, StoreError> {
-    let hits = library
-        .search_names(text, 10)
-        .map_err(|e| StoreError::Corrupt(format!("search: {e}")))?;
+    let hits = library.search_names(text, 10)?;
     // Each hit with the name of it that matches: its own, or a case
     // decided with it (Vignera v. New York with Miranda).
     let matching: Vec<(SearchHit, String)> = hits
@@ -140,8 +138,7 @@ pub fn by_name(
             if let Some(record) = store::case(txn, &hit.id)? {
                 let cited_by = library
                     .index
-                    .citing_count(&record.id)
-                    .map_err(|e| StoreError::Corrupt(format!("search: {e}")))?;
+                    .citing_count(&record.id)?;
                 ranked.push((cited_by, record));
             }
         }
