@@ -1,6 +1,7 @@
 //! What every handler needs, built once at start-up and shared.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::accounts::Accounts;
@@ -32,6 +33,10 @@ pub struct AppContext {
     /// every blocking thread (3.3 GB, 526 threads) and stalled every other
     /// request behind them for seconds.
     password_slots: tokio::sync::Semaphore,
+    /// Whether the last library probe failed: its causes and the repair
+    /// advice are logged when probes start failing, not at every probe an
+    /// orchestrator sends.
+    library_failing: AtomicBool,
 }
 
 pub type Ctx = Arc<AppContext>;
@@ -58,6 +63,7 @@ impl AppContext {
             password_slots: tokio::sync::Semaphore::new(
                 std::thread::available_parallelism().map_or(1, |n| n.get()),
             ),
+            library_failing: AtomicBool::new(false),
         }
     }
 }
@@ -116,8 +122,17 @@ pub async fn library_usable(ctx: &Ctx) -> bool {
     })
     .await;
     match probe {
-        Ok((Ok(()), Ok(_))) => true,
+        Ok((Ok(()), Ok(()))) => {
+            if ctx.library_failing.swap(false, Ordering::Relaxed) {
+                tracing::info!("library probe succeeds again");
+            }
+            true
+        }
         Ok((status, search)) => {
+            if ctx.library_failing.swap(true, Ordering::Relaxed) {
+                tracing::debug!(store = ?status.as_ref().err(), index = ?search.err(), "library probe failed");
+                return false;
+            }
             tracing::error!(store = ?status.as_ref().err(), index = ?search.err(), "library probe failed");
             if status.is_err_and(|err| err.is_damaged_file()) {
                 let file = ctx.config.data_dir.join(crate::store::LIBRARY_FILE);
