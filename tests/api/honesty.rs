@@ -218,11 +218,12 @@ async fn every_pin_page_is_checked() {
             "",
         ),
         // A page the dates index lists a document at, which no source
-        // names, is no other case: Reynolds v. Sims runs over 377 U.S. 563.
+        // names, may be another decision or a page of this one (Reynolds v.
+        // Sims runs over 377 U.S. 563): the library cannot tell.
         (
             "Reynolds v. Sims, 377 U.S. 533, 568 (1964).",
-            "verified",
-            "",
+            "unavailable",
+            "page 563",
         ),
         (
             "Miranda v. Arizona, 86 S. Ct. 1602, 1670 (1966).",
@@ -776,10 +777,11 @@ async fn scdb_decisions_sharing_a_page_stay_apart() {
     assert_eq!(wrong["status"], "unverified", "{wrong}");
 }
 
-/// Before SCDB's years, the dates index's unnamed record of a decision of
-/// another day is the only sign of where a case ends: a pin past it is not
-/// verified, but not called wrong either (the index has records inside
-/// cases: "377 U.S. 563" is inside Reynolds v. Sims, which SCDB names).
+/// The dates index's unnamed record of a decision is often the only sign of
+/// where a case ends: a pin past it is not verified, but not called wrong
+/// either, before SCDB's years and in them (the index has records inside
+/// cases: "377 U.S. 563" is inside Reynolds v. Sims; but the order lists
+/// after Milliken v. Bradley, the last opinion of 418 U.S., start at 911).
 #[tokio::test]
 async fn a_pin_past_an_unnamed_decision_of_another_day_is_unavailable() {
     let app = spawn_app().await;
@@ -790,7 +792,18 @@ async fn a_pin_past_an_unnamed_decision_of_another_day_is_unavailable() {
     let inside = only(&app, &key, "Plessy v. Ferguson, 163 U.S. 537, 550 (1896).").await;
     assert_eq!(inside["status"], "verified", "{inside}");
     let reynolds = only(&app, &key, "Reynolds v. Sims, 377 U.S. 533, 568 (1964).").await;
-    assert_eq!(reynolds["status"], "verified", "{reynolds}");
+    assert_eq!(reynolds["status"], "unavailable", "{reynolds}");
+    assert_reason(
+        &reynolds,
+        "page 563, where the library knows a decision of 1964-06-22",
+    );
+    let before = only(&app, &key, "Reynolds v. Sims, 377 U.S. 533, 560 (1964).").await;
+    assert_eq!(before["status"], "verified", "{before}");
+    let orders = only(&app, &key, "Milliken v. Bradley, 418 U.S. 717, 912 (1974).").await;
+    assert_eq!(orders["status"], "unavailable", "{orders}");
+    assert_reason(&orders, "page 911");
+    let opinion = only(&app, &key, "Milliken v. Bradley, 418 U.S. 717, 745 (1974).").await;
+    assert_eq!(opinion["status"], "verified", "{opinion}");
     // Hinderlider, decided the same day as Erie, starts at 304 U.S. 92.
     let erie = only(
         &app,
@@ -799,6 +812,21 @@ async fn a_pin_past_an_unnamed_decision_of_another_day_is_unavailable() {
     )
     .await;
     assert_eq!(erie["status"], "unavailable", "{erie}");
+}
+
+/// A case nothing bounds (the last the library knows of its volume: no
+/// later decision of 597 U.S. has its U.S. cite in the data) runs on as far
+/// as cases do, and no farther.
+#[tokio::test]
+async fn a_pin_far_past_a_case_whose_end_is_unknown_is_unavailable() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let dobbs = "Dobbs v. Jackson Women's Health Organization, 597 U.S. 215";
+    let far = only(&app, &key, &format!("{dobbs}, 2000 (2022).")).await;
+    assert_eq!(far["status"], "unavailable", "{far}");
+    assert_reason(&far, "does not know where the case ends");
+    let near = only(&app, &key, &format!("{dobbs}, 300 (2022).")).await;
+    assert_eq!(near["status"], "verified", "{near}");
 }
 
 /// A pin past the last page the case's text marks ("*655") is `unavailable`

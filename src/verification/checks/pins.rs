@@ -135,6 +135,17 @@ fn page_outside_case(
         _ => None,
     };
     if let Some((other, starts_there)) = other {
+        if !is_named(&other) {
+            let start = start_in_volume(&other, key).unwrap_or(pin);
+            return Ok(Some(PinOutside {
+                reason: format!(
+                    "page {pin} is at or past page {start}, where the library knows {} that no \
+                     source names, so it cannot tell whether the page is still in the case",
+                    described(&other)
+                ),
+                proven: false,
+            }));
+        }
         // Most reporters run one case on after another: the case cited may
         // end on the page where the next begins. The U.S. Reports start
         // each on a page of its own.
@@ -174,12 +185,39 @@ fn page_outside_case(
             *marked.get_or_init(|| last)
         }
     };
-    Ok(marked.filter(|&last| pin > last).map(|last| PinOutside {
+    if let Some(last) = marked.filter(|&last| pin > last) {
+        return Ok(Some(PinOutside {
+            reason: format!(
+                "the library's text of the case marks its pages from {first} to {last}; page {pin} is past them"
+            ),
+            proven: false,
+        }));
+    }
+    // Nothing bounds the case (the last the library knows of its volume):
+    // a page farther on than cases run is not placed in it.
+    Ok((pin - first > LONGEST_CASE_PAGES).then(|| PinOutside {
         reason: format!(
-            "the library's text of the case marks its pages from {first} to {last}; page {pin} is past them"
+            "the library does not know where the case ends, and page {pin} is {} pages past its \
+             first page, {first}",
+            pin - first
         ),
         proven: false,
     }))
+}
+
+/// Pages past its first that a case whose end the library does not know
+/// may still run to. The longest opinions of the U.S. Reports run under
+/// 300 pages (Furman v. Georgia, 408 U.S. 238 to 470; McConnell v. FEC,
+/// 540 U.S. 93 to 365).
+const LONGEST_CASE_PAGES: u32 = 500;
+
+/// The page `case` starts on in `key`'s volume.
+fn start_in_volume(case: &CaseRecord, key: &CiteKey) -> Option<u32> {
+    case.citations
+        .iter()
+        .filter_map(|c| c.key.as_ref())
+        .find(|k| k.reporter == key.reporter && k.volume == key.volume)
+        .map(|k| k.page)
 }
 
 /// The last page of a run the opinion texts of `record` mark, page by page,
@@ -202,30 +240,21 @@ fn last_page_marked(
     Ok(run)
 }
 
-/// The first of `ids` that may be another decision than `record`: one the
-/// library knows by name, or, before SCDB's years, any. A record with no
-/// name (a page of the Supreme Court dates index that no other source
-/// names) is no proof ([`PinOutside::proven`]): it may be a separately
-/// printed opinion of the case cited or an error of the index. Where SCDB
-/// names the decisions, such a record inside a case is an order or an
-/// error ("377 U.S. 563", dated a week after Reynolds v. Sims, which runs
-/// from 533 to 632) and is passed over; before them it is the only record
-/// of the next decision (Plessy v. Ferguson's "163 U.S. 564"; Hinderlider,
-/// decided the same day as Erie at 304 U.S. 92).
+/// The first of `ids` that is another decision than `record`. A record
+/// with no name (a page of the Supreme Court dates index that no other
+/// source names) is one too, though no proof ([`PinOutside::proven`]): it
+/// is mostly an order or a decision of another day (Plessy v. Ferguson's
+/// "163 U.S. 564"; Hinderlider, decided the same day as Erie at 304 U.S.
+/// 92; the order lists after a volume's last opinion), but sometimes a
+/// page of the case itself ("377 U.S. 563", inside Reynolds v. Sims). A pin
+/// past one is `unavailable`: the library cannot tell which.
 fn first_other(
     txn: &ReadTransaction,
     ids: &[String],
     record: &CaseRecord,
 ) -> Result<Option<CaseRecord>, StoreError> {
-    let named_by_scdb = record
-        .provenance
-        .iter()
-        .any(|p| p.source == crate::library::import::scdb::SOURCE);
-    for id in ids {
-        let Some(case) = store::case(txn, id)? else {
-            continue;
-        };
-        if is_named(&case) || !named_by_scdb {
+    for id in ids.iter().filter(|id| **id != record.id) {
+        if let Some(case) = store::case(txn, id)? {
             return Ok(Some(case));
         }
     }
