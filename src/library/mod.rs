@@ -686,18 +686,19 @@ impl Library {
     /// index rebuild left to index waits for the caller's
     /// [`Self::index_pending`].
     ///
-    /// A first build into an empty library is compacted afterwards: the
-    /// build's copy-on-write pages leave the new file half free (138 MB
-    /// against 74), and compacting it costs under a second. A build into a
-    /// library that holds more (an upgrade of the default library, or one
-    /// imported first) is not: compacting reads and rewrites the whole file
-    /// (33 s and 1.6 GB at a million cases), and the free pages the build left
+    /// A first build into an empty library, or one resumed after a first
+    /// build was killed, is compacted afterwards: the build's copy-on-write
+    /// pages leave the new file half free (138 MB against 74), and
+    /// compacting it costs under a second. A build into a library that
+    /// holds more (an upgrade of the default library, or one imported
+    /// first) is not: compacting reads and rewrites the whole file (33 s
+    /// and 1.6 GB at a million cases), and the free pages the build left
     /// are reused by later writes.
     pub fn open_with_default(
         data_dir: &Path,
     ) -> Result<(Self, Option<Vec<import::ImportReport>>), LibraryError> {
         let library = Self::open(data_dir)?;
-        let was_empty = library.holds_nothing()?;
+        let was_empty = library.begin_first_build()?;
         let Some(reports) = library.ensure_default()? else {
             return Ok((library, None));
         };
@@ -707,6 +708,23 @@ impl Library {
         drop(library);
         Store::compact_file(data_dir, Layout::Library)?;
         Ok((Self::open(data_dir)?, Some(reports)))
+    }
+
+    /// Whether this is a first build of the default library: into an
+    /// empty library, or resuming one a kill stopped (which the library
+    /// records as it starts, since it is no longer empty then).
+    fn begin_first_build(&self) -> Result<bool, StoreError> {
+        const BEGUN: &str = "first_build_begun";
+        if self.holds_nothing()? {
+            self.store.write(|txn| -> Result<(), StoreError> {
+                let mut writer = store::LibraryWriter::new(txn)?;
+                writer.set_meta(BEGUN, &true)?;
+                writer.finish()
+            })?;
+            return Ok(true);
+        }
+        let begun: Option<bool> = self.store.read(|txn| store::meta_value(txn, BEGUN))?;
+        Ok(begun == Some(true) && default_version(&self.store)?.is_none())
     }
 
     /// True when the library holds no case and no other authority.

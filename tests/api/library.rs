@@ -243,6 +243,32 @@ fn coverage_tells_held_volumes_from_unheld_ones() {
     assert!(titles.windows(2).all(|w| w[0] < w[1]), "{titles:?}");
 }
 
+/// A first build killed after its steps committed, before it recorded
+/// its version, runs again at the next start: the steps already done are
+/// not read again, and the volumes they held stay held.
+#[test]
+fn a_default_build_run_again_keeps_the_volumes_its_done_steps_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_library(dir.path());
+    let library = Library::open(dir.path()).unwrap();
+    library
+        .store
+        .write(|txn| -> Result<(), lexstack::store::StoreError> {
+            let mut writer = lexstack::library::store::LibraryWriter::new(txn)?;
+            writer.set_meta("default_library_version", &0u32)?;
+            writer.finish()
+        })
+        .unwrap();
+    let reports = library.ensure_default().unwrap().expect("built again");
+    let dates = reports.iter().find(|r| r.source == "scotus_dates").unwrap();
+    assert_eq!(dates.stored, 0, "the dates index was read again");
+    let brown = lookup(&library, "347 U.S. 490");
+    assert_eq!(brown["verdict"], "found_by_page_range", "{brown}");
+    let us = library.status().unwrap();
+    let us = us.reporters.iter().find(|r| r.reporter == "U.S.").unwrap();
+    assert!(us.volumes_held >= 250, "{us:?}");
+}
+
 #[test]
 fn the_volume_557_opinions_are_split_into_their_cases() {
     let (_dir, library) = library();

@@ -122,13 +122,17 @@ fn gunzip(bytes: &'static [u8]) -> BufReader<flate2::bufread::MultiGzDecoder<&'s
 /// Builds (or brings up to date) the default library; returns one report
 /// per source.
 pub fn build(store: &Store) -> Result<Vec<ImportReport>, ImportError> {
-    // Default libraries before version 2 held volumes 1–546 on the dates
-    // index alone.
-    store.write(|txn| -> Result<(), StoreError> {
-        let mut writer = LibraryWriter::new(txn)?;
-        writer.forget_volumes_held_by(SCOTUS_DATES, None)?;
-        writer.finish()
-    })?;
+    // The volumes an earlier default library held on the dates index (alone,
+    // before version 2) are marked again by this version's step, which
+    // forgets them only before it starts: a build resumed after a kill
+    // keeps what the step marked before it.
+    if !super::has_checkpoint(store, &checkpoint("scotus_dates"))? {
+        store.write(|txn| -> Result<(), StoreError> {
+            let mut writer = LibraryWriter::new(txn)?;
+            writer.forget_volumes_held_by(SCOTUS_DATES, None)?;
+            writer.finish()
+        })?;
+    }
     let scdb_survey = super::scdb::survey(Path::new(SCDB_NAME), gunzip(SCDB_DOCKETS))?;
     let mut reports = vec![
         scotus_dates(store, &scdb_survey.held_volumes)?,

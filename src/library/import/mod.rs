@@ -202,6 +202,14 @@ pub struct Checkpoint {
     pub named_ids_when_done: Option<u64>,
 }
 
+/// Whether an import under checkpoint `key` has committed a batch.
+pub fn has_checkpoint(store: &Store, key: &str) -> Result<bool, StoreError> {
+    store.read(|txn| -> Result<bool, StoreError> {
+        let table = txn.open_table(crate::store::tables::IMPORT_PROGRESS)?;
+        Ok(table.get(key)?.is_some())
+    })
+}
+
 /// Progress on a terminal: a bar with rows/s and ETA (by compressed bytes
 /// read); elsewhere a log line every ten seconds.
 pub struct Progress {
