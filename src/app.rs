@@ -15,7 +15,7 @@ use crate::cron::Cron;
 use crate::ids::{random_hex, secret_hash};
 use crate::jobs::worker::Workers;
 use crate::library::{Library, LibraryError};
-use crate::store::{LIBRARY_FILE, Store, StoreError, now_millis, rfc3339};
+use crate::store::{LIBRARY_FILE, STORE_FILE, Store, StoreError, now_millis, rfc3339};
 
 /// Written to the data directory while the server runs, for the CLI.
 pub const SERVER_FILE: &str = "server.json";
@@ -41,6 +41,8 @@ pub enum StartError {
         advice: String,
         source: LibraryError,
     },
+    #[error("{advice}")]
+    DamagedStore { advice: String, source: StoreError },
     #[error("scheduler: {0}")]
     Cron(#[from] tokio_cron_scheduler::JobSchedulerError),
     #[error("start-up task failed: {0}")]
@@ -102,16 +104,21 @@ impl App {
         config.addr = addr;
         let listener = tokio::net::TcpListener::from_std(listener).map_err(StartError::Listener)?;
         let data_dir = config.data_dir.clone();
-        let store = tokio::task::spawn_blocking(move || Store::open(&data_dir)).await??;
+        let store = tokio::task::spawn_blocking(move || Store::open(&data_dir))
+            .await?
+            .map_err(|err| match err.is_damaged_file() {
+                true => StartError::DamagedStore {
+                    advice: crate::store::main_store_advice(&config.data_dir.join(STORE_FILE)),
+                    source: err,
+                },
+                false => StartError::Store(err),
+            })?;
         let data_dir = config.data_dir.clone();
         let opened = tokio::task::spawn_blocking(move || {
-            // Opening writes as well as reads, outside `Store::read`.
-            crate::store::catch_damaged_page(|| {
-                let opened = Library::open_with_default(&data_dir)?;
-                // What a killed import or an index rebuild left to index.
-                opened.0.index_pending()?;
-                Ok::<_, LibraryError>(opened)
-            })
+            let opened = Library::open_with_default(&data_dir)?;
+            // What a killed import or an index rebuild left to index.
+            opened.0.index_pending()?;
+            Ok::<_, LibraryError>(opened)
         })
         .await?;
         let library = opened.map_err(|err| match err.is_damaged_file() {

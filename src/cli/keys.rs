@@ -68,6 +68,11 @@ pub async fn run_keys(global: &GlobalArgs, command: KeysCommand) -> anyhow::Resu
     let config = Config::load(&global.overrides())?;
     let creates = matches!(command, KeysCommand::Create { .. });
     let target = connect(&config.data_dir, creates).await?;
+    let done = keys_command(&target, command).await;
+    target.advise(&config.data_dir, done)
+}
+
+async fn keys_command(target: &Target, command: KeysCommand) -> anyhow::Result<()> {
     match command {
         KeysCommand::Create {
             balance,
@@ -79,7 +84,7 @@ pub async fn run_keys(global: &GlobalArgs, command: KeysCommand) -> anyhow::Resu
                 balance_usd: balance,
                 opinion_content,
             };
-            let created: CreatedKey = match &target {
+            let created: CreatedKey = match target {
                 Target::Remote(remote) => {
                     serde_json::from_value(remote.post("/admin/keys", &json!(request)).await?)?
                 }
@@ -88,7 +93,7 @@ pub async fn run_keys(global: &GlobalArgs, command: KeysCommand) -> anyhow::Resu
             out(format_args!("{}", created.key));
         }
         KeysCommand::List { json } => {
-            let keys: Vec<KeySummary> = match &target {
+            let keys: Vec<KeySummary> = match target {
                 Target::Remote(remote) => {
                     serde_json::from_value(remote.get("/admin/keys").await?["keys"].take())?
                 }
@@ -101,7 +106,7 @@ pub async fn run_keys(global: &GlobalArgs, command: KeysCommand) -> anyhow::Resu
             }
         }
         KeysCommand::Revoke { key_id } => {
-            match &target {
+            match target {
                 Target::Remote(remote) => {
                     remote
                         .post(&format!("/admin/keys/{key_id}/revoke"), &Value::Null)
@@ -121,9 +126,14 @@ pub async fn run_wallet(global: &GlobalArgs, command: WalletCommand) -> anyhow::
     init_quiet_logging(global);
     let config = Config::load(&global.overrides())?;
     let target = connect(&config.data_dir, false).await?;
+    let done = wallet_command(&target, command).await;
+    target.advise(&config.data_dir, done)
+}
+
+async fn wallet_command(target: &Target, command: WalletCommand) -> anyhow::Result<()> {
     match command {
         WalletCommand::Topup { key_id, amount } => {
-            let report: WalletReport = match &target {
+            let report: WalletReport = match target {
                 Target::Remote(remote) => serde_json::from_value(
                     remote
                         .post(
@@ -141,7 +151,7 @@ pub async fn run_wallet(global: &GlobalArgs, command: WalletCommand) -> anyhow::
             limit,
             json,
         } => {
-            let report: WalletReport = match &target {
+            let report: WalletReport = match target {
                 Target::Remote(remote) => serde_json::from_value(
                     remote
                         .get(&format!("/admin/wallets/{key_id}?limit={limit}"))

@@ -12,7 +12,7 @@ use crate::library::import::{self, ImportReport};
 use crate::library::model::codes;
 use crate::library::store::LibraryWriter;
 use crate::library::{DefaultLibrary, Library, LibraryStatus};
-use crate::store::{LIBRARY_FILE, Store, StoreError, catch_damaged_page};
+use crate::store::{LIBRARY_FILE, Store, StoreError};
 use crate::verification::Verifier;
 
 /// What `library search --kind` accepts: cases and the authority codes.
@@ -128,10 +128,7 @@ pub async fn run_library(global: &GlobalArgs, command: LibraryCommand) -> anyhow
     init_quiet_logging(global);
     let config = Config::load(&global.overrides())?;
     let data = config.data_dir.clone();
-    let done = tokio::task::spawn_blocking(move || {
-        catch_damaged_page(|| library_command(&config, command))
-    })
-    .await?;
+    let done = tokio::task::spawn_blocking(move || library_command(&config, command)).await?;
     with_repair_advice(done, &data)
 }
 
@@ -283,10 +280,8 @@ pub async fn run_import(global: &GlobalArgs, command: ImportCommand) -> anyhow::
     );
     let config = Config::load(&global.overrides())?;
     let data = config.data_dir.clone();
-    let done = tokio::task::spawn_blocking(move || {
-        catch_damaged_page(|| import_command(&config.data_dir, command))
-    })
-    .await?;
+    let done =
+        tokio::task::spawn_blocking(move || import_command(&config.data_dir, command)).await?;
     with_repair_advice(done, &data)
 }
 

@@ -10,11 +10,24 @@ use anyhow::{Context, anyhow, bail};
 use serde_json::Value;
 
 use crate::app::{ADMIN_TOKEN_FILE, SERVER_FILE, ServerInfo};
-use crate::store::{STORE_FILE, Store, StoreError};
+use crate::store::{STORE_FILE, Store, StoreError, main_store_advice};
 
 pub enum Target {
     Remote(RemoteAdmin),
     Local(Store),
+}
+
+impl Target {
+    /// `done`, with what to do about the store file when a failure of it
+    /// met damage in the store opened here.
+    pub fn advise<T>(&self, data_dir: &Path, done: anyhow::Result<T>) -> anyhow::Result<T> {
+        match self {
+            Target::Local(store) if store.is_damaged() => {
+                done.context(main_store_advice(&data_dir.join(STORE_FILE)))
+            }
+            _ => done,
+        }
+    }
 }
 
 pub struct RemoteAdmin {
@@ -62,6 +75,9 @@ pub async fn connect(data_dir: &Path, create: bool) -> anyhow::Result<Target> {
                 data_dir.display(),
                 STARTING_SERVER_WAIT.as_secs()
             ),
+            Err(err) if err.is_damaged_file() => {
+                return Err(err).context(main_store_advice(&data_dir.join(STORE_FILE)));
+            }
             Err(err) => {
                 return Err(err)
                     .with_context(|| format!("cannot open the store in {}", data_dir.display()));

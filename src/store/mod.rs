@@ -231,11 +231,21 @@ thread_local! {
 /// Runs `work`, turning a panic raised in redb's code, as some damaged
 /// pages make it, into [`StoreError::DamagedPage`]. A panic of our own is a
 /// bug, not damage: it goes on unwinding.
-pub fn catch_damaged_page<T, E>(work: impl FnOnce() -> Result<T, E>) -> Result<T, E>
+fn catch_damaged_page<T, E>(work: impl FnOnce() -> Result<T, E>) -> Result<T, E>
 where
     E: From<StoreError>,
 {
     engine_panics::catch(Engine::Redb, work).unwrap_or_else(|_| Err(StoreError::DamagedPage.into()))
+}
+
+/// What to do about a damaged `lexstack.redb` (`file`): unlike the
+/// library, what it holds cannot be rebuilt.
+pub fn main_store_advice(file: &Path) -> String {
+    format!(
+        "{} is damaged: restore it from a backup. It holds the API keys, wallets, ledger, \
+         accounts and jobs, which cannot be rebuilt; moving it aside starts an empty store",
+        file.display()
+    )
 }
 
 /// A shared handle on an open store file.
@@ -265,7 +275,15 @@ impl Store {
         Self::open_layout(data_dir, Layout::Library)
     }
 
+    /// Opens (creating when absent) the store file of `layout`. Opening
+    /// reads and may migrate the file, outside [`Store::read`] and
+    /// [`Store::write`]: a panic of redb's on a damaged page is
+    /// [`StoreError::DamagedPage`] here too, as in the two below.
     pub fn open_layout(data_dir: &Path, layout: Layout) -> Result<Self, StoreError> {
+        catch_damaged_page(|| Self::open_layout_unguarded(data_dir, layout))
+    }
+
+    fn open_layout_unguarded(data_dir: &Path, layout: Layout) -> Result<Self, StoreError> {
         std::fs::create_dir_all(data_dir).map_err(|source| StoreError::Io {
             path: data_dir.to_path_buf(),
             source,
@@ -286,6 +304,10 @@ impl Store {
     /// Opens an existing store file for reading only; it may be open for
     /// writing in another process (the server) at the same time.
     pub fn open_read_only(data_dir: &Path, layout: Layout) -> Result<Self, StoreError> {
+        catch_damaged_page(|| Self::open_read_only_unguarded(data_dir, layout))
+    }
+
+    fn open_read_only_unguarded(data_dir: &Path, layout: Layout) -> Result<Self, StoreError> {
         let db = Database::builder()
             .set_concurrency_mode(ConcurrencyMode::SingleWriter)
             .set_cache_size(layout.cache_bytes())
@@ -302,15 +324,17 @@ impl Store {
     /// Rewrites a closed store file without its free pages (after a bulk
     /// build that rewrote many records).
     pub fn compact_file(data_dir: &Path, layout: Layout) -> Result<(), StoreError> {
-        let mut db = Database::builder()
-            .set_concurrency_mode(ConcurrencyMode::SingleWriter)
-            .set_cache_size(layout.cache_bytes())
-            .open(data_dir.join(layout.file_name()))?;
-        while db
-            .compact()
-            .map_err(|e| StoreError::Redb(redb::Error::from(e)))?
-        {}
-        Ok(())
+        catch_damaged_page(|| {
+            let mut db = Database::builder()
+                .set_concurrency_mode(ConcurrencyMode::SingleWriter)
+                .set_cache_size(layout.cache_bytes())
+                .open(data_dir.join(layout.file_name()))?;
+            while db
+                .compact()
+                .map_err(|e| StoreError::Redb(redb::Error::from(e)))?
+            {}
+            Ok(())
+        })
     }
 
     fn begin_write(&self) -> Result<WriteTransaction, StoreError> {
@@ -431,6 +455,12 @@ impl Store {
 
     fn mark_damaged(&self) {
         self.damaged.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a read or write of this handle met a damaged page or a
+    /// record that does not decode.
+    pub fn is_damaged(&self) -> bool {
+        self.damaged.load(Ordering::Relaxed)
     }
 
     /// Whether this handle refuses all work: a commit failed on an I/O error

@@ -64,6 +64,43 @@ fn key_and_wallet_commands_work_on_a_stopped_store() {
     assert!(table.contains("revoked"), "{table}");
 }
 
+/// Pages of the store of keys and wallets zeroed (redb panics on them):
+/// the key commands and the server name the file, with what to do, where
+/// they printed a panic.
+#[test]
+fn a_damaged_store_of_keys_is_named_with_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::helpers::copy_library(dir.path());
+    let key = stdout(&run(dir.path(), &["keys", "create", "--balance", "5"]));
+    assert!(key.starts_with("lsk_"), "{key}");
+    // The pages after the header, as `dd bs=4096 seek=1 count=8` zeroes
+    // them.
+    let mut store = std::fs::OpenOptions::new()
+        .write(true)
+        .open(dir.path().join("lexstack.redb"))
+        .unwrap();
+    std::io::Seek::seek(&mut store, std::io::SeekFrom::Start(4096)).unwrap();
+    std::io::Write::write_all(&mut store, &[0; 8 * 4096]).unwrap();
+    for args in [
+        &["keys", "list"][..],
+        &["wallet", "show", "lsk_none"],
+        &["serve", "--addr", "127.0.0.1:0"],
+    ] {
+        let output = lexstack()
+            .arg("--data")
+            .arg(dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {said}");
+        assert!(
+            said.contains("lexstack.redb is damaged: restore it from a backup"),
+            "{args:?}: {said}"
+        );
+    }
+}
+
 /// A missing search index or a store file cut short is named, with what
 /// to do, not left as a bare I/O error.
 #[test]

@@ -230,7 +230,7 @@ async fn a_record_that_does_not_decode_and_a_file_cut_short_are_unavailable() {
 async fn a_library_damaged_before_start_is_named_with_what_to_do() {
     let dir = tempfile::tempdir().unwrap();
     copy_library(dir.path());
-    zero_pages(&dir.path().join("library.redb"), 0.1, 0.9);
+    zero_pages(&dir.path().join("library.redb"), 0.02, 1.0);
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let error = lexstack::app::App::build(test_config(dir.path()), listener)
         .await
