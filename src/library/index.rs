@@ -5,9 +5,10 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use tantivy::collector::{Count, TopDocs};
@@ -162,6 +163,70 @@ pub struct LibraryIndex {
     /// Set once a search met a file that does not hold what tantivy wrote:
     /// every later probe fails, so readiness says what searches would meet.
     damaged: AtomicBool,
+    mapped: MappedFiles,
+}
+
+/// The lengths of the index's segment files as the reader mapped them. A
+/// read past the end of a mapped file that was cut short kills the process
+/// (SIGBUS) where no error can be returned, so searches first check that
+/// none is shorter, at most every [`MAPPED_FILES_CHECKED_EVERY`]: a file
+/// cut while searches run may still be read in that window.
+struct MappedFiles {
+    lengths: Mutex<Vec<(PathBuf, u64)>>,
+    opened: Instant,
+    /// Milliseconds after `opened` of the last check.
+    checked_at: AtomicU64,
+}
+
+/// How often searches check the lengths of the index's files
+/// ([`MappedFiles`]); checking at every search would cost a system call a
+/// file each time.
+pub const MAPPED_FILES_CHECKED_EVERY: Duration = Duration::from_millis(100);
+
+impl MappedFiles {
+    fn of(dir: &Path) -> Self {
+        let files = Self {
+            lengths: Mutex::new(Vec::new()),
+            opened: Instant::now(),
+            checked_at: AtomicU64::new(0),
+        };
+        files.record(dir);
+        files
+    }
+
+    /// Notes the segment files in `dir` and their lengths (after the reader
+    /// loaded them). `meta.json` and the lock files are replaced whole, not
+    /// mapped, and may shrink.
+    fn record(&self, dir: &Path) {
+        let lengths = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|entry| {
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                !name.starts_with('.') && !name.ends_with(".json") && !name.ends_with(".lock")
+            })
+            .filter_map(|entry| Some((entry.path(), entry.metadata().ok()?.len())))
+            .collect();
+        *self.lengths.lock().unwrap_or_else(|e| e.into_inner()) = lengths;
+    }
+
+    /// A mapped file now shorter than it was mapped, if any. A file gone
+    /// (removed after a merge) stays mapped whole.
+    fn cut_short(&self) -> Option<PathBuf> {
+        let now = self.opened.elapsed().as_millis() as u64;
+        let last = self.checked_at.load(Ordering::Relaxed);
+        if now.saturating_sub(last) < MAPPED_FILES_CHECKED_EVERY.as_millis() as u64 && last != 0 {
+            return None;
+        }
+        self.checked_at.store(now.max(1), Ordering::Relaxed);
+        let lengths = self.lengths.lock().unwrap_or_else(|e| e.into_inner());
+        lengths
+            .iter()
+            .find(|(path, mapped)| std::fs::metadata(path).is_ok_and(|meta| meta.len() < *mapped))
+            .map(|(path, _)| path.clone())
+    }
 }
 
 struct WriterHandle {
@@ -239,6 +304,7 @@ impl LibraryIndex {
                 sender: Some(sender),
                 thread: Some(thread),
             })),
+            mapped: MappedFiles::of(&dir),
             dir,
             damaged: AtomicBool::new(false),
         })
@@ -286,6 +352,7 @@ impl LibraryIndex {
             reader,
             fields,
             writer: None,
+            mapped: MappedFiles::of(&dir),
             dir,
             damaged: AtomicBool::new(false),
         })
@@ -317,12 +384,15 @@ impl LibraryIndex {
             .map_err(|_| IndexError::WriterGone)?
             .map_err(|e| IndexError::Directory(format!("commit: {e}")))?;
         self.reader.reload()?;
+        self.mapped.record(&self.dir);
         Ok(())
     }
 
     /// Picks up commits made by another process (read-only handles).
     pub fn refresh(&self) -> Result<(), IndexError> {
-        Ok(self.reader.reload()?)
+        self.reader.reload()?;
+        self.mapped.record(&self.dir);
+        Ok(())
     }
 
     pub fn num_docs(&self) -> u64 {
@@ -609,32 +679,40 @@ impl LibraryIndex {
 
     /// Runs a read of the index's files. The files are mapped into memory,
     /// so a read that fails, or panics in tantivy's code, met a file that
-    /// does not hold what tantivy wrote: the index is marked damaged.
+    /// does not hold what tantivy wrote: the index is marked damaged, and
+    /// later reads are refused.
     fn reading<T>(&self, read: impl FnOnce() -> tantivy::Result<T>) -> Result<T, IndexError> {
-        let reason = match engine_panics::catch(Engine::Tantivy, read) {
-            Ok(Ok(value)) => return Ok(value),
-            Ok(Err(err)) if !is_damage_when_searching(&err) => return Err(err.into()),
-            Ok(Err(err)) => err.to_string(),
-            Err(EnginePanicked) => "a read panicked in tantivy's code".to_string(),
+        if self.damaged.load(Ordering::Relaxed) {
+            return Err(self.damaged_error(
+                "an earlier search met a file that does not hold what \
+                 tantivy wrote",
+            ));
+        }
+        let reason = match self.mapped.cut_short() {
+            Some(file) => format!("{} is shorter than when it was opened", file.display()),
+            None => match engine_panics::catch(Engine::Tantivy, read) {
+                Ok(Ok(value)) => return Ok(value),
+                Ok(Err(err)) if !is_damage_when_searching(&err) => return Err(err.into()),
+                Ok(Err(err)) => err.to_string(),
+                Err(EnginePanicked) => "a read panicked in tantivy's code".to_string(),
+            },
         };
         self.damaged.store(true, Ordering::Relaxed);
-        Err(IndexError::Damaged {
-            dir: self.dir.display().to_string(),
-            reason,
-        })
+        Err(self.damaged_error(&reason))
     }
 
-    /// Whether the index answers a search, and no search has met a
-    /// damaged file (readiness).
-    pub fn probe(&self) -> Result<(), IndexError> {
-        self.search("court", None, 1)?;
-        match self.damaged.load(Ordering::Relaxed) {
-            true => Err(IndexError::Damaged {
-                dir: self.dir.display().to_string(),
-                reason: "a search met a file that does not hold what tantivy wrote".to_string(),
-            }),
-            false => Ok(()),
+    fn damaged_error(&self, reason: &str) -> IndexError {
+        IndexError::Damaged {
+            dir: self.dir.display().to_string(),
+            reason: reason.to_string(),
         }
+    }
+
+    /// Whether the index answers a search (readiness). Once a search met a
+    /// damaged file, none reads the index again: what else it holds is not
+    /// to be trusted either.
+    pub fn probe(&self) -> Result<(), IndexError> {
+        self.search("court", None, 1).map(|_| ())
     }
 
     /// Bytes the index takes on disk.
