@@ -2,6 +2,7 @@
 //! citations, and authorities that are not cases (rules, code sections,
 //! regulations). `data-schema/library.md` documents the model.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -258,7 +259,47 @@ pub struct CaseRecord {
     pub field_sources: BTreeMap<String, Provenance>,
 }
 
+/// A name as it is shown and matched: control characters (a NUL, a
+/// newline, DEL) read as spaces, and the invisible marks of bidirectional
+/// text and zero-width characters left out. "CTRL\0CHARS\u{202e} v. ROW" would
+/// otherwise garble or reverse what a reader of the name sees. A name that
+/// holds none is returned as it is.
+pub fn shown_name(name: &str) -> Cow<'_, str> {
+    let hidden = |c: char| {
+        matches!(
+            c,
+            '\u{200B}'..='\u{200F}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{FEFF}'
+        )
+    };
+    if !name.chars().any(|c| c.is_control() || hidden(c)) {
+        return Cow::Borrowed(name);
+    }
+    let spaced: String = name
+        .chars()
+        .filter(|&c| !hidden(c))
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    Cow::Owned(spaced.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
 impl CaseRecord {
+    /// Its names as shown ([`shown_name`]).
+    pub fn clean_names(&mut self) {
+        let clean = |name: &mut String| {
+            if let Cow::Owned(shown) = shown_name(name) {
+                *name = shown;
+            }
+        };
+        clean(&mut self.name);
+        self.name_short.iter_mut().for_each(clean);
+        self.name_abbreviation.iter_mut().for_each(clean);
+        self.companion_names.iter_mut().for_each(clean);
+    }
+
     /// The year of decision, when the date has one.
     pub fn year(&self) -> Option<i32> {
         self.decision_date.as_deref()?.get(..4)?.parse().ok()
@@ -512,6 +553,17 @@ pub fn rule_number_fault(highest: u32, last_of_article: &[u32], number: u32) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_are_shown_without_control_characters_or_bidi_marks() {
+        assert_eq!(
+            shown_name("CTRL\0CHARS\u{202e} V. ROW"),
+            "CTRL CHARS V. ROW"
+        );
+        assert_eq!(shown_name("Roe\n v.\u{200b} Wade"), "Roe v. Wade");
+        assert!(matches!(shown_name("Brown v. Board"), Cow::Borrowed(_)));
+        assert_eq!(shown_name("Émile Nuñez v.  北京"), "Émile Nuñez v.  北京");
+    }
 
     #[test]
     fn a_rule_numbered_by_article_is_inside_one() {

@@ -10,7 +10,7 @@ use super::cite_snapshot::CiteSnapshot;
 use super::graph::{self, CitedCase, Edge, Link, OutEdges, PassageAt};
 use super::model::{
     Authority, BodyFormat, CaseCitation, CaseRecord, CiteKey, LawCoverage, NewCase, NewOpinion,
-    OpinionMeta, Provenance, order_series, reporter_spelling,
+    OpinionMeta, Provenance, order_series, reporter_spelling, shown_name,
 };
 use super::names::names_compatible;
 use super::text::markup_to_text;
@@ -699,6 +699,7 @@ impl<'txn> LibraryWriter<'txn> {
             mut record,
             opinions,
         } = new;
+        record.clean_names();
         let (existing, unjoined) = self.find_existing(&mut record)?;
         let (mut stored, created, before, held_citations) = match existing {
             Some(id) => {
@@ -880,6 +881,8 @@ impl<'txn> LibraryWriter<'txn> {
         let Some(mut record) = self.case(case_id)? else {
             return Ok(());
         };
+        let name = shown_name(name);
+        let name = name.as_ref();
         let mut changed = false;
         if !name.is_empty() && !record.companion_names.iter().any(|n| n == name) {
             record.companion_names.push(name.to_string());
@@ -903,6 +906,7 @@ impl<'txn> LibraryWriter<'txn> {
         let Some(mut record) = self.case(case_id)? else {
             return Ok(());
         };
+        let name = shown_name(name);
         if record.name.is_empty() && !name.trim().is_empty() {
             record.name = name.trim().to_string();
             self.cases.insert(case_id, encode(&record)?.as_slice())?;

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use lexstack::library::Library;
 use lexstack::store::{Layout, Store};
 use redb::ReadableTable;
+use serde_json::{Value, json};
 
 use crate::helpers::{copy_library, lexstack, lexstack_on};
 
@@ -828,6 +829,47 @@ fn a_killed_import_resumes_where_it_stopped() {
     };
     assert_eq!(documents(killed.path()), documents(clean.path()));
     assert_eq!(documents(clean.path()).1, 0);
+}
+
+/// Names as a reader is shown them (no NUL, no right-to-left override),
+/// and what a case lacks or gives wrong said, not stored in silence.
+#[test]
+fn cap_names_are_shown_clean_and_what_a_case_lacks_is_said() {
+    let dir = data_with_library();
+    let input = tempfile::tempdir().unwrap();
+    let file = input.path().join("odd.jsonl");
+    let case = |id: u32, name: Value, first: u32, last: u32| {
+        json!({
+            "id": id,
+            "name": name,
+            "decision_date": "2001-05-01",
+            "first_page": first.to_string(),
+            "last_page": last.to_string(),
+            "citations": [{ "cite": format!("201 Ill. 2d {first}"), "type": "official" }],
+        })
+        .to_string()
+    };
+    let lines = [
+        case(7001, json!("CTRL\u{0}CHARS\u{202e} v. ROW"), 10, 20),
+        case(7002, Value::Null, 30, 40),
+        case(7003, json!("Late v. Early"), 70, 60),
+    ];
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let output = import(dir.path(), &["cap", "--partial", file.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("line 2: has no name (name and name_abbreviation are empty)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("line 3: last_page 60 comes before first_page 70"),
+        "{stdout}"
+    );
+    let library = Library::open_read_only(dir.path()).unwrap();
+    let shown = library.case("cap-7001").unwrap().unwrap();
+    assert_eq!(shown.name, "CTRL CHARS v. ROW");
+    let late = library.case("cap-7003").unwrap().unwrap();
+    assert_eq!(late.citations[0].last_page, None);
 }
 
 #[test]

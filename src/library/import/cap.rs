@@ -16,7 +16,9 @@ use super::{
     opinions_refused, parse_simple_cite, real_date, run_batches,
 };
 use crate::library::graph::Link;
-use crate::library::model::{BodyFormat, CaseRecord, CiteKey, NewCase, NewOpinion, Provenance};
+use crate::library::model::{
+    BodyFormat, CaseRecord, CiteKey, NewCase, NewOpinion, Provenance, shown_name,
+};
 use crate::library::store::LibraryWriter;
 use crate::library::text::markup_to_text;
 use crate::store::Store;
@@ -563,8 +565,17 @@ fn store_case(
     };
     let DecisionDate { date, left_out } = decision_date(case.decision_date.as_deref(), real_date);
     let mut warnings: Vec<String> = left_out.into_iter().collect();
-    let last_page = page_number(&case.last_page);
     let first_page = page_number(&case.first_page);
+    let mut last_page = page_number(&case.last_page);
+    if let (Some(first), Some(last)) = (first_page, last_page)
+        && last < first
+    {
+        warnings.push(format!(
+            "last_page {last} comes before first_page {first}: the case is stored without its \
+             last page"
+        ));
+        last_page = None;
+    }
     let mut official_key = None;
     let mut citations: Vec<_> = case
         .citations
@@ -583,13 +594,21 @@ fn store_case(
         .collect();
     citations.dedup_by(|a, b| a.cite == b.cite);
     let opinions = case_opinions(body.as_ref().or(case.casebody.as_ref()), &cap_id);
+    let name = [&case.name, &case.name_abbreviation]
+        .into_iter()
+        .flatten()
+        .find(|name| !shown_name(name).trim().is_empty())
+        .cloned();
+    if name.is_none() {
+        warnings.push(
+            "has no name (name and name_abbreviation are empty): stored without one, so a \
+             name given with its citation cannot be checked"
+                .to_string(),
+        );
+    }
     let record = CaseRecord {
         id: format!("cap-{cap_id}"),
-        name: case
-            .name
-            .clone()
-            .or(case.name_abbreviation.clone())
-            .unwrap_or_default(),
+        name: name.unwrap_or_default(),
         name_abbreviation: case.name_abbreviation,
         court: case.court.as_ref().and_then(CapCourt::court_id),
         decision_date: date,
