@@ -1803,6 +1803,32 @@ fn scdb_csv_with_the_series_fix_and_a_broken_row() {
         report.warnings[0].contains("decision date \"2/30/1954\" is not a real date"),
         "{report:?}"
     );
+
+    // Brown's row in Windows-1252 with its date left empty, and a page no
+    // library can place as Gibson's U.S. cite.
+    let odd = impossible.path().join("odd.csv");
+    let edited = text
+        .replace("5/17/1954", "")
+        .replace("\"355 U.S. 18\"", "\"355 U.S. 99999999999999999999\"");
+    // "é" in Windows-1252 is the one byte 0xE9.
+    let (before, after) = edited.split_once("BROWN et al.").unwrap();
+    let latin = [before.as_bytes(), b"BROWN \xe9t al.", after.as_bytes()].concat();
+    std::fs::write(&odd, latin).unwrap();
+    let fresh = tempfile::tempdir().unwrap();
+    let store = Store::open_library(fresh.path()).unwrap();
+    let report = lexstack::library::import::scdb::import_file(&store, &odd).unwrap();
+    let said = report.warnings.join("\n");
+    assert!(said.contains("not UTF-8; its text was read as Windows-1252"), "{said}");
+    assert!(said.contains("dateDecision is empty"), "{said}");
+    assert!(
+        said.contains("usCite \"355 U.S. 99999999999999999999\" is not a citation"),
+        "{said}"
+    );
+    let brown = store
+        .read(|txn| lexstack::library::store::case(txn, "scdb-1953-069"))
+        .unwrap()
+        .unwrap();
+    assert!(brown.name.starts_with("BROWN \u{e9}t al."), "{}", brown.name);
 }
 
 #[test]

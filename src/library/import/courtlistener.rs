@@ -19,7 +19,7 @@ use super::csv::{CsvReader, Dialect, Row, RowError};
 use super::{
     Batches, DecisionDate, ImportError, ImportReport, Input, InputMeter, Progress,
     UnknownReporters, checkpoint_key, decision_date, each_row, open_input, opinions_refused,
-    real_date, unpaged_volume, volume_or_page_number,
+    real_date, unpaged_volume, volume_or_page_number, warn_recoded,
 };
 use crate::library::cite_snapshot::{CiteSnapshot, MAX_SNAPSHOT_KEYS};
 use crate::library::model::{
@@ -537,15 +537,6 @@ fn parse<T>(row: &Row, read: impl FnOnce(&Row) -> Result<T, String>) -> Parsed<T
         value: read(row),
         recoded: row.recoded,
     }
-}
-
-/// Tells that a row's text was not UTF-8 (CourtListener's dumps are), so
-/// what was stored may not be what the source meant.
-fn warn_recoded(path: &Path, line: u64, report: &mut ImportReport) {
-    report.warn(
-        path,
-        format!("line {line}: not UTF-8; its text was read as Windows-1252"),
-    );
 }
 
 /// Why a row was skipped.

@@ -202,6 +202,16 @@ pub struct Checkpoint {
     pub named_ids_when_done: Option<u64>,
 }
 
+/// Tells that a row's text was not UTF-8 (CourtListener's dumps and
+/// recent SCDB releases are), so what was stored may not be what the
+/// source meant.
+pub fn warn_recoded(path: &Path, line: u64, report: &mut ImportReport) {
+    report.warn(
+        path,
+        format!("line {line}: not UTF-8; its text was read as Windows-1252"),
+    );
+}
+
 /// Whether an import under checkpoint `key` has committed a batch.
 pub fn has_checkpoint(store: &Store, key: &str) -> Result<bool, StoreError> {
     store.read(|txn| -> Result<bool, StoreError> {
@@ -628,11 +638,12 @@ fn simple_cite_key(cite: &str) -> Option<CiteKey> {
 
 /// The reporter and volume of a citation written "VOLUME REPORTER PAGE"
 /// whose page is not a number yet ("50 F.4th ___": a slip opinion not yet
-/// paginated).
+/// paginated). A page of digits is a number, though perhaps none the
+/// library can place ("0", one past u32).
 pub fn unpaged_volume(cite: &str) -> Option<(String, u32)> {
     let (volume, rest) = cite.split_once(' ')?;
     let (reporter, page) = rest.rsplit_once(' ')?;
-    if page.is_empty() || volume_or_page_number(page).is_some() {
+    if page.is_empty() || page.bytes().any(|b| b.is_ascii_digit()) {
         return None;
     }
     Some((reporter.to_string(), volume_or_page_number(volume)?))
@@ -1225,7 +1236,14 @@ mod tests {
             unpaged_volume("50 F. Supp. 3d ___"),
             Some(("F. Supp. 3d".to_string(), 50))
         );
-        for paged_or_no_volume in ["50 F.4th 12", "0 F.4th ___", "F.4th ___", "50 F.4th"] {
+        for paged_or_no_volume in [
+            "50 F.4th 12",
+            "0 F.4th ___",
+            "F.4th ___",
+            "50 F.4th",
+            "640 U.S. 99999999999999999999",
+            "640 U.S. 0",
+        ] {
             assert_eq!(
                 unpaged_volume(paged_or_no_volume),
                 None,

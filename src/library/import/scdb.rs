@@ -13,6 +13,7 @@ use super::csv::{CsvReader, Dialect, Row};
 use super::{
     FirstSeen, ImportError, ImportReport, Progress, checkpoint_key, date_numbers, decision_date,
     iso_date, normalize_docket, open_input, parse_simple_cite, run_batches, unpaged_volume,
+    warn_recoded,
 };
 use crate::library::model::{CaseCitation, CaseRecord, NewCase, Provenance};
 use crate::library::store::LibraryWriter;
@@ -215,6 +216,9 @@ pub fn import_reader(
         progress,
         &mut report,
         |writer, row, report| {
+            if row.recoded {
+                warn_recoded(name, row.line, report);
+            }
             match columns.case(&row, survey) {
                 Some(case) if case.companion => {
                     store_companion(writer, name, row.line, &case, report)?;
@@ -323,6 +327,20 @@ impl Columns {
         let lexis = cited(self.lexis, "lexisCite", &["U.S. LEXIS"]);
         let date = decision_date(field(self.date), us_date_to_iso);
         left_out.extend(date.left_out);
+        if field(self.date).is_none() {
+            left_out.push(
+                "dateDecision is empty: the case is stored without a date, so a year given \
+                 with its citation cannot be checked"
+                    .to_string(),
+            );
+        }
+        if field(self.name).is_none() {
+            left_out.push(
+                "caseName is empty: the case is stored without a name, so a name given with \
+                 its citation cannot be checked"
+                    .to_string(),
+            );
+        }
         let term = field(self.term).unwrap_or_default();
         let date = date.date;
         // A date the row's own term contradicts still dates the decision
