@@ -321,7 +321,14 @@ fn import_command(data: &Path, command: ImportCommand) -> anyhow::Result<()> {
     let indexed = indexed?;
     print_reports(std::slice::from_ref(&report));
     out(format_args!("indexed {indexed} records"));
-    Ok(())
+    match report.failed_files.len() {
+        0 => Ok(()),
+        failed => bail!(
+            "{failed} of the files could not be read to their end (listed above); the rows read \
+             from them before are stored, and the other files were imported; mend or replace \
+             them and import again"
+        ),
+    }
 }
 
 /// Refuses to answer from a default library whose first build did not
@@ -415,6 +422,9 @@ fn print_reports(reports: &[ImportReport]) {
         not_listed(report.warned, report.warnings.len());
         for note in &report.notes {
             out(format_args!("  note: {note}"));
+        }
+        for failed in &report.failed_files {
+            out(format_args!("  could not be read: {failed}"));
         }
     }
 }

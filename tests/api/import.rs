@@ -872,6 +872,48 @@ fn cap_names_are_shown_clean_and_what_a_case_lacks_is_said() {
     assert_eq!(late.citations[0].last_page, None);
 }
 
+/// Each file of a CAP folder stands alone: one that cannot be read (a
+/// compressed stream that is none, a volume folder without its list of
+/// cases) is named and fails the import, once the others are imported.
+#[test]
+fn a_cap_file_that_cannot_be_read_does_not_keep_the_others_out() {
+    let dir = data_with_library();
+    let input = tempfile::tempdir().unwrap();
+    let good = std::fs::read_to_string(fixtures("cap/legacy.jsonl")).unwrap();
+    let first_case = good.lines().next().unwrap();
+    std::fs::write(input.path().join("z.jsonl"), first_case).unwrap();
+    std::fs::write(input.path().join("b.jsonl.xz"), "not xz").unwrap();
+    let volume = input.path().join("ill-2d/204");
+    std::fs::create_dir_all(&volume).unwrap();
+    std::fs::write(volume.join("VolumeMetadata.json"), "{}").unwrap();
+    let output = lexstack_on(dir.path())
+        .args(["import", "cap", "--partial"])
+        .arg(input.path())
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("could not be read: ") && stdout.contains("b.jsonl.xz"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "ill-2d/204: a volume folder (VolumeMetadata.json) without CasesMetadata.json"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("2 of the files could not be read"),
+        "{output:?}"
+    );
+    let library = Library::open_read_only(dir.path()).unwrap();
+    assert!(
+        library.case("cap-9001").unwrap().is_some(),
+        "z.jsonl was imported"
+    );
+}
+
 #[test]
 fn cap_legacy_jsonl_and_static_layout() {
     let dir = data_with_library();
@@ -975,18 +1017,29 @@ fn cap_legacy_jsonl_and_static_layout() {
     let output = import(broken.path(), &["cap", root.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("skipped      0"), "{stdout}");
-    // A volume whose case list is broken is skipped, named; the others are
-    // imported.
+    // A volume whose case list is broken is named, and the import fails
+    // for it once the others are imported.
     let metadata = root.join("redacted/us/1/CasesMetadata.json");
+    let intact_metadata = std::fs::read(&metadata).unwrap();
     std::fs::write(&metadata, "[{\"id\": ").unwrap();
     let one_broken = data_with_library();
-    let output = import(one_broken.path(), &["cap", root.to_str().unwrap()]);
+    let output = lexstack_on(one_broken.path())
+        .args(["import", "cap", root.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
-        stdout.contains("us/1/CasesMetadata.json EOF while parsing a value at line 1 column 8; the volume is not imported"),
+        stdout.contains("could not be read: ")
+            && stdout.contains("us/1/CasesMetadata.json: EOF while parsing a value at line 1 column 8; the volume is not imported"),
         "{stdout}"
     );
-    assert!(stdout.contains("skipped      1"), "{stdout}");
+    assert!(stdout.contains("skipped      0"), "{stdout}");
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("1 of the files could not be read"),
+        "{output:?}"
+    );
+    std::fs::write(&metadata, intact_metadata).unwrap();
     // A volume listing one case twice keeps the first entry and names the
     // second.
     let listing = root.join("redacted/us/2/CasesMetadata.json");
@@ -1818,7 +1871,10 @@ fn scdb_csv_with_the_series_fix_and_a_broken_row() {
     let store = Store::open_library(fresh.path()).unwrap();
     let report = lexstack::library::import::scdb::import_file(&store, &odd).unwrap();
     let said = report.warnings.join("\n");
-    assert!(said.contains("not UTF-8; its text was read as Windows-1252"), "{said}");
+    assert!(
+        said.contains("not UTF-8; its text was read as Windows-1252"),
+        "{said}"
+    );
     assert!(said.contains("dateDecision is empty"), "{said}");
     assert!(
         said.contains("usCite \"355 U.S. 99999999999999999999\" is not a citation"),
@@ -1828,7 +1884,11 @@ fn scdb_csv_with_the_series_fix_and_a_broken_row() {
         .read(|txn| lexstack::library::store::case(txn, "scdb-1953-069"))
         .unwrap()
         .unwrap();
-    assert!(brown.name.starts_with("BROWN \u{e9}t al."), "{}", brown.name);
+    assert!(
+        brown.name.starts_with("BROWN \u{e9}t al."),
+        "{}",
+        brown.name
+    );
 }
 
 #[test]

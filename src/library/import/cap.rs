@@ -65,7 +65,15 @@ pub fn import_path(
         mut jsonl,
         mut volumes,
         archives,
+        without_cases,
     } = found;
+    for volume in without_cases {
+        report.failed_files.push(format!(
+            "{}: a volume folder (VolumeMetadata.json) without CasesMetadata.json; the volume is \
+             not imported",
+            volume.display()
+        ));
+    }
     if jsonl.is_empty() && volumes.is_empty() {
         let why = if archives.is_empty() {
             "no CAP data here (expected *.jsonl[.xz] files or volume folders with CasesMetadata.json)"
@@ -79,11 +87,19 @@ pub fn import_path(
     }
     jsonl.sort();
     volumes.sort();
+    // Each file and volume stands alone: one that cannot be read is
+    // reported, and the others are imported.
     for file in jsonl {
-        report.absorb(import_jsonl_file(store, &file, options)?);
+        match import_jsonl_file(store, &file, options) {
+            Ok(read) => report.absorb(read),
+            Err(failure) => report.fail_file(failure)?,
+        }
     }
     for volume in volumes {
-        report.absorb(import_static_volume(store, &volume, options)?);
+        match import_static_volume(store, &volume, options) {
+            Ok(read) => report.absorb(read),
+            Err(failure) => report.fail_file(failure)?,
+        }
     }
     Ok(report)
 }
@@ -105,6 +121,9 @@ struct Found {
     jsonl: Vec<PathBuf>,
     volumes: Vec<PathBuf>,
     archives: Vec<PathBuf>,
+    /// Volume folders (with `VolumeMetadata.json`) without their list of
+    /// cases.
+    without_cases: Vec<PathBuf>,
 }
 
 /// Finds the JSON-lines files, volume folders and archives under `dir`,
@@ -120,6 +139,7 @@ fn collect(
         return Ok(());
     }
     let entries = std::fs::read_dir(dir).map_err(|e| ImportError::io(dir, e))?;
+    let (mut volume_metadata, mut cases_metadata) = (false, false);
     for entry in entries {
         let path = entry.map_err(|e| ImportError::io(dir, e))?.path();
         let name = path
@@ -129,7 +149,10 @@ fn collect(
         if path.is_dir() {
             collect(&path, visited, found)?;
         } else if name == "CasesMetadata.json" {
+            cases_metadata = true;
             found.volumes.push(dir.to_path_buf());
+        } else if name == "VolumeMetadata.json" {
+            volume_metadata = true;
         } else if name.ends_with(".jsonl")
             || name.ends_with(".jsonl.xz")
             || name.ends_with(".jsonl.gz")
@@ -138,6 +161,9 @@ fn collect(
         } else if is_archive(&path) {
             found.archives.push(path);
         }
+    }
+    if volume_metadata && !cases_metadata {
+        found.without_cases.push(dir.to_path_buf());
     }
     Ok(())
 }
@@ -302,10 +328,16 @@ fn import_static_volume(
     let (text, cases) = match read {
         Ok(read) => read,
         Err(why) => {
-            report.skip(&metadata_path, format!("{why}; the volume is not imported"));
+            report.failed_files.push(format!(
+                "{}: {why}; the volume is not imported",
+                metadata_path.display()
+            ));
             return Ok(report);
         }
     };
+    if cases.is_empty() {
+        report.note(format!("{}: lists no cases", metadata_path.display()));
+    }
     let mut progress = Progress::rows("cap", cases.len() as u64);
     let cases_dir = volume.join("cases");
     let key = checkpoint_key(

@@ -124,6 +124,12 @@ pub struct ImportReport {
     /// The first of them, as "file line L: why".
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// Files that could not be read to their end (a compressed stream
+    /// that is not one, a file cut short), as "file: why". The rows read
+    /// before the failure are stored; the file is not counted as imported,
+    /// and the import went on with the other files.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed_files: Vec<String>,
     pub seconds: f64,
 }
 
@@ -166,6 +172,19 @@ impl ImportReport {
         self.notes.push(message);
     }
 
+    /// Records a file that could not be read to its end: `Ok` for a
+    /// failure of that file (read or format), which the import goes on
+    /// past; any other (the store) is returned.
+    pub fn fail_file(&mut self, failure: ImportError) -> Result<(), ImportError> {
+        match failure {
+            ImportError::Io { .. } | ImportError::Format { .. } => {
+                self.failed_files.push(failure.to_string());
+                Ok(())
+            }
+            other => Err(other),
+        }
+    }
+
     pub fn absorb(&mut self, other: ImportReport) {
         self.rows += other.rows;
         self.stored += other.stored;
@@ -179,6 +198,7 @@ impl ImportReport {
         self.warned += other.warned;
         let room = MAX_REPORTED_ERRORS.saturating_sub(self.warnings.len());
         self.warnings.extend(other.warnings.into_iter().take(room));
+        self.failed_files.extend(other.failed_files);
     }
 }
 
