@@ -200,15 +200,9 @@ pub fn import_jsonl(
     let key = checkpoint_key(options.checkpoint_kind(), name, size);
     // A blank line (one at the end of the file, say) holds no case.
     let lines = Lines::new(reader).map(|(line_number, line)| {
-        serde_json::from_str::<CapCase>(&line?)
+        read_case(&line?)
             .map(|case| (line_number, case))
-            .map_err(|e| {
-                format!(
-                    "line {line_number} column {}: {}",
-                    e.column(),
-                    json_error(&e)
-                )
-            })
+            .map_err(|why| format!("line {line_number} {why}"))
     });
     let mut first_lines = FirstSeen::default();
     let mut unknown_reporters = UnknownReporters::default();
@@ -478,6 +472,15 @@ fn read_static_body(
 
 /// A JSON error's message without the position serde_json appends: the
 /// caller names the place in the file, which a line's own position is not.
+/// A line read as a CAP case, or "column C: why" it is none. A JSON array
+/// is no case, though serde would read one as the fields in order.
+fn read_case(line: &str) -> Result<CapCase, String> {
+    if !line.trim_start().starts_with('{') {
+        return Err("column 1: expected a CAP case (a JSON object)".to_string());
+    }
+    serde_json::from_str(line).map_err(|e| format!("column {}: {}", e.column(), json_error(&e)))
+}
+
 fn json_error(err: &serde_json::Error) -> String {
     let message = err.to_string();
     let position = format!(" at line {} column {}", err.line(), err.column());
@@ -1061,11 +1064,12 @@ mod tests {
 
     #[test]
     fn json_errors_name_the_place_once_and_no_type_of_ours() {
-        let error = serde_json::from_str::<CapCase>("[]").unwrap_err();
-        assert_eq!(
-            json_error(&error),
-            "invalid length 0, expected a CAP case (a JSON object)"
-        );
+        for not_an_object in ["[]", "[1, 2, 3]", "null", "5"] {
+            assert_eq!(
+                read_case(not_an_object).unwrap_err(),
+                "column 1: expected a CAP case (a JSON object)"
+            );
+        }
         let error = serde_json::from_str::<CapCase>(r#"{"id": 1, "citations": 5}"#).unwrap_err();
         assert_eq!(
             json_error(&error),
