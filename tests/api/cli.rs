@@ -86,12 +86,7 @@ fn a_damaged_store_of_keys_is_named_with_what_to_do() {
         &["wallet", "show", "lsk_none"],
         &["serve", "--addr", "127.0.0.1:0"],
     ] {
-        let output = lexstack()
-            .arg("--data")
-            .arg(dir.path())
-            .args(args)
-            .output()
-            .unwrap();
+        let output = lexstack_on(dir.path()).args(args).output().unwrap();
         let said = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(1), "{args:?}: {said}");
         assert!(
@@ -108,12 +103,7 @@ fn a_damaged_library_is_named_with_what_to_do() {
     let dir = tempfile::tempdir().unwrap();
     crate::helpers::copy_library(dir.path());
     let fails = |args: &[&str]| {
-        let output = lexstack()
-            .arg("--data")
-            .arg(dir.path())
-            .args(args)
-            .output()
-            .unwrap();
+        let output = lexstack_on(dir.path()).args(args).output().unwrap();
         assert!(!output.status.success(), "{args:?}");
         String::from_utf8_lossy(&output.stderr).into_owned()
     };

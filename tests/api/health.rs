@@ -1,3 +1,5 @@
+use std::path::Path;
+
 use serde_json::json;
 
 use crate::helpers::{
@@ -152,6 +154,17 @@ async fn a_library_damaged_on_disk_is_unavailable_not_an_internal_error() {
     );
 }
 
+/// Applies `damage` to each file of the running server's search index
+/// whose name ends in `.extension`.
+fn damage_index_files(app: &TestApp, extension: &str, damage: impl Fn(&Path)) {
+    for entry in std::fs::read_dir(app.data_dir().join("index")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|ext| ext == extension) {
+            damage(&path);
+        }
+    }
+}
+
 /// A search index damaged on disk after the server opened it: tantivy
 /// panics on some postings that do not hold what it wrote and reports
 /// others as I/O errors. A check that searches names answers 503
@@ -165,12 +178,7 @@ async fn a_search_index_damaged_on_disk_is_unavailable_not_an_internal_error() {
     let (key_id, key) = app.create_key("10").await;
     let (status, _) = app.get("/v1/health/ready", None).await;
     assert_eq!(status, 200);
-    for entry in std::fs::read_dir(app.data_dir().join("index")).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|ext| ext == "idx") {
-            zero_pages(&path, 0.0, 1.0);
-        }
-    }
+    damage_index_files(&app, "idx", |file| zero_pages(file, 0.0, 1.0));
 
     let names: Vec<String> = [
         "Miranda v. Arizona",
@@ -195,12 +203,7 @@ async fn a_search_index_file_cut_short_is_unavailable_not_a_crash() {
     copy_library(dir.path());
     let app = spawn_app_in(dir, |_| {}).await;
     let (key_id, key) = app.create_key("10").await;
-    for entry in std::fs::read_dir(app.data_dir().join("index")).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|ext| ext == "term") {
-            cut_short(&path, 1_000_000);
-        }
-    }
+    damage_index_files(&app, "term", |file| cut_short(file, 1_000_000));
     // Past the interval at which searches check, so the next one does.
     tokio::time::sleep(2 * lexstack::library::index::MAPPED_FILES_CHECKED_EVERY).await;
 
