@@ -38,8 +38,8 @@ thread_local! {
 }
 
 /// Installs, once, a panic hook that records which engine a panic was
-/// raised in: such a panic is logged as a warning, any other handed to the
-/// hook before it.
+/// raised in: such a panic is logged only at debug level (whoever caught it
+/// reports the damaged file), any other handed to the hook before it.
 fn watch_engine_panics() {
     static INSTALLED: Once = Once::new();
     INSTALLED.call_once(|| {
@@ -51,7 +51,7 @@ fn watch_engine_panics() {
             LAST_PANIC_IN.set(engine);
             match engine {
                 // Caught, and reported as a damaged file by whoever asked.
-                Some(engine) => tracing::warn!(?engine, panic = %info, "a file cannot be read"),
+                Some(engine) => tracing::debug!(?engine, panic = %info, "a file cannot be read"),
                 None => previous(info),
             }
         }));

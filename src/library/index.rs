@@ -166,27 +166,38 @@ pub struct LibraryIndex {
     mapped: MappedFiles,
 }
 
-/// The lengths of the index's segment files as the reader mapped them. A
-/// read past the end of a mapped file that was cut short kills the process
-/// (SIGBUS) where no error can be returned, so searches first check that
-/// none is shorter, at most every [`MAPPED_FILES_CHECKED_EVERY`]: a file
-/// cut while searches run may still be read in that window.
+/// The index's segment files as the reader mapped them: their lengths and
+/// last bytes (where tantivy's footer ends each). A read past the end of a
+/// mapped file that was cut short kills the process (SIGBUS) where no error
+/// can be returned, and a file written over with other bytes (zeroed) may
+/// read as valid but empty, so searches first check that no file is
+/// shorter or ends otherwise, at most every [`MAPPED_FILES_CHECKED_EVERY`]:
+/// a file changed while searches run may still be read in that window.
 struct MappedFiles {
-    lengths: Mutex<Vec<(PathBuf, u64)>>,
+    files: Mutex<Vec<MappedFile>>,
     opened: Instant,
     /// Milliseconds after `opened` of the last check.
     checked_at: AtomicU64,
 }
 
-/// How often searches check the lengths of the index's files
-/// ([`MappedFiles`]); checking at every search would cost a system call a
-/// file each time.
+struct MappedFile {
+    path: PathBuf,
+    length: u64,
+    tail: Vec<u8>,
+}
+
+/// How many of a file's last bytes are compared: tantivy's footer (its
+/// checksum, length and magic number) ends every segment file.
+const TAIL_BYTES: u64 = 16;
+
+/// How often searches check the index's files ([`MappedFiles`]); checking
+/// at every search would cost system calls for every file each time.
 pub const MAPPED_FILES_CHECKED_EVERY: Duration = Duration::from_millis(100);
 
 impl MappedFiles {
     fn of(dir: &Path) -> Self {
         let files = Self {
-            lengths: Mutex::new(Vec::new()),
+            files: Mutex::new(Vec::new()),
             opened: Instant::now(),
             checked_at: AtomicU64::new(0),
         };
@@ -194,11 +205,11 @@ impl MappedFiles {
         files
     }
 
-    /// Notes the segment files in `dir` and their lengths (after the reader
+    /// Notes the segment files in `dir` as they are (after the reader
     /// loaded them). `meta.json` and the lock files are replaced whole, not
-    /// mapped, and may shrink.
+    /// mapped, and may change.
     fn record(&self, dir: &Path) {
-        let lengths = std::fs::read_dir(dir)
+        let files = std::fs::read_dir(dir)
             .into_iter()
             .flatten()
             .flatten()
@@ -207,26 +218,47 @@ impl MappedFiles {
                 let name = name.to_string_lossy();
                 !name.starts_with('.') && !name.ends_with(".json") && !name.ends_with(".lock")
             })
-            .filter_map(|entry| Some((entry.path(), entry.metadata().ok()?.len())))
+            .filter_map(|entry| {
+                let path = entry.path();
+                let length = entry.metadata().ok()?.len();
+                let tail = tail_of(&path, length)?;
+                Some(MappedFile { path, length, tail })
+            })
             .collect();
-        *self.lengths.lock().unwrap_or_else(|e| e.into_inner()) = lengths;
+        *self.files.lock().unwrap_or_else(|e| e.into_inner()) = files;
     }
 
-    /// A mapped file now shorter than it was mapped, if any. A file gone
-    /// (removed after a merge) stays mapped whole.
-    fn cut_short(&self) -> Option<PathBuf> {
+    /// A mapped file now shorter than it was mapped, or ending in other
+    /// bytes, with how it changed. A file gone (removed after a merge)
+    /// stays mapped whole.
+    fn changed(&self) -> Option<String> {
         let now = self.opened.elapsed().as_millis() as u64;
         let last = self.checked_at.load(Ordering::Relaxed);
         if now.saturating_sub(last) < MAPPED_FILES_CHECKED_EVERY.as_millis() as u64 && last != 0 {
             return None;
         }
         self.checked_at.store(now.max(1), Ordering::Relaxed);
-        let lengths = self.lengths.lock().unwrap_or_else(|e| e.into_inner());
-        lengths
-            .iter()
-            .find(|(path, mapped)| std::fs::metadata(path).is_ok_and(|meta| meta.len() < *mapped))
-            .map(|(path, _)| path.clone())
+        let files = self.files.lock().unwrap_or_else(|e| e.into_inner());
+        files.iter().find_map(|file| {
+            let length = std::fs::metadata(&file.path).ok()?.len();
+            let shown = file.path.display();
+            if length < file.length {
+                return Some(format!("{shown} is shorter than when it was opened"));
+            }
+            (tail_of(&file.path, file.length)? != file.tail)
+                .then(|| format!("{shown} ends in other bytes than when it was opened"))
+        })
     }
+}
+
+/// The last bytes of the first `length` bytes of a file.
+fn tail_of(path: &Path, length: u64) -> Option<Vec<u8>> {
+    use std::os::unix::fs::FileExt;
+    let file = std::fs::File::open(path).ok()?;
+    let from = length.saturating_sub(TAIL_BYTES);
+    let mut tail = vec![0; (length - from) as usize];
+    file.read_exact_at(&mut tail, from).ok()?;
+    Some(tail)
 }
 
 struct WriterHandle {
@@ -688,8 +720,8 @@ impl LibraryIndex {
                  tantivy wrote",
             ));
         }
-        let reason = match self.mapped.cut_short() {
-            Some(file) => format!("{} is shorter than when it was opened", file.display()),
+        let reason = match self.mapped.changed() {
+            Some(change) => change,
             None => match engine_panics::catch(Engine::Tantivy, read) {
                 Ok(Ok(value)) => return Ok(value),
                 Ok(Err(err)) if !is_damage_when_searching(&err) => return Err(err.into()),

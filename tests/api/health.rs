@@ -194,24 +194,31 @@ async fn a_search_index_damaged_on_disk_is_unavailable_not_an_internal_error() {
     assert_error(status, &body, 503, "not_ready");
 }
 
-/// A search index file cut short under a running server: a search that
-/// read past its new end would kill the process (SIGBUS on the mapped
-/// file), so searches check the files' lengths first and answer 503.
+/// A search index file cut short under a running server (a search that
+/// read past its new end would kill the process: SIGBUS on the mapped
+/// file), or written over with zeros (its terms would read as none, every
+/// name search finding nothing): searches check the files first and answer
+/// 503.
 #[tokio::test]
-async fn a_search_index_file_cut_short_is_unavailable_not_a_crash() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_library(dir.path());
-    let app = spawn_app_in(dir, |_| {}).await;
-    let (key_id, key) = app.create_key("10").await;
-    damage_index_files(&app, "term", |file| cut_short(file, 1_000_000));
-    // Past the interval at which searches check, so the next one does.
-    tokio::time::sleep(2 * lexstack::library::index::MAPPED_FILES_CHECKED_EVERY).await;
+async fn a_search_index_file_cut_short_or_zeroed_is_unavailable_not_a_crash() {
+    let cut: fn(&Path) = |file| cut_short(file, 1_000_000);
+    let zeroed: fn(&Path) = |file| zero_pages(file, 0.0, 1.0);
+    for damage in [cut, zeroed] {
+        let dir = tempfile::tempdir().unwrap();
+        copy_library(dir.path());
+        let app = spawn_app_in(dir, |_| {}).await;
+        let (key_id, key) = app.create_key("10").await;
+        damage_index_files(&app, "term", damage);
+        // Past the interval at which searches check, so the next one does.
+        tokio::time::sleep(2 * lexstack::library::index::MAPPED_FILES_CHECKED_EVERY).await;
 
-    let names = vec!["Miranda v. Arizona".to_string()];
-    let unavailable = resolve_each_in_mode(&app, (&key_id, &key), "cut", &names, "lenient").await;
-    assert_eq!(unavailable.len(), 1);
-    let (status, body) = app.get("/v1/health/ready", None).await;
-    assert_error(status, &body, 503, "not_ready");
+        let names = vec!["Miranda v. Arizona".to_string()];
+        let unavailable =
+            resolve_each_in_mode(&app, (&key_id, &key), "damaged", &names, "lenient").await;
+        assert_eq!(unavailable.len(), 1);
+        let (status, body) = app.get("/v1/health/ready", None).await;
+        assert_error(status, &body, 503, "not_ready");
+    }
 }
 
 /// A record whose bytes were changed on disk so that it no longer decodes
