@@ -124,6 +124,10 @@ pub struct SweepSettings {
     pub rate_limit_buckets: String,
     /// Deletes finished jobs older than `jobs.retention_hours`.
     pub finished_jobs: String,
+    /// Checks the search index's files against their checksums: damage
+    /// that leaves a file's end as it was is found only so, or by a search
+    /// that fails on it.
+    pub index_checksums: String,
 }
 
 impl Default for SweepSettings {
@@ -132,6 +136,7 @@ impl Default for SweepSettings {
             expired_sessions: "0 17 * * * *".into(),
             rate_limit_buckets: "0 */5 * * * *".into(),
             finished_jobs: "0 41 * * * *".into(),
+            index_checksums: "0 53 * * * *".into(),
         }
     }
 }

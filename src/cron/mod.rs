@@ -18,7 +18,7 @@ pub struct Cron {
 impl Cron {
     pub async fn start(ctx: Ctx) -> Result<Self, JobSchedulerError> {
         let sweeps = &ctx.config.sweeps;
-        let table: [(&str, &str, Sweep); 3] = [
+        let table: [(&str, &str, Sweep); 4] = [
             ("expired_sessions", &sweeps.expired_sessions, |ctx| {
                 Box::pin(expired_sessions(ctx))
             }),
@@ -27,6 +27,9 @@ impl Cron {
             }),
             ("finished_jobs", &sweeps.finished_jobs, |ctx| {
                 Box::pin(finished_jobs(ctx))
+            }),
+            ("index_checksums", &sweeps.index_checksums, |ctx| {
+                Box::pin(index_checksums(ctx))
             }),
         ];
         let scheduler = JobScheduler::new().await?;
@@ -74,5 +77,13 @@ async fn finished_jobs(ctx: Ctx) {
         Ok(Ok(removed)) => tracing::info!(removed, "swept finished jobs"),
         Ok(Err(err)) => tracing::error!(error = %err, "job sweep failed"),
         Err(err) => tracing::error!(error = %err, "job sweep panicked"),
+    }
+}
+
+async fn index_checksums(ctx: Ctx) {
+    match tokio::task::spawn_blocking(move || ctx.library.index.check_files()).await {
+        Ok(Ok(())) => tracing::info!("the search index's files match their checksums"),
+        Ok(Err(err)) => tracing::error!(error = %err, "search index check failed"),
+        Err(err) => tracing::error!(error = %err, "search index check panicked"),
     }
 }

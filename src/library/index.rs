@@ -238,6 +238,11 @@ impl MappedFiles {
             return None;
         }
         self.checked_at.store(now.max(1), Ordering::Relaxed);
+        self.changed_now()
+    }
+
+    /// [`Self::changed`], checked now.
+    fn changed_now(&self) -> Option<String> {
         let files = self.files.lock().unwrap_or_else(|e| e.into_inner());
         files.iter().find_map(|file| {
             let length = std::fs::metadata(&file.path).ok()?.len();
@@ -738,6 +743,32 @@ impl LibraryIndex {
             dir: self.dir.display().to_string(),
             reason: reason.to_string(),
         }
+    }
+
+    /// Checks every file of the index against the checksum tantivy wrote
+    /// in its footer (reading the whole index): damage that leaves a
+    /// file's end as it was is found only so, or by a search that fails on
+    /// it. A mismatch marks the index damaged, as a failed search does.
+    pub fn check_files(&self) -> Result<(), IndexError> {
+        // A file cut short would kill the process when read.
+        if let Some(change) = self.mapped.changed_now() {
+            self.damaged.store(true, Ordering::Relaxed);
+            return Err(self.damaged_error(&change));
+        }
+        let mismatched = self.reading(|| self.index.validate_checksum())?;
+        if mismatched.is_empty() {
+            return Ok(());
+        }
+        let mut names: Vec<String> = mismatched
+            .iter()
+            .map(|file| file.display().to_string())
+            .collect();
+        names.sort();
+        self.damaged.store(true, Ordering::Relaxed);
+        Err(self.damaged_error(&format!(
+            "files that do not match their checksums: {}",
+            names.join(", ")
+        )))
     }
 
     /// Whether the index answers a search (readiness). Once a search met a

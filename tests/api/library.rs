@@ -243,6 +243,29 @@ fn coverage_tells_held_volumes_from_unheld_ones() {
     assert!(titles.windows(2).all(|w| w[0] < w[1]), "{titles:?}");
 }
 
+/// Damage inside a file of the search index that leaves its end as it was
+/// is found by checking the files against their checksums (the
+/// `index_checksums` sweep), which marks the index damaged.
+#[test]
+fn index_files_are_checked_against_their_checksums() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_library(dir.path());
+    let library = Library::open_read_only(dir.path()).unwrap();
+    library.index.check_files().unwrap();
+    for entry in std::fs::read_dir(dir.path().join("index")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|ext| ext == "idx") {
+            crate::helpers::zero_pages(&path, 0.3, 0.6);
+        }
+    }
+    let damaged = library.index.check_files().unwrap_err().to_string();
+    assert!(
+        damaged.contains("do not match their checksums"),
+        "{damaged}"
+    );
+    assert!(library.index.probe().is_err());
+}
+
 /// A first build killed after its steps committed, before it recorded
 /// its version, runs again at the next start: the steps already done are
 /// not read again, and the volumes they held stay held.
