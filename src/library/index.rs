@@ -721,8 +721,7 @@ impl LibraryIndex {
     fn reading<T>(&self, read: impl FnOnce() -> tantivy::Result<T>) -> Result<T, IndexError> {
         if self.damaged.load(Ordering::Relaxed) {
             return Err(self.damaged_error(
-                "an earlier search met a file that does not hold what \
-                 tantivy wrote",
+                "an earlier read met a file that does not hold what tantivy wrote",
             ));
         }
         let reason = match self.mapped.changed() {
@@ -734,8 +733,13 @@ impl LibraryIndex {
                 Err(EnginePanicked) => "a read panicked in tantivy's code".to_string(),
             },
         };
+        Err(self.mark_damaged(&reason))
+    }
+
+    /// Marks the index damaged for `reason`: no later read is made.
+    fn mark_damaged(&self, reason: &str) -> IndexError {
         self.damaged.store(true, Ordering::Relaxed);
-        Err(self.damaged_error(&reason))
+        self.damaged_error(reason)
     }
 
     fn damaged_error(&self, reason: &str) -> IndexError {
@@ -752,8 +756,7 @@ impl LibraryIndex {
     pub fn check_files(&self) -> Result<(), IndexError> {
         // A file cut short would kill the process when read.
         if let Some(change) = self.mapped.changed_now() {
-            self.damaged.store(true, Ordering::Relaxed);
-            return Err(self.damaged_error(&change));
+            return Err(self.mark_damaged(&change));
         }
         let mismatched = self.reading(|| self.index.validate_checksum())?;
         if mismatched.is_empty() {
@@ -764,8 +767,7 @@ impl LibraryIndex {
             .map(|file| file.display().to_string())
             .collect();
         names.sort();
-        self.damaged.store(true, Ordering::Relaxed);
-        Err(self.damaged_error(&format!(
+        Err(self.mark_damaged(&format!(
             "files that do not match their checksums: {}",
             names.join(", ")
         )))

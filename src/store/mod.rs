@@ -278,7 +278,7 @@ impl Store {
     /// Opens (creating when absent) the store file of `layout`. Opening
     /// reads and may migrate the file, outside [`Store::read`] and
     /// [`Store::write`]: a panic of redb's on a damaged page is
-    /// [`StoreError::DamagedPage`] here too, as in the two below.
+    /// [`StoreError::DamagedPage`] here too, as it is in those.
     pub fn open_layout(data_dir: &Path, layout: Layout) -> Result<Self, StoreError> {
         catch_damaged_page(|| Self::open_layout_unguarded(data_dir, layout))
     }
@@ -417,15 +417,11 @@ impl Store {
     where
         E: From<StoreError>,
     {
-        let written = engine_panics::catch(Engine::Redb, || {
+        self.marking_damage(|| {
             let txn = self.begin_write()?;
             let value = work(&txn)?;
             txn.commit().map_err(StoreError::from)?;
             Ok(value)
-        });
-        written.unwrap_or_else(|_| {
-            self.mark_damaged();
-            Err(StoreError::DamagedPage.into())
         })
     }
 
@@ -443,10 +439,7 @@ impl Store {
             }
         })?;
         UNDECODABLE_RECORD.set(false);
-        let result = engine_panics::catch(Engine::Redb, || work(&txn)).unwrap_or_else(|_| {
-            self.mark_damaged();
-            Err(StoreError::DamagedPage.into())
-        });
+        let result = self.marking_damage(|| work(&txn));
         if UNDECODABLE_RECORD.get() {
             self.mark_damaged();
         }
@@ -455,6 +448,18 @@ impl Store {
 
     fn mark_damaged(&self) {
         self.damaged.store(true, Ordering::Relaxed);
+    }
+
+    /// [`catch_damaged_page`], marking this store damaged when it caught
+    /// one.
+    fn marking_damage<T, E>(&self, work: impl FnOnce() -> Result<T, E>) -> Result<T, E>
+    where
+        E: From<StoreError>,
+    {
+        engine_panics::catch(Engine::Redb, work).unwrap_or_else(|_| {
+            self.mark_damaged();
+            Err(StoreError::DamagedPage.into())
+        })
     }
 
     /// Whether a read or write of this handle met a damaged page or a
