@@ -698,11 +698,11 @@ impl Library {
         data_dir: &Path,
     ) -> Result<(Self, Option<Vec<import::ImportReport>>), LibraryError> {
         let library = Self::open(data_dir)?;
-        let was_empty = library.begin_first_build()?;
+        let first_build = library.begin_first_build()?;
         let Some(reports) = library.ensure_default()? else {
             return Ok((library, None));
         };
-        if !was_empty {
+        if !first_build {
             return Ok((library, Some(reports)));
         }
         drop(library);
