@@ -1041,12 +1041,14 @@ fn cap_legacy_jsonl_and_static_layout() {
     );
     std::fs::write(&metadata, intact_metadata).unwrap();
     // A volume listing one case twice keeps the first entry and names the
-    // second.
+    // second; an entry that is no JSON object is named as no case.
     let listing = root.join("redacted/us/2/CasesMetadata.json");
     let mut entries: Vec<serde_json::Value> =
         serde_json::from_slice(&std::fs::read(&listing).unwrap()).unwrap();
     entries.push(entries[0].clone());
     let repeated_entry = entries.len();
+    entries.push(json!([1, 2, 3]));
+    let array_entry = entries.len();
     std::fs::write(&listing, serde_json::to_vec(&entries).unwrap()).unwrap();
     let repeated = data_with_library();
     let output = import(repeated.path(), &["cap", root.to_str().unwrap()]);
@@ -1054,6 +1056,12 @@ fn cap_legacy_jsonl_and_static_layout() {
     assert!(
         stdout.contains(&format!(
             "entry {repeated_entry}: case id 4 appears again (first as entry 1)"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "entry {array_entry}: expected a CAP case (a JSON object)"
         )),
         "{stdout}"
     );

@@ -341,6 +341,9 @@ fn import_static_volume(
     );
     let rows = cases.into_iter().enumerate().map(|(n, value)| {
         let entry = n + 1;
+        if !value.is_object() {
+            return Err(format!("entry {entry}: {NOT_A_CASE}"));
+        }
         let case: CapCase =
             serde_json::from_value(value).map_err(|e| format!("entry {entry}: {e}"))?;
         let body = match case.file_name.as_deref() {
@@ -472,11 +475,13 @@ fn read_static_body(
 
 /// A JSON error's message without the position serde_json appends: the
 /// caller names the place in the file, which a line's own position is not.
+const NOT_A_CASE: &str = "expected a CAP case (a JSON object)";
+
 /// A line read as a CAP case, or "column C: why" it is none. A JSON array
 /// is no case, though serde would read one as the fields in order.
 fn read_case(line: &str) -> Result<CapCase, String> {
     if !line.trim_start().starts_with('{') {
-        return Err("column 1: expected a CAP case (a JSON object)".to_string());
+        return Err(format!("column 1: {NOT_A_CASE}"));
     }
     serde_json::from_str(line).map_err(|e| format!("column {}: {}", e.column(), json_error(&e)))
 }
