@@ -269,6 +269,60 @@ fn a_truncated_compressed_file_fails_its_import() {
     );
 }
 
+/// A file that breaks off part-way (its header read, so the import began)
+/// is listed and fails the import, once the dump's later tables are
+/// imported: their rows that name what it did not bring are read again
+/// when a mended file brings it.
+#[test]
+fn a_file_broken_part_way_does_not_keep_the_later_tables_out() {
+    let dir = data_with_library();
+    let before = counts(dir.path())["opinions"];
+    let input = tempfile::tempdir().unwrap();
+    let fixtures = fixtures("courtlistener");
+    for entry in std::fs::read_dir(&fixtures).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        if !name.starts_with("citations-") {
+            std::fs::copy(&path, input.path().join(&name)).unwrap();
+            continue;
+        }
+        // The citations, their rows repeated until the file is long enough
+        // to break off after its header, gzipped and cut in half.
+        let mut text = String::new();
+        std::io::Read::read_to_string(
+            &mut bzip2::read::BzDecoder::new(std::fs::File::open(&path).unwrap()),
+            &mut text,
+        )
+        .unwrap();
+        let (header, rows) = text.split_once('\n').unwrap();
+        let long = format!("{header}\n{}", rows.repeat(2_000));
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        std::io::Write::write_all(&mut gz, long.as_bytes()).unwrap();
+        let mut bytes = gz.finish().unwrap();
+        bytes.truncate(bytes.len() / 2);
+        std::fs::write(input.path().join("citations-2024-05-06.csv.gz"), bytes).unwrap();
+    }
+    let output = lexstack_on(dir.path())
+        .args(["import", "courtlistener"])
+        .arg(input.path())
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("could not be read: ") && stdout.contains("citations-2024-05-06.csv.gz"),
+        "{stdout}"
+    );
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("1 of the files could not be read"),
+        "{output:?}"
+    );
+    assert!(
+        counts(dir.path())["opinions"] > before,
+        "no opinion was imported after the broken file: {stdout}"
+    );
+}
+
 #[test]
 fn re_running_an_import_changes_nothing() {
     let dir = data_with_library();

@@ -157,15 +157,29 @@ pub fn import_dir(
     let mut report = ImportReport::new(SOURCE);
     let mut joins = Joins::default();
     let mut clusters_skipped = 0;
+    // A file that cannot be read to its end is listed, and the others are
+    // imported: rows of later tables naming what it did not bring are
+    // skipped, and read again once a mended file brings it.
     for (table, file, path) in opened {
-        let read = import_table(store, table, file, &path, options, &mut joins)?;
-        if matches!(table, Table::Clusters) {
-            clusters_skipped += read.skipped + read.skipped_earlier;
+        let clusters = matches!(table, Table::Clusters);
+        match import_table(store, table, file, &path, options, &mut joins) {
+            Ok(read) => {
+                if clusters {
+                    clusters_skipped += read.skipped + read.skipped_earlier;
+                }
+                report.absorb(read);
+            }
+            Err(failure) => {
+                if clusters {
+                    clusters_skipped += 1;
+                }
+                report.fail_file(failure)?;
+            }
         }
-        report.absorb(read);
     }
-    // The dockets give clusters their courts. After skipped cluster rows
-    // they stay for the next run, where the mended clusters are read.
+    // The dockets give clusters their courts. After skipped cluster rows,
+    // or a clusters file not read to its end, they stay for the next run,
+    // where the mended clusters are read.
     if clusters_skipped == 0 {
         store.write(|txn| -> Result<(), ImportError> {
             let mut writer = LibraryWriter::new(txn)?;
