@@ -40,6 +40,19 @@ fn import(data: &Path, args: &[&str]) -> Output {
     output
 }
 
+/// The standard output of an import that lists `count` files it could not
+/// read, and fails for them once it imported the others.
+fn import_with_unreadable_files(data: &Path, args: &[&str], count: usize) -> String {
+    let output = lexstack_on(data).arg("import").args(args).output().unwrap();
+    assert!(!output.status.success(), "import {args:?} succeeded");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!("{count} of the files could not be read")),
+        "{stderr}"
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
 /// The error output of an import that must fail.
 fn failed_import(data: &Path, source: &str, input: &Path) -> String {
     let output = lexstack()
@@ -302,20 +315,14 @@ fn a_file_broken_part_way_does_not_keep_the_later_tables_out() {
         bytes.truncate(bytes.len() / 2);
         std::fs::write(input.path().join("citations-2024-05-06.csv.gz"), bytes).unwrap();
     }
-    let output = lexstack_on(dir.path())
-        .args(["import", "courtlistener"])
-        .arg(input.path())
-        .output()
-        .unwrap();
-    assert!(!output.status.success());
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = import_with_unreadable_files(
+        dir.path(),
+        &["courtlistener", input.path().to_str().unwrap()],
+        1,
+    );
     assert!(
         stdout.contains("could not be read: ") && stdout.contains("citations-2024-05-06.csv.gz"),
         "{stdout}"
-    );
-    assert!(
-        String::from_utf8_lossy(&output.stderr).contains("1 of the files could not be read"),
-        "{output:?}"
     );
     assert!(
         counts(dir.path())["opinions"] > before,
@@ -940,13 +947,11 @@ fn a_cap_file_that_cannot_be_read_does_not_keep_the_others_out() {
     let volume = input.path().join("ill-2d/204");
     std::fs::create_dir_all(&volume).unwrap();
     std::fs::write(volume.join("VolumeMetadata.json"), "{}").unwrap();
-    let output = lexstack_on(dir.path())
-        .args(["import", "cap", "--partial"])
-        .arg(input.path())
-        .output()
-        .unwrap();
-    assert!(!output.status.success());
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = import_with_unreadable_files(
+        dir.path(),
+        &["cap", "--partial", input.path().to_str().unwrap()],
+        2,
+    );
     assert!(
         stdout.contains("could not be read: ") && stdout.contains("b.jsonl.xz"),
         "{stdout}"
@@ -956,10 +961,6 @@ fn a_cap_file_that_cannot_be_read_does_not_keep_the_others_out() {
             "ill-2d/204: a volume folder (VolumeMetadata.json) without CasesMetadata.json"
         ),
         "{stdout}"
-    );
-    assert!(
-        String::from_utf8_lossy(&output.stderr).contains("2 of the files could not be read"),
-        "{output:?}"
     );
     let library = Library::open_read_only(dir.path()).unwrap();
     assert!(
@@ -1077,22 +1078,14 @@ fn cap_legacy_jsonl_and_static_layout() {
     let intact_metadata = std::fs::read(&metadata).unwrap();
     std::fs::write(&metadata, "[{\"id\": ").unwrap();
     let one_broken = data_with_library();
-    let output = lexstack_on(one_broken.path())
-        .args(["import", "cap", root.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(!output.status.success());
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout =
+        import_with_unreadable_files(one_broken.path(), &["cap", root.to_str().unwrap()], 1);
     assert!(
         stdout.contains("could not be read: ")
             && stdout.contains("us/1/CasesMetadata.json: EOF while parsing a value at line 1 column 8; the volume is not imported"),
         "{stdout}"
     );
     assert!(stdout.contains("skipped      0"), "{stdout}");
-    assert!(
-        String::from_utf8_lossy(&output.stderr).contains("1 of the files could not be read"),
-        "{output:?}"
-    );
     std::fs::write(&metadata, intact_metadata).unwrap();
     // A volume listing one case twice keeps the first entry and names the
     // second; an entry that is no JSON object is named as no case.
