@@ -48,5 +48,5 @@ pub use laws::{
 pub use model::{Citation, CitationKind, SubsequentHistory};
 pub use names::{case_names_match, normalize_case_name};
 pub use reporters::{canonical_law, canonical_reporter, editions_for};
-pub use text::CodePoints;
+pub use text::{CodePoints, is_invisible_mark};
 pub use vocab::{Edition, Journal, Law, Reporter, Vocabulary};

@@ -11,6 +11,23 @@ pub(crate) fn char_after(text: &str, pos: usize) -> Option<char> {
     text.get(pos..)?.chars().next()
 }
 
+/// Whether `c` is a character web pages and PDFs scatter inside words and
+/// names that joins or marks, never separates, and shows nothing: the
+/// zero-width characters and the invisible operators ("S.\u{200d} Ct."),
+/// the marks, embeddings and isolates of bidirectional text
+/// ("\u{202b}Texas v. Brown\u{202c}") and the byte-order mark. (A soft
+/// hyphen is not one: before a line break it joins a word's halves.)
+pub fn is_invisible_mark(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{FEFF}'
+    )
+}
+
 /// Bytes per checkpoint of [`CodePoints`].
 const BLOCK: usize = 256;
 

@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::citations::reporters;
+use crate::citations::{is_invisible_mark, reporters};
 
 /// A citation's address in a reporter: (volume, canonical reporter, page).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -260,27 +260,17 @@ pub struct CaseRecord {
 }
 
 /// A name as it is shown and matched: control characters (a NUL, a
-/// newline, DEL) read as spaces, and the invisible marks of bidirectional
-/// text and zero-width characters left out. "CTRL\0CHARS\u{202e} v. ROW" would
+/// newline, DEL) read as spaces, and invisible marks
+/// ([`is_invisible_mark`]) left out. "CTRL\0CHARS\u{202e} v. ROW" would
 /// otherwise garble or reverse what a reader of the name sees. A name that
 /// holds none is returned as it is.
 pub fn shown_name(name: &str) -> Cow<'_, str> {
-    let hidden = |c: char| {
-        matches!(
-            c,
-            '\u{200B}'..='\u{200F}'
-                | '\u{202A}'..='\u{202E}'
-                | '\u{2060}'..='\u{2064}'
-                | '\u{2066}'..='\u{2069}'
-                | '\u{FEFF}'
-        )
-    };
-    if !name.chars().any(|c| c.is_control() || hidden(c)) {
+    if !name.chars().any(|c| c.is_control() || is_invisible_mark(c)) {
         return Cow::Borrowed(name);
     }
     let spaced: String = name
         .chars()
-        .filter(|&c| !hidden(c))
+        .filter(|&c| !is_invisible_mark(c))
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
     Cow::Owned(spaced.split_whitespace().collect::<Vec<_>>().join(" "))

@@ -19,6 +19,7 @@ use super::model::{Citation, CitationKind};
 use super::resolve;
 use super::scanner::{Scanner, Target};
 use super::templates::Trigger;
+use super::text::is_invisible_mark;
 use super::vocab::{Edition, Vocabulary};
 
 /// Abbreviations of record and filing cites ("Compl. ¶ 12").
@@ -363,25 +364,6 @@ fn on_visible_text(text: &str, extract: impl FnOnce(&str) -> Vec<Citation>) -> V
     citations
 }
 
-/// Whether `next` (three bytes) is a character web pages and PDFs scatter
-/// inside words and citations that joins or marks, never separates, so the
-/// extractor reads the text without it: zero-width characters ("S.\u{200d}
-/// Ct.", "\u{200d}United States") and the marks, embeddings and isolates
-/// of bidirectional text ("\u{202b}Texas v. Brown\u{202c}"). (A soft hyphen
-/// stays: before a line break it joins a word's halves, which names read
-/// across.)
-fn is_invisible(next: &[u8]) -> bool {
-    matches!(
-        next,
-        // U+200B–U+200F, U+202A–U+202E
-        [0xE2, 0x80, 0x8B..=0x8F | 0xAA..=0xAE]
-            // U+2060, U+2066–U+2069
-            | [0xE2, 0x81, 0xA0 | 0xA6..=0xA9]
-            // U+FEFF
-            | [0xEF, 0xBB, 0xBF]
-    )
-}
-
 /// Whether `byte` is an ASCII control character that is not whitespace
 /// (NUL, a stray \x01 from a PDF, DEL): read as a space, since it stands
 /// between words ("Roe v.\u{1}Wade") but is not part of them.
@@ -462,12 +444,12 @@ fn hidden_at(text: &str, at: usize) -> Option<usize> {
                 .position(|window| window.eq_ignore_ascii_case(&closing))?;
             Some(end + found + closing.len() - at)
         }
-        _ => {
-            // Compared as UTF-8 bytes: this runs at every dash and curly
-            // quote (0xE2 ...) of every text.
-            let next = bytes.get(at..at + 3)?;
-            is_invisible(next).then_some(3)
-        }
+        // The extractor reads the text without them ([`is_invisible_mark`]).
+        _ => text[at..]
+            .chars()
+            .next()
+            .filter(|&c| is_invisible_mark(c))
+            .map(char::len_utf8),
     }
 }
 
@@ -479,7 +461,7 @@ const MAY_HIDE: [bool; 256] = {
     table[b'*' as usize] = true;
     table[b'_' as usize] = true;
     table[b'<' as usize] = true;
-    // U+200B–U+2069 start with 0xE2, U+FEFF with 0xEF.
+    // The invisible marks: U+200B–U+2069 start with 0xE2, U+FEFF with 0xEF.
     table[0xE2] = true;
     table[0xEF] = true;
     let mut byte = 0;
