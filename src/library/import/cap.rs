@@ -473,8 +473,6 @@ fn read_static_body(
     Ok(value.get("casebody").cloned())
 }
 
-/// A JSON error's message without the position serde_json appends: the
-/// caller names the place in the file, which a line's own position is not.
 const NOT_A_CASE: &str = "expected a CAP case (a JSON object)";
 
 /// A line read as a CAP case, or "column C: why" it is none. A JSON array
@@ -486,6 +484,8 @@ fn read_case(line: &str) -> Result<CapCase, String> {
     serde_json::from_str(line).map_err(|e| format!("column {}: {}", e.column(), json_error(&e)))
 }
 
+/// A JSON error's message without the position serde_json appends: the
+/// caller names the place in the file, which a line's own position is not.
 fn json_error(err: &serde_json::Error) -> String {
     let message = err.to_string();
     let position = format!(" at line {} column {}", err.line(), err.column());

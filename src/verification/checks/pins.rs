@@ -160,7 +160,7 @@ fn page_outside_case(
         }
         return Ok(Some(PinOutside {
             reason: format!("page {pin} belongs to another case ({})", described(&other)),
-            proven: is_named(&other),
+            proven: true,
         }));
     }
     // Another case the library knows starts between the first page and the
