@@ -134,9 +134,7 @@ fn spread() -> Vec<String> {
 /// readiness then says the library is not usable.
 #[tokio::test]
 async fn a_library_damaged_on_disk_is_unavailable_not_an_internal_error() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_library(dir.path());
-    let app = spawn_app_in(dir, |_| {}).await;
+    let app = spawn_app().await;
     let (key_id, key) = app.create_key("10").await;
     // Past the pages opening read, so no lookup finds its pages in redb's
     // cache.
@@ -172,9 +170,7 @@ fn damage_index_files(app: &TestApp, extension: &str, damage: impl Fn(&Path)) {
 /// readiness then says the library is not usable.
 #[tokio::test]
 async fn a_search_index_damaged_on_disk_is_unavailable_not_an_internal_error() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_library(dir.path());
-    let app = spawn_app_in(dir, |_| {}).await;
+    let app = spawn_app().await;
     let (key_id, key) = app.create_key("10").await;
     let (status, _) = app.get("/v1/health/ready", None).await;
     assert_eq!(status, 200);
@@ -204,9 +200,7 @@ async fn a_search_index_file_cut_short_or_zeroed_is_unavailable_not_a_crash() {
     let cut: fn(&Path) = |file| cut_short(file, 1_000_000);
     let zeroed: fn(&Path) = |file| zero_pages(file, 0.0, 1.0);
     for damage in [cut, zeroed] {
-        let dir = tempfile::tempdir().unwrap();
-        copy_library(dir.path());
-        let app = spawn_app_in(dir, |_| {}).await;
+        let app = spawn_app().await;
         let (key_id, key) = app.create_key("10").await;
         damage_index_files(&app, "term", damage);
         // Past the interval at which searches check, so the next one does.
