@@ -94,6 +94,10 @@ pub fn library(data: &Path, dir: &Path, samples: usize) -> anyhow::Result<()> {
         library.search_names(&format!("{a} v. {b}"), 10)?;
         searches.push(start.elapsed());
     }
+    // What the hourly `index_checksums` sweep costs at this size.
+    let start = Instant::now();
+    library.index.check_files()?;
+    let index_check = start.elapsed();
     let store_bytes = std::fs::metadata(data.join(LIBRARY_FILE))
         .map(|m| m.len())
         .unwrap_or(0);
@@ -112,6 +116,7 @@ pub fn library(data: &Path, dir: &Path, samples: usize) -> anyhow::Result<()> {
         "citation_lookups": rounds,
         "citation_lookups_found": found,
         "name_search": percentiles(searches),
+        "index_checksums_seconds": index_check.as_secs_f64(),
         "store_bytes": store_bytes,
         "index_bytes": LibraryIndex::size_bytes(data),
         "peak_rss_bytes": peak_rss_bytes(),
