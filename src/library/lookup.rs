@@ -324,7 +324,11 @@ pub struct CaseSummary {
     pub name: String,
     pub court: Option<String>,
     pub decision_date: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub docket_numbers: Vec<String>,
     pub citations: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub companion_names: Vec<String>,
     pub source_url: Option<String>,
     pub has_text: bool,
 }
@@ -336,7 +340,9 @@ impl From<&super::model::CaseRecord> for CaseSummary {
             name: case.name.clone(),
             court: case.court.clone(),
             decision_date: case.decision_date.clone(),
+            docket_numbers: case.docket_numbers.clone(),
             citations: case.citations.iter().map(|c| c.cite.clone()).collect(),
+            companion_names: case.companion_names.clone(),
             source_url: case.source_url.clone(),
             has_text: case.has_text(),
         }

@@ -314,6 +314,12 @@ impl CaseRecord {
             self.citations
                 .retain(|held| other.citations.iter().any(|c| c.is_written_as(held)));
         }
+        let other_caption = other
+            .provenance
+            .first()
+            .is_some_and(|source| !self.provenance.contains(source))
+            .then(|| other.name.clone())
+            .filter(|name| !self.name.is_empty() && another_caption(&self.name, name));
         let mut fields = FieldGivers {
             givers: &mut self.field_sources,
             first: self.provenance.first(),
@@ -348,8 +354,8 @@ impl CaseRecord {
                 self.docket_numbers.push(docket);
             }
         }
-        for name in other.companion_names {
-            if !self.companion_names.contains(&name) {
+        for name in other.companion_names.into_iter().chain(other_caption) {
+            if name != self.name && !self.companion_names.contains(&name) {
                 self.companion_names.push(name);
             }
         }
@@ -376,6 +382,15 @@ impl CaseRecord {
             }
         }
     }
+}
+
+/// Whether `other`, a new source's name for a decision, is another
+/// caption than `name`: a case decided in the same opinion under its own
+/// docket ("Nelson v. Lindvig" with "Nelson v. Persons Unknown", both 2024
+/// ND 208), kept among the companions so search and name checks find it.
+fn another_caption(name: &str, other: &str) -> bool {
+    use crate::citations::names::case_names_match;
+    !other.is_empty() && !case_names_match(other, name) && !case_names_match(name, other)
 }
 
 /// Who gave a record's fields, while another record of the decision is

@@ -1738,7 +1738,29 @@ fn same_decision(held: &CaseRecord, new: &CaseRecord) -> bool {
     };
     years_agree
         && !other_record_of_a_source(held, new)
+        && !citations_conflict(held, new)
         && (held.name.is_empty() || new.name.is_empty() || names_compatible(&held.name, &new.name))
+}
+
+/// Whether the records are cited at different places in one reporter: two
+/// decisions that share a page elsewhere (New York's table cases, many to
+/// one "88 Misc 3d 130(A)", each with its own slip opinion number).
+fn citations_conflict(held: &CaseRecord, new: &CaseRecord) -> bool {
+    let keys = |record: &CaseRecord| {
+        record
+            .citations
+            .iter()
+            .filter_map(|c| c.key.clone())
+            .collect::<Vec<_>>()
+    };
+    let (held_keys, new_keys) = (keys(held), keys(new));
+    new_keys.iter().any(|key| {
+        !held_keys.contains(key)
+            && held_keys.iter().any(|k| k.reporter == key.reporter)
+            && !held_keys
+                .iter()
+                .any(|k| k.reporter == key.reporter && new_keys.contains(k))
+    })
 }
 
 /// Whether a source gave both records under different ids. SCDB gives each

@@ -326,6 +326,35 @@ fn a_slip_opinion_joins_its_decision_by_docket() {
     );
 }
 
+/// Decisions that share a table page ("88 Misc 3d 130(A)") but not their
+/// slip opinion numbers stay apart; a decision reported twice under one
+/// neutral citation, once per docket, is one case that answers to both
+/// captions.
+#[test]
+fn decisions_at_one_page_stay_apart_and_consolidated_captions_are_kept() {
+    let (_dir, library) = library();
+    for (citation, name) in [
+        ("2026 NYSlipOp 50215(U)", "Harmonized Acupuncture v. MVAIC"),
+        ("2026 NYSlipOp 50216(U)", "Grand Med. Supply Corp. v. MVAIC"),
+        ("2026 NYSlipOp 50213(U)", "Summer P.T., P.C. v. MVAIC"),
+    ] {
+        let answer = lookup(&library, citation);
+        assert_eq!(answer["cases"].as_array().unwrap().len(), 1, "{answer}");
+        assert_eq!(answer["cases"][0]["name"], name, "{answer}");
+    }
+    let table_page = lookup(&library, "88 Misc 3d 130(A)");
+    assert!(
+        table_page["cases"].as_array().unwrap().len() > 10,
+        "{table_page}"
+    );
+    let nelson = lookup(&library, "2024 ND 208");
+    assert_eq!(nelson["cases"].as_array().unwrap().len(), 1, "{nelson}");
+    assert_eq!(nelson["cases"][0]["name"], "Nelson v. Persons Unknown");
+    assert_eq!(nelson["cases"][0]["companionNames"][0], "Nelson v. Lindvig");
+    let named = library.search_names("Nelson v. Lindvig", 3).unwrap();
+    assert_eq!(named[0].id, nelson["cases"][0]["caseId"].as_str().unwrap());
+}
+
 #[test]
 fn rules_statutes_and_regulations_resolve() {
     let (_dir, library) = library();

@@ -791,6 +791,25 @@ fn short_forms_id_supra_and_journals() {
 }
 
 #[test]
+fn a_footnote_number_after_a_line_break_is_no_pin() {
+    let text = "523 F. 3d 1078, 1085 (2008) (citing Burlington, 471 U. S., at \n\
+                2 Although it was respondent's parents who sought reimbursement";
+    let citations = extract(text);
+    assert!(
+        citations.iter().all(|c| c.kind != CitationKind::ShortCase),
+        "{citations:?}"
+    );
+    let text = "Burlington, 471 U. S., at\n370 (quoting x). Burlington, 471 U. S., at\n371.";
+    let citations = extract(text);
+    let pins: Vec<_> = citations
+        .iter()
+        .filter(|c| c.kind == CitationKind::ShortCase)
+        .map(|c| c.pin_cite.as_deref())
+        .collect();
+    assert_eq!(pins, [Some("370"), Some("371")]);
+}
+
+#[test]
 fn references_repeat_a_cited_name() {
     let text = "Bivens v. Six Unknown Fed. Narcotics Agents, 403 U.S. 388 (1971). The Bivens \
                 remedy is narrow; see Bivens at 395. Jin Fuey Moy v. United States, 254 U.S. 189 \
