@@ -6,6 +6,7 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -14,6 +15,7 @@ use crate::context::{AppContext, Ctx};
 use crate::cron::Cron;
 use crate::ids::{random_hex, secret_hash};
 use crate::jobs::worker::Workers;
+use crate::library::import::ImportReport;
 use crate::library::{Library, LibraryError};
 use crate::store::{LIBRARY_FILE, STORE_FILE, Store, StoreError, now_millis, rfc3339};
 
@@ -81,6 +83,48 @@ fn process_lives(pid: u32) -> bool {
     !proc.is_dir() || proc.join(pid.to_string()).exists()
 }
 
+/// How often a starting server tries again a library an import holds.
+const LIBRARY_HELD_RETRY: Duration = Duration::from_secs(1);
+
+/// Opens the library, waiting while an import or a library build holds it
+/// (the server's own store is opened first, so another server is refused
+/// before this): a server started during an import, by its service manager
+/// say, serves once the import ends rather than failing in a loop.
+async fn open_library_when_free(
+    data_dir: &Path,
+) -> Result<Result<(Library, Option<Vec<ImportReport>>), LibraryError>, StartError> {
+    let mut waiting = false;
+    loop {
+        let dir = data_dir.to_path_buf();
+        let opened = tokio::task::spawn_blocking(move || {
+            let opened = Library::open_with_default(&dir)?;
+            // What a killed import or an index rebuild left to index.
+            opened.0.index_pending()?;
+            Ok::<_, LibraryError>(opened)
+        })
+        .await?;
+        match opened {
+            Err(LibraryError::Store(StoreError::Locked)) => {
+                if !waiting {
+                    tracing::warn!(
+                        "the library in {} is open in another lexstack process (an import or a \
+                         library build); waiting for it to finish",
+                        data_dir.display()
+                    );
+                    waiting = true;
+                }
+                tokio::time::sleep(LIBRARY_HELD_RETRY).await;
+            }
+            opened => {
+                if waiting {
+                    tracing::info!("the library is free; starting");
+                }
+                return Ok(opened);
+            }
+        }
+    }
+}
+
 pub struct App {
     ctx: Ctx,
     listener: tokio::net::TcpListener,
@@ -113,21 +157,15 @@ impl App {
                 },
                 false => StartError::Store(err),
             })?;
-        let data_dir = config.data_dir.clone();
-        let opened = tokio::task::spawn_blocking(move || {
-            let opened = Library::open_with_default(&data_dir)?;
-            // What a killed import or an index rebuild left to index.
-            opened.0.index_pending()?;
-            Ok::<_, LibraryError>(opened)
-        })
-        .await?;
-        let library = opened.map_err(|err| match err.is_damaged_file() {
-            true => StartError::DamagedLibrary {
-                advice: crate::library::repair_advice(&config.data_dir.join(LIBRARY_FILE)),
-                source: err,
-            },
-            false => StartError::Library(err),
-        })?;
+        let library = open_library_when_free(&config.data_dir)
+            .await?
+            .map_err(|err| match err.is_damaged_file() {
+                true => StartError::DamagedLibrary {
+                    advice: crate::library::repair_advice(&config.data_dir.join(LIBRARY_FILE)),
+                    source: err,
+                },
+                false => StartError::Library(err),
+            })?;
         if let Some(reports) = &library.1 {
             let stored: u64 = reports.iter().map(|r| r.stored).sum();
             tracing::info!(records = stored, "built the embedded default library");

@@ -381,7 +381,7 @@ fn held_library(data: &Path, err: StoreError) -> anyhow::Error {
             data.join(SERVER_FILE).display()
         ),
         StoreError::Locked => anyhow!(
-            "the library in {} is open in another lexstack process (an import, a build, or a server starting up); wait for it to finish",
+            "the library in {} is open in another lexstack process: an import or a library build (wait for it to finish), or a server starting up (stop it to import or build, then start it again)",
             data.display()
         ),
         err if err.is_permission_denied() => {

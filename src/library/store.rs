@@ -582,6 +582,12 @@ impl<'txn> LibraryWriter<'txn> {
         }
     }
 
+    /// Whether this import keeps any dockets: a run that read a dockets
+    /// file, where a cluster's docket it lacks is missing from the dump.
+    pub fn holds_dockets(&self) -> Result<bool, StoreError> {
+        Ok(self.dockets.first()?.is_some())
+    }
+
     pub fn set_courtlistener_opinion(
         &mut self,
         opinion: u64,

@@ -1,6 +1,6 @@
 //! The operator CLI against a stopped store and against a running server.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -260,11 +260,17 @@ impl Drop for Server {
     }
 }
 
-/// Starts `lexstack serve` on a free port and waits for its `server.json`.
-// The child is owned by `Server`, whose Drop waits for it.
-#[allow(clippy::zombie_processes)]
+/// Starts `lexstack serve` on a free port with a copy of the default
+/// library, and waits for its `server.json`.
 fn start_server(data: &Path) -> Server {
     crate::helpers::copy_library(data);
+    serve_on(data)
+}
+
+/// Starts `lexstack serve` on the library `data` holds.
+// The child is owned by `Server`, whose Drop waits for it.
+#[allow(clippy::zombie_processes)]
+fn serve_on(data: &Path) -> Server {
     let child = lexstack()
         .arg("--data")
         .arg(data)
@@ -290,6 +296,40 @@ fn start_server(data: &Path) -> Server {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// A server started while an import holds the library (this test's own
+/// process stands in for it) waits, and serves once the library is free.
+#[test]
+fn serve_waits_for_an_import_that_holds_the_library() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::helpers::copy_library(dir.path());
+    let held = lexstack::library::Library::open(dir.path()).unwrap();
+    let started = Instant::now();
+    let releases = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(1_500));
+        drop(held);
+    });
+    let mut server = serve_on(dir.path());
+    releases.join().unwrap();
+    assert!(
+        started.elapsed() >= Duration::from_millis(1_500),
+        "server.json is written once the library is open"
+    );
+    let _ = server.child.kill();
+    let _ = server.child.wait();
+    let mut log = String::new();
+    server
+        .child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut log)
+        .unwrap();
+    assert!(
+        log.contains("is open in another lexstack process (an import or a library build); waiting for it to finish"),
+        "{log}"
+    );
 }
 
 #[tokio::test]

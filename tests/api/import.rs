@@ -1710,6 +1710,62 @@ fn an_scdb_id_that_is_not_one_joins_nothing() {
     assert_eq!(named("401 F.3d 20"), "Gamma v. Delta");
 }
 
+/// Rows a damaged dump gives that no check caught before: a page with
+/// digits no address takes, a decision dated in the future, a cluster
+/// whose docket the dockets file lacks. Each is reported with its line.
+#[test]
+fn a_damaged_page_a_future_date_and_a_missing_docket_are_reported() {
+    let dir = data_with_library();
+    let dump = small_dump(
+        &[
+            ("7201", "Alpha v. Beta", "2999-01-01", ""),
+            ("7202", "Gamma v. Delta", "2005-01-02", ""),
+        ],
+        &[
+            ("402", "F.3d", "10", "1", "7201"),
+            ("402", "F.3d", "x29", "1", "7202"),
+        ],
+    );
+    std::fs::write(
+        dump.path().join("dockets-2024-05-06.csv"),
+        "\"id\",\"court_id\",\"docket_number\"\n\"1\",\"ca1\",\"05-1\"\n",
+    )
+    .unwrap();
+    let clusters = dump.path().join("opinion-clusters-2024-05-06.csv");
+    let rows = std::fs::read_to_string(&clusters)
+        .unwrap()
+        .replace("\"2999-01-01\",,", "\"2999-01-01\",,\"99999\"");
+    std::fs::write(&clusters, rows).unwrap();
+    let output = import(
+        dir.path(),
+        &["courtlistener", dump.path().to_str().unwrap()],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    for said in [
+        r#"line 2: decision date "2999-01-01" is in the future"#,
+        "docket 99999 is not in the dockets file, so the case has no court",
+        r#"line 3: page "x29" is not a page number"#,
+        "are not counted as held completely",
+    ] {
+        assert!(stdout.contains(said), "{said}: {stdout}");
+    }
+    let library = Library::open_read_only(dir.path()).unwrap();
+    let alpha = library.lookup("402 F.3d 10").unwrap();
+    assert_eq!(alpha.cases[0].decision_date, None);
+    assert!(
+        library
+            .search_names("Gamma v. Delta", 3)
+            .unwrap()
+            .iter()
+            .all(|hit| {
+                library
+                    .case(&hit.id)
+                    .unwrap()
+                    .is_none_or(|case| case.citations.iter().all(|c| !c.cite.contains("x29")))
+            })
+    );
+}
+
 /// An SCDB id naming a decision of another name or year (a data error in
 /// the dump) joins nothing: the cluster is its own case, and the report
 /// says which decision the id named.
@@ -1963,7 +2019,7 @@ fn imports_refuse_while_another_process_holds_the_library() {
     };
     let stderr = import_scdb();
     assert!(
-        stderr.contains("open in another lexstack process (an import, a build"),
+        stderr.contains("open in another lexstack process: an import or a library build"),
         "no server runs: another import holds it: {stderr}"
     );
     // The file a live server writes (this test's own process stands in).

@@ -821,6 +821,7 @@ fn store_cluster(writer: &mut LibraryWriter<'_>, cluster: ClusterRow) -> RowOutc
         docket_id,
         left_out,
     } = cluster;
+    let mut missing_docket = None;
     match docket_id.map(|id| writer.docket(id)).transpose()?.flatten() {
         Some(docket) => {
             record.court = docket.court;
@@ -834,8 +835,14 @@ fn store_cluster(writer: &mut LibraryWriter<'_>, cluster: ClusterRow) -> RowOutc
                 Some(cluster) => writer.external_case(SOURCE, &cluster.id)?,
                 None => None,
             };
-            if let Some(held) = held {
-                record.court = writer.case(&held)?.and_then(|case| case.court);
+            match held {
+                Some(held) => record.court = writer.case(&held)?.and_then(|case| case.court),
+                None if docket_id.is_some() && writer.holds_dockets()? => {
+                    missing_docket = docket_id.map(|id| {
+                        format!("docket {id} is not in the dockets file, so the case has no court")
+                    });
+                }
+                None => {}
             }
         }
     }
@@ -843,7 +850,7 @@ fn store_cluster(writer: &mut LibraryWriter<'_>, cluster: ClusterRow) -> RowOutc
         record,
         opinions: Vec::new(),
     })?;
-    let mut left_out: Vec<String> = left_out.into_iter().collect();
+    let mut left_out: Vec<String> = left_out.into_iter().chain(missing_docket).collect();
     for Unjoined { source, held } in stored.unjoined {
         let named = writer.case(&held)?.map_or(held.clone(), |case| {
             let year = case
@@ -1017,6 +1024,12 @@ fn citation(c: &CitationColumns, row: &Row) -> Result<(u64, CaseCitation), Strin
         // An unpublished order's number ("190775-U"), else no address.
         None => CiteKey::of_page_text(volume_number, &reporter, given, page),
     };
+    // A page with digits that no address takes ("x29", "0") is a damaged
+    // row, not a page still to come ("___"): kept, its case would be at a
+    // page no lookup finds, in a volume counted as held.
+    if key.is_none() && page.bytes().any(|b| b.is_ascii_digit()) {
+        return Err(format!("page {page:?} is not a page number"));
+    }
     // "1 Cranch 100" would be the Supreme Court's: a series filed under an
     // early reporter's abbreviation ("Cranch C.C.", the D.C. circuit
     // court's) keeps its own spelling, whatever the row's type says.
@@ -1331,16 +1344,20 @@ mod tests {
     }
 
     #[test]
-    fn a_citation_whose_volume_is_no_volume_number_is_malformed() {
+    fn a_citation_whose_volume_or_page_is_no_number_is_malformed() {
         for volume in ["-1", "0", "245.5", "99999999999", "x"] {
             let why = citation_row(volume, "10").unwrap_err();
             assert!(why.contains("is not a volume number"), "{volume}: {why}");
         }
-        let (_, unpaged) = citation_row("245", "0").unwrap();
+        for page in ["0", "x29", "99999999999", "12.5"] {
+            let why = citation_row("245", page).unwrap_err();
+            assert!(why.contains("is not a page number"), "{page}: {why}");
+        }
+        let (_, unpaged) = citation_row("245", "___").unwrap();
         assert_eq!(
             (unpaged.cite.as_str(), unpaged.key),
-            ("245 F.3d 0", None),
-            "page 0 is no page: the writer withholds the volume"
+            ("245 F.3d ___", None),
+            "a page still to come: the writer withholds the volume"
         );
     }
 

@@ -68,8 +68,9 @@ impl Row {
     }
 }
 
-/// A row that cannot be read: where, and why. Column 0 is the row as a
-/// whole (its count of fields), so no column is named.
+/// A row that cannot be read: where, and why. Columns are bytes counted
+/// from 1 (the byte at fault); column 0 is the row as a whole (its count of
+/// fields), so no column is named.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}{}: {message}", at_column(*column))]
 pub struct RowError {
@@ -321,8 +322,9 @@ impl<R: BufRead> CsvReader<R> {
             let start = row.bytes.len();
             if self.peek() == Some(b'"') {
                 // Where the quote opens: the end of the file says nothing
-                // about which field was left open.
-                let (line, column) = (self.line, self.column);
+                // about which field was left open. `self.column` counts the
+                // bytes before it.
+                let (line, column) = (self.line, self.column + 1);
                 self.byte();
                 if !self.read_quoted(&mut row.bytes) {
                     return Step::Malformed(RowError {
@@ -689,14 +691,22 @@ mod tests {
 
     #[test]
     fn unterminated_quote_at_the_end() {
-        let (_, rows) = rows("\"a\"\n\"b\"\n\"open\n", Dialect::Postgres);
-        assert_eq!(rows.len(), 2);
-        let error = rows[1].as_ref().unwrap_err();
+        let (_, read) = rows("\"a\"\n\"b\"\n\"open\n", Dialect::Postgres);
+        assert_eq!(read.len(), 2);
+        let error = read[1].as_ref().unwrap_err();
         assert!(error.message.contains("end of file"));
         assert_eq!(
             (error.line, error.column),
-            (3, 0),
+            (3, 1),
             "where the open quote is"
+        );
+        let (_, open) = rows("\"a\",\"b\"\n\"1\",\"open\n", Dialect::Postgres);
+        assert_eq!(open[0].as_ref().unwrap_err().column, 5);
+        let (_, stray) = rows("\"a\",\"b\"\n\"5\"7\",\"2\"\n", Dialect::Postgres);
+        assert_eq!(
+            stray[0].as_ref().unwrap_err().column,
+            4,
+            "the byte after the closing quote, counted the same way"
         );
     }
 

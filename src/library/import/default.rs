@@ -58,7 +58,8 @@ use crate::store::{Store, StoreError};
 /// header gives fewer.
 /// 18: an overruling decision's U.S. cite from the tables names the table
 /// among its sources, so SCDB given again does not withdraw it.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 18;
+/// 19: Tennessee's workers' compensation panel's records name its court.
+pub const DEFAULT_LIBRARY_VERSION: u32 = 19;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");
@@ -452,9 +453,14 @@ struct ScraperRecord {
 
 /// Court ids never contain `_`; juriscraper names its test scrapers
 /// `<court>[_<variant>]_example[_n]`, with a few named otherwise than
-/// courts-db's court (`del` is a Python keyword).
+/// courts-db's court (`del` is a Python keyword), and one variant that is a
+/// court of its own (Tennessee's Special Workers' Compensation Appeals
+/// Panel).
 fn scraper_court(scraper: &str) -> &str {
     let base = scraper.split("_example").next().unwrap_or(scraper);
+    if base == "tenn_workers_comp" {
+        return "tennworkcompapp";
+    }
     let court = base.split('_').next().unwrap_or(base);
     match court {
         "delaware" => "del",
@@ -1527,6 +1533,11 @@ mod tests {
         assert_eq!(scraper_court("delaware_example"), "del");
         assert_eq!(scraper_court("txctapp14_example"), "texapp");
         assert_eq!(scraper_court("txctapp_example"), "txctapp");
+        assert_eq!(
+            scraper_court("tenn_workers_comp_example"),
+            "tennworkcompapp"
+        );
+        assert_eq!(scraper_court("tenn_example"), "tenn");
     }
 
     #[test]

@@ -500,11 +500,33 @@ pub fn decision_date(text: Option<&str>, read: impl Fn(&str) -> Option<String>) 
             left_out: None,
         };
     };
-    let date = read(text);
-    let left_out = date.is_none().then(|| {
-        format!("decision date {text:?} is not a real date; the case is stored without one")
-    });
-    DecisionDate { date, left_out }
+    match read(text) {
+        Some(date) if is_after_tomorrow(&date) => DecisionDate {
+            date: None,
+            left_out: Some(format!(
+                "decision date {text:?} is in the future; the case is stored without one"
+            )),
+        },
+        Some(date) => DecisionDate {
+            date: Some(date),
+            left_out: None,
+        },
+        None => DecisionDate {
+            date: None,
+            left_out: Some(format!(
+                "decision date {text:?} is not a real date; the case is stored without one"
+            )),
+        },
+    }
+}
+
+/// Whether an ISO date (or year, or year and month) is after tomorrow: no
+/// decision is dated later, whatever time zone its court sits in.
+fn is_after_tomorrow(iso: &str) -> bool {
+    let tomorrow = (chrono::Utc::now().date_naive() + chrono::Days::new(1))
+        .format("%Y-%m-%d")
+        .to_string();
+    iso > &tomorrow[..iso.len().min(tomorrow.len())]
 }
 
 /// The lines of a text input, numbered from 1, each as text or as why it
@@ -1149,6 +1171,26 @@ mod tests {
             "May 1954",
         ] {
             assert_eq!(real_date(impossible), None, "{impossible}");
+        }
+    }
+
+    #[test]
+    fn a_decision_date_in_the_future_is_left_out_with_a_warning() {
+        let today = chrono::Utc::now().date_naive();
+        let next_year = (chrono::Datelike::year(&today) + 1).to_string();
+        let in_a_week = (today + chrono::Days::new(7))
+            .format("%Y-%m-%d")
+            .to_string();
+        for future in ["2999-01-01", next_year.as_str(), in_a_week.as_str()] {
+            let read = decision_date(Some(future), real_date);
+            assert_eq!(read.date, None, "{future}");
+            assert!(read.left_out.unwrap().contains("in the future"), "{future}");
+        }
+        let today = today.format("%Y-%m-%d").to_string();
+        for past_or_now in ["1954-05-17", "1700", today.as_str(), &today[..7]] {
+            let read = decision_date(Some(past_or_now), real_date);
+            assert_eq!(read.date.as_deref(), Some(past_or_now));
+            assert_eq!(read.left_out, None);
         }
     }
 
