@@ -159,7 +159,9 @@ fn abbreviate(party: &str) -> String {
 /// A pin after "Id." or a short form: a page takes "at", a paragraph or
 /// section does not ("Id. ¶ 20").
 fn at_pin(pin: &str) -> String {
-    let pin = pin.trim().trim_start_matches(',').trim();
+    // A pin written across a line break ("at⏎362") reads as one line.
+    let pin = pin.split_whitespace().collect::<Vec<_>>().join(" ");
+    let pin = pin.trim_start_matches(',').trim();
     if let Some(mark) = pin
         .strip_prefix("at ")
         .map(str::trim_start)
@@ -289,6 +291,12 @@ mod tests {
             first("Wilson v. Mar. Overseas Corp., 150 F.3d 1, 6-7 (1st Cir. 1998)").as_deref(),
             Some("Wilson v. Mar. Overseas Corp., 150 F.3d 1, 6-7 (1st Cir. 1998)")
         );
+    }
+
+    #[test]
+    fn a_pin_across_a_line_break_reads_as_one_line() {
+        let citations = Extractor::shared().extract("Foo v. Bar, 1 U.S. 1 (1990). Id., at\n12.");
+        assert_eq!(bluebook(&citations[1]).as_deref(), Some("Id. at 12"));
     }
 
     #[test]

@@ -36,6 +36,16 @@ pub fn canonical_reporter(spelling: &str) -> Option<&'static str> {
         .then_some(first)
 }
 
+/// Whether two canonical edition abbreviations are editions of one
+/// reporter ("L. Ed." and "L. Ed. 2d"), where a decision has one citation
+/// at most.
+pub fn same_reporter(a: &str, b: &str) -> bool {
+    let editions_b = editions_for(b);
+    editions_for(a)
+        .iter()
+        .any(|ea| editions_b.iter().any(|eb| ea.reporter == eb.reporter))
+}
+
 /// The reporter series an edition belongs to.
 pub fn reporter_of(edition: &Edition) -> &'static Reporter {
     &Vocabulary::get().reporters[edition.reporter]

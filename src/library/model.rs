@@ -319,7 +319,14 @@ impl CaseRecord {
             .first()
             .is_some_and(|source| !self.provenance.contains(source))
             .then(|| other.name.clone())
-            .filter(|name| !self.name.is_empty() && another_caption(&self.name, name));
+            .filter(|name| {
+                !self.name.is_empty()
+                    && another_caption(&self.name, name)
+                    && self
+                        .companion_names
+                        .iter()
+                        .all(|companion| another_caption(companion, name))
+            });
         let mut fields = FieldGivers {
             givers: &mut self.field_sources,
             first: self.provenance.first(),

@@ -890,7 +890,11 @@ impl<'txn> LibraryWriter<'txn> {
         let name = shown_name(name);
         let name = name.as_ref();
         let mut changed = false;
-        if !name.is_empty() && !record.companion_names.iter().any(|n| n == name) {
+        // A docket decided under the case's own caption adds no name.
+        if !name.is_empty()
+            && name != record.name
+            && !record.companion_names.iter().any(|n| n == name)
+        {
             record.companion_names.push(name.to_string());
             changed = true;
         }

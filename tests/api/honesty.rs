@@ -300,6 +300,19 @@ async fn parallel_citations_of_different_cases_are_caught() {
         assert!(reason.contains("is given with it"), "{reason}");
     }
     assert!(answers[0].2.contains("74 S. Ct. 686"), "{answers:?}");
+    // Another edition of the reporter: Brown is in the L. Ed.'s first series.
+    let answers = checked(
+        &app,
+        &key,
+        "Brown v. Board of Education, 347 U.S. 483, 74 S. Ct. 686, 98 L. Ed. 2d 873 (1954).",
+    )
+    .await;
+    let (_, status, reason) = &answers[0];
+    assert_eq!(status, "unverified", "{answers:?}");
+    assert!(
+        reason.contains("98 L. Ed. 2d 873 is given with it") && reason.contains("98 L. Ed. 873"),
+        "{reason}"
+    );
     let answers = checked(
         &app,
         &key,

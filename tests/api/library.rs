@@ -353,6 +353,10 @@ fn decisions_at_one_page_stay_apart_and_consolidated_captions_are_kept() {
     assert_eq!(nelson["cases"][0]["companionNames"][0], "Nelson v. Lindvig");
     let named = library.search_names("Nelson v. Lindvig", 3).unwrap();
     assert_eq!(named[0].id, nelson["cases"][0]["caseId"].as_str().unwrap());
+    // SCDB's second docket under the case's own caption is no companion.
+    let will = lookup(&library, "449 U.S. 200");
+    assert_eq!(will["cases"][0]["name"], "UNITED STATES v. WILL et al.");
+    assert!(will["cases"][0].get("companionNames").is_none(), "{will}");
 }
 
 #[test]

@@ -795,9 +795,11 @@ fn a_footnote_number_after_a_line_break_is_no_pin() {
     let text = "523 F. 3d 1078, 1085 (2008) (citing Burlington, 471 U. S., at \n\
                 2 Although it was respondent's parents who sought reimbursement";
     let citations = extract(text);
-    assert!(
-        citations.iter().all(|c| c.kind != CitationKind::ShortCase),
-        "{citations:?}"
+    let short = find(&citations, text, "471 U. S.");
+    assert_eq!(short.kind, CitationKind::ShortCase);
+    assert_eq!(
+        (short.page.as_deref(), short.pin_cite.as_deref()),
+        (None, None)
     );
     let text = "Burlington, 471 U. S., at\n370 (quoting x). Burlington, 471 U. S., at\n371.";
     let citations = extract(text);

@@ -158,12 +158,39 @@ impl<'t> Builder<'t> {
         });
     }
 
+    /// The page of a short form ("at 20"), unless it is a footnote's
+    /// number at the foot of a printed page ("471 U. S., at⏎2 Although it
+    /// was…"): it follows "at" across a line break and runs straight into a
+    /// sentence. The true pin is past the footnotes, where the extractor
+    /// cannot follow it, so the short form has none.
+    fn short_form_page(&self, core: &Core) -> Option<Range<usize>> {
+        let page = core.group("page")?;
+        let before = &self.text[..page.start];
+        let gap = &before[before.trim_end().len()..];
+        let mut after = self.text[page.end..].chars();
+        let footnote = gap.contains('\n')
+            && before.trim_end().ends_with("at")
+            && after.next() == Some(' ')
+            && after.next().is_some_and(char::is_uppercase)
+            && after.next().is_some_and(char::is_lowercase);
+        (!footnote).then_some(page)
+    }
+
     /// The span a member citation covers: the core plus, for short forms,
-    /// the rest of the pin cite ("at 20-25").
+    /// the rest of the pin cite ("at 20-25"); a short form whose page is a
+    /// footnote's number ends before its "at".
     fn member(&self, i: usize) -> (Range<usize>, Option<Range<usize>>) {
         let core = &self.cores[i];
         let limit = self.next_start(i);
         if core.is_short() {
+            if let Some(at) = core
+                .group("page")
+                .filter(|_| self.short_form_page(core).is_none())
+            {
+                let before = self.text[..at.start].trim_end();
+                let without_at = before[..before.len() - 2].trim_end().trim_end_matches(',');
+                return (core.span.start..without_at.len().max(core.span.start), None);
+            }
             let page = core.group("page");
             let pin = page
                 .as_ref()
@@ -280,9 +307,11 @@ impl<'t> Builder<'t> {
             let mut citation = Citation::new(kind, span);
             citation.full_span = full_span.clone();
             citation.volume = self.group_text("volume", core);
-            citation.page = self
-                .group_text("page", core)
-                .filter(|p| !p.starts_with('_'));
+            citation.page = match short {
+                true => self.short_form_page(core).map(|p| self.text[p].to_string()),
+                false => self.group_text("page", core),
+            }
+            .filter(|p| !p.starts_with('_'));
             citation.reporter_found = Some(self.text[core.reporter_span.clone()].to_string());
             citation.pin_cite = pin.map(|p| self.text[p].to_string());
             citation.year = year;

@@ -640,9 +640,7 @@ impl Attempt<'_> {
         if let Some((_, tail)) = groups.iter().find(|(n, _)| *n == "reporter_tail") {
             reporter_span.end = tail.end;
         }
-        if !plausible(text, &groups, &reporter_span, end, allow_short)
-            || short && footnote_mark_as_page(text, &groups)
-        {
+        if !plausible(text, &groups, &reporter_span, end, allow_short) {
             return None;
         }
         Some(Candidate {
@@ -655,24 +653,6 @@ impl Attempt<'_> {
             target,
         })
     }
-}
-
-/// Whether a short form's page is a footnote's number at the foot of a
-/// printed page ("471 U. S., at⏎2 Although it was…"): it follows "at"
-/// across a line break and runs straight into a sentence. The true pin is
-/// past the footnotes, where the extractor cannot follow it.
-fn footnote_mark_as_page(text: &str, groups: &[(&'static str, Range<usize>)]) -> bool {
-    let Some((_, page)) = groups.iter().find(|(name, _)| *name == "page") else {
-        return false;
-    };
-    let before = &text[..page.start];
-    let gap = &before[before.trim_end().len()..];
-    let mut after = text[page.end..].chars();
-    gap.contains('\n')
-        && before.trim_end().ends_with("at")
-        && after.next() == Some(' ')
-        && after.next().is_some_and(|c| c.is_uppercase())
-        && after.next().is_some_and(|c| c.is_lowercase())
 }
 
 /// Whether the number ending at `end` is followed by a reporter or code

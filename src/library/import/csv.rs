@@ -356,6 +356,8 @@ impl<R: BufRead> CsvReader<R> {
             };
             let stop = self.take_until(Some(&mut row.bytes), stops);
             if stop == Some(b'"') {
+                // Taken, so the column counted is the quote's own.
+                self.byte();
                 return self.malformed("quote inside an unquoted field");
             }
             if stop.is_some() {
@@ -708,6 +710,8 @@ mod tests {
             4,
             "the byte after the closing quote, counted the same way"
         );
+        let (_, quote) = rows("\"a\",\"b\"\nF\"5\",\"2\"\n", Dialect::Postgres);
+        assert_eq!(quote[0].as_ref().unwrap_err().column, 2, "the quote itself");
     }
 
     #[test]

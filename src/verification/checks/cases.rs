@@ -212,8 +212,9 @@ pub fn check_case(
 }
 
 /// Why a citation given in parallel with this one cannot be of `record`,
-/// the case at this page: the case's own citation in that reporter is
-/// another ("347 U.S. 483, 74 S. Ct. 548": Brown's is 74 S. Ct. 686). A
+/// the case at this page: the case's own citation in that reporter, or in
+/// another edition of it, is another ("347 U.S. 483, 74 S. Ct. 548":
+/// Brown's is 74 S. Ct. 686; "98 L. Ed. 2d 873": it is 98 L. Ed. 873). A
 /// name would tell two cases apart; parallels alone only so.
 fn parallel_of_another_case(
     citations: &[Citation],
@@ -235,9 +236,12 @@ fn parallel_of_another_case(
                 .citations
                 .iter()
                 .filter_map(|c| c.key.as_ref())
-                .filter(|k| k.reporter == given.reporter);
+                .filter(|k| {
+                    k.reporter == given.reporter
+                        || reporters::same_reporter(&k.reporter, &given.reporter)
+                });
             let first_own = own.clone().next()?;
-            if own.any(|k| k.volume == given.volume && k.page == given.page) {
+            if own.any(|k| *k == given) {
                 return None;
             }
             Some(format!(
