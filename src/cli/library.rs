@@ -40,12 +40,18 @@ pub enum LibraryCommand {
         /// Taken as written, even when it starts with a dash.
         #[arg(value_name = "CITATION", allow_hyphen_values = true)]
         citation: String,
+        /// The citation's further words, when it is not quoted (347 U.S. 483).
+        #[arg(value_name = "MORE")]
+        more: Vec<String>,
     },
     /// Best matches by name and text.
     Search {
         /// Words of a name or of the text; "A v. B" ranks by the parties.
         #[arg(value_name = "QUERY", allow_hyphen_values = true)]
         query: String,
+        /// The query's further words, when it is not quoted (Brown v. Board).
+        #[arg(value_name = "MORE")]
+        more: Vec<String>,
         /// How many matches to print.
         #[arg(long, default_value_t = 10)]
         limit: usize,
@@ -232,13 +238,26 @@ fn library_command(config: &Config, command: LibraryCommand) -> anyhow::Result<(
                 print_status(&status);
             }
         }
-        LibraryCommand::Lookup { citation } => {
+        LibraryCommand::Lookup { citation, more } => {
+            let citation = unquoted(citation, more);
+            if citation.trim().is_empty() {
+                bail!("the citation to look up is empty");
+            }
             out(format_args!(
                 "{}",
                 serde_json::to_string_pretty(&library.lookup(&citation)?)?
             ));
         }
-        LibraryCommand::Search { query, limit, kind } => {
+        LibraryCommand::Search {
+            query,
+            more,
+            limit,
+            kind,
+        } => {
+            let query = unquoted(query, more);
+            if query.trim().is_empty() {
+                bail!("the search query is empty");
+            }
             let hits = library.search(&query, kind.as_deref(), limit)?;
             out(format_args!("{}", serde_json::to_string_pretty(&hits)?));
         }
@@ -357,11 +376,26 @@ fn open_for_reading(data: &Path) -> anyhow::Result<Library> {
     match Library::open_read_only(data) {
         Ok(library) => Ok(library),
         Err(crate::library::LibraryError::Store(StoreError::Redb(redb::Error::RepairAborted))) => {
-            drop(Store::open_library(data).map_err(|err| held_library(data, err))?);
+            drop(Store::open_library(data).map_err(|err| match err {
+                err if err.is_permission_denied() => anyhow!(
+                    "the library in {} was not closed cleanly (a server or an import was killed) and must be repaired once, which needs write access: run this once as the user that owns {}, or start the server",
+                    data.display(),
+                    data.join(LIBRARY_FILE).display()
+                ),
+                err => held_library(data, err),
+            })?);
             Library::open_read_only(data).context("cannot open the library")
         }
         Err(err) => Err(err).context("cannot open the library"),
     }
+}
+
+/// A citation or query typed without quotes, its words joined again.
+fn unquoted(first: String, more: Vec<String>) -> String {
+    std::iter::once(first)
+        .chain(more)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The library takes one writing process: the server, or this command.

@@ -489,11 +489,13 @@ impl LibraryIndex {
         let elsewhere =
             self.every_word_first(&parser, &kind, &words, &sanitize(query), pool_limit)?;
         let names_hold_every_word = by_name.every_word;
-        let (in_order, by_name) = named_in_order(named.as_ref(), by_name.hits, same_word);
+        let (head, beyond_pool) = split_at_pool(by_name.hits);
+        let (in_order, by_name) = named_in_order(named.as_ref(), head, same_word);
         let named_as_asked = !in_order.is_empty();
         let named_first = [
             self.most_cited_first(in_order)?,
             self.most_cited_first(by_name)?,
+            beyond_pool,
         ]
         .concat();
         // A passage quoted from an opinion names the cases it cites ("… in
@@ -539,11 +541,13 @@ impl LibraryIndex {
         if named.is_none() {
             return Ok(hits.into_iter().take(limit).collect());
         }
-        let (in_order, rest) = named_in_order(named, hits, as_written);
+        let (head, beyond_pool) = split_at_pool(hits);
+        let (in_order, rest) = named_in_order(named, head, as_written);
         Ok(self
             .most_cited_first(in_order)?
             .into_iter()
             .chain(rest)
+            .chain(beyond_pool)
             .take(limit)
             .collect())
     }
@@ -880,6 +884,14 @@ fn pool_size(named: Option<&NameQuery>, limit: usize) -> usize {
 }
 
 const PARTY_POOL: usize = 50;
+
+/// The hits ranked by parties and citing cases (the first [`PARTY_POOL`] by
+/// score), and those after them, kept in their order by score: so a larger
+/// limit adds hits after the ones a smaller limit shows, never before.
+fn split_at_pool(mut hits: Vec<SearchHit>) -> (Vec<SearchHit>, Vec<SearchHit>) {
+    let beyond = hits.split_off(hits.len().min(PARTY_POOL));
+    (hits, beyond)
+}
 
 /// A query that names a case: its parties ("Brown v. Board"), a matter
 /// ("In re Oliver", "Ex parte Young"), or one party's name in capitals

@@ -496,4 +496,30 @@ fn library_build_rebuilds_a_removed_search_index() {
     // A citation starting with a dash is a citation, not an option.
     let odd = stdout(&run(dir.path(), &["library", "lookup", "-1 U.S. 5"]));
     assert!(odd.contains("\"query\": \"-1 U.S. 5\""), "{odd}");
+    // Typed without quotes, the words are one citation or query, and the
+    // options after them are still options.
+    let unquoted = stdout(&run(
+        dir.path(),
+        &["library", "lookup", "347", "U.S.", "483"],
+    ));
+    assert!(
+        unquoted.contains("\"query\": \"347 U.S. 483\""),
+        "{unquoted}"
+    );
+    assert!(unquoted.contains("scdb-1953-069"), "{unquoted}");
+    let found = stdout(&run(
+        dir.path(),
+        &["library", "search", "Brown", "v.", "Board", "--limit", "1"],
+    ));
+    assert!(found.contains("scdb-1953-069"), "{found}");
+    for empty in [["lookup", " "], ["search", ""]] {
+        let output = lexstack_on(dir.path())
+            .arg("library")
+            .args(empty)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{empty:?}");
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert!(said.contains("is empty"), "{said}");
+    }
 }

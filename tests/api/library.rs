@@ -359,6 +359,27 @@ fn decisions_at_one_page_stay_apart_and_consolidated_captions_are_kept() {
     assert!(will["cases"][0].get("companionNames").is_none(), "{will}");
 }
 
+/// A larger limit adds hits after those a smaller one shows: the ranking
+/// by parties and citing cases covers the same pool whatever the limit.
+#[test]
+fn a_larger_search_limit_only_adds_hits_after() {
+    let (_dir, library) = library();
+    for query in ["Brown", "Brown v. Board", "United States"] {
+        let ids = |limit: usize| -> Vec<String> {
+            let hits = library.search(query, None, limit).unwrap();
+            hits.into_iter().map(|hit| hit.id).collect()
+        };
+        let (few, many) = (ids(5), ids(200));
+        assert!(query != "Brown" || many.len() > 50, "{}", many.len());
+        assert_eq!(few, many[..5], "{query}");
+        let names = |limit: usize| -> Vec<String> {
+            let hits = library.search_names(query, limit).unwrap();
+            hits.into_iter().map(|hit| hit.id).collect()
+        };
+        assert_eq!(names(5), names(200)[..5], "{query}");
+    }
+}
+
 #[test]
 fn rules_statutes_and_regulations_resolve() {
     let (_dir, library) = library();
