@@ -365,6 +365,10 @@ pub struct LookupReport {
     pub sections: Vec<Authority>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// The string's other citations (not parallels of the one read), which
+    /// a lookup of their own answers.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_looked_up: Vec<String>,
 }
 
 /// Answers a parsed citation from the library.
@@ -381,6 +385,7 @@ pub fn report(
         authority: None,
         sections: Vec::new(),
         detail: None,
+        not_looked_up: Vec::new(),
     };
     match query {
         None => {}

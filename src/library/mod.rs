@@ -501,6 +501,16 @@ impl Library {
     pub fn lookup(&self, text: &str) -> Result<lookup::LookupReport, StoreError> {
         let citations = crate::citations::Extractor::shared().extract(text);
         let mut report = self.lookup_parsed(text, first_query(text, &citations))?;
+        if let Some(first) = citations.iter().position(|c| query_of(c).is_some()) {
+            report.not_looked_up = citations
+                .iter()
+                .enumerate()
+                .filter(|(at, c)| {
+                    *at != first && !citations[first].parallel.contains(at) && query_of(c).is_some()
+                })
+                .map(|(_, c)| c.text(text).to_string())
+                .collect();
+        }
         if report.read_as.is_none()
             && let Some(collection) = unheld_law_collection(&citations)
         {

@@ -778,7 +778,9 @@ impl<'txn> LibraryWriter<'txn> {
     }
 
     /// Adds citations to a stored case (and to the citation index); returns
-    /// the case they went to, none when the case is not held. A case that
+    /// the case they went to, none when the case is not held, and the
+    /// citations added beside another page the case holds in their reporter
+    /// (sources that disagree: both are kept, and the import says so). A case that
     /// came without citations or opinions (a CourtListener cluster: its
     /// citations are a table of their own) first joins the decision held at
     /// one of them, as [`Self::put_case`] joins a record that brings its
@@ -787,7 +789,7 @@ impl<'txn> LibraryWriter<'txn> {
         &mut self,
         case_id: &str,
         citations: Vec<CaseCitation>,
-    ) -> Result<Option<String>, StoreError> {
+    ) -> Result<Option<CitationsAdded>, StoreError> {
         let Some(mut record) = self.case(case_id)? else {
             return Ok(None);
         };
@@ -798,16 +800,35 @@ impl<'txn> LibraryWriter<'txn> {
             self.join(record, &held)?;
             return self.add_citations(&held, citations);
         }
-        let mut added = Vec::new();
+        let mut added: Vec<CaseCitation> = Vec::new();
+        let mut beside_held = Vec::new();
         for citation in citations {
             let known = record
                 .citations
                 .iter()
                 .chain(&added)
                 .any(|c| c.is_written_as(&citation));
-            if !known {
-                added.push(citation);
+            if known {
+                continue;
             }
+            // A case of one source giving another page corrects it (a later
+            // file withdraws the old); of several, the sources disagree.
+            let several_sources = record.provenance.len() > 1;
+            let elsewhere = citation
+                .key
+                .as_ref()
+                .filter(|_| several_sources)
+                .and_then(|key| {
+                    record.citations.iter().find(|held| {
+                        held.key
+                            .as_ref()
+                            .is_some_and(|k| k.reporter == key.reporter && k != key)
+                    })
+                });
+            if let Some(held) = elsewhere {
+                beside_held.push((citation.cite.clone(), held.cite.clone()));
+            }
+            added.push(citation);
         }
         if !added.is_empty() {
             self.index_citations(case_id, &added)?;
@@ -815,7 +836,10 @@ impl<'txn> LibraryWriter<'txn> {
             self.cases.insert(case_id, encode(&record)?.as_slice())?;
             self.mark_for_index(case_id)?;
         }
-        Ok(Some(case_id.to_string()))
+        Ok(Some(CitationsAdded {
+            case_id: case_id.to_string(),
+            beside_held,
+        }))
     }
 
     /// Adds citations `giver` gives a stored case, `giver` becoming one of
@@ -827,7 +851,10 @@ impl<'txn> LibraryWriter<'txn> {
         citations: Vec<CaseCitation>,
         giver: Provenance,
     ) -> Result<(), StoreError> {
-        let Some(held_by) = self.add_citations(case_id, citations)? else {
+        let Some(CitationsAdded {
+            case_id: held_by, ..
+        }) = self.add_citations(case_id, citations)?
+        else {
             return Ok(());
         };
         let Some(mut record) = self.case(&held_by)? else {
@@ -1737,6 +1764,14 @@ impl LibraryWriter<'_> {
             None => Ok(None),
         }
     }
+}
+
+/// Citations added to a case: the case they went to, and each added
+/// citation that stands beside another of the case in its reporter (the
+/// added one, the held one).
+pub struct CitationsAdded {
+    pub case_id: String,
+    pub beside_held: Vec<(String, String)>,
 }
 
 /// Whether two records at the same citation describe one decision: names

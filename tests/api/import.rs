@@ -1766,6 +1766,39 @@ fn a_damaged_page_a_future_date_and_a_missing_docket_are_reported() {
     );
 }
 
+/// A cluster that joins a held decision and gives another page in a
+/// reporter the decision is cited in: both pages are kept (which source is
+/// right is not known), and the import says the sources disagree.
+#[test]
+fn a_joined_cluster_giving_another_parallel_page_is_reported() {
+    let dir = data_with_library();
+    let dump = small_dump(
+        &[("7301", "Miranda v. Arizona", "1966-06-13", "")],
+        &[
+            ("384", "U.S.", "436", "1", "7301"),
+            ("16", "L. Ed. 2d", "695", "1", "7301"),
+        ],
+    );
+    let output = import(
+        dir.path(),
+        &["courtlistener", "--partial", dump.path().to_str().unwrap()],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(
+            "16 L. Ed. 2d 695 is given for case scdb-1965-122, which is also cited at 16 L. Ed. 2d 694: the sources disagree, and both are kept"
+        ),
+        "{stdout}"
+    );
+    let library = Library::open_read_only(dir.path()).unwrap();
+    for cite in ["16 L. Ed. 2d 694", "16 L. Ed. 2d 695"] {
+        assert_eq!(
+            library.lookup(cite).unwrap().cases[0].case_id,
+            "scdb-1965-122"
+        );
+    }
+}
+
 /// An SCDB id naming a decision of another name or year (a data error in
 /// the dump) joins nothing: the cluster is its own case, and the report
 /// says which decision the id named.

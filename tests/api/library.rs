@@ -359,6 +359,30 @@ fn decisions_at_one_page_stay_apart_and_consolidated_captions_are_kept() {
     assert!(will["cases"][0].get("companionNames").is_none(), "{will}");
 }
 
+/// A string of several citations is answered for its first (with its
+/// parallels); the others are named as not looked up, not dropped unsaid.
+#[test]
+fn a_lookup_names_the_citations_it_did_not_look_up() {
+    let (_dir, library) = library();
+    let two = lookup(
+        &library,
+        "384 U.S. 436; see also 347 U.S. 483, 74 S. Ct. 686",
+    );
+    assert!(
+        two["cases"][0]["name"]
+            .as_str()
+            .unwrap()
+            .contains("MIRANDA"),
+        "{two}"
+    );
+    assert_eq!(
+        two["notLookedUp"],
+        serde_json::json!(["347 U.S. 483", "74 S. Ct. 686"])
+    );
+    let parallels = lookup(&library, "347 U.S. 483, 74 S. Ct. 686, 98 L. Ed. 873");
+    assert!(parallels.get("notLookedUp").is_none(), "{parallels}");
+}
+
 /// A larger limit adds hits after those a smaller one shows: the ranking
 /// by parties and citing cases covers the same pool whatever the limit.
 #[test]

@@ -26,7 +26,7 @@ use crate::library::model::{
     BodyFormat, CaseCitation, CaseRecord, CiteKey, NewCase, NewOpinion, Provenance,
 };
 use crate::library::store::{
-    DocketInfo, LibraryWriter, NamedIds, OpinionAdded, PreparedOpinion, Unjoined,
+    CitationsAdded, DocketInfo, LibraryWriter, NamedIds, OpinionAdded, PreparedOpinion, Unjoined,
 };
 use crate::library::text::markup_to_text;
 use crate::store::{Store, StoreError};
@@ -1114,9 +1114,21 @@ fn store_citations(
     }
     for (case_id, (case_clusters, citations)) in by_case {
         let listed = run.listing.then(|| citations.clone());
-        let Some(held_by) = writer.add_citations(&case_id, citations)? else {
+        let Some(CitationsAdded {
+            case_id: held_by,
+            beside_held,
+        }) = writer.add_citations(&case_id, citations)?
+        else {
             continue;
         };
+        for (given, held) in beside_held {
+            report.warn(
+                path,
+                format!(
+                    "{given} is given for case {held_by}, which is also cited at {held}: the sources disagree, and both are kept"
+                ),
+            );
+        }
         if let Some(listed) = listed {
             writer.list_citations(&held_by, &listed)?;
         }
