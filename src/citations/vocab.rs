@@ -223,12 +223,17 @@ impl Vocabulary {
                         raw_edition.regexes.iter().map(|r| r.as_ref()).collect()
                     };
                     let templates = sources.iter().filter_map(|s| builder.template(s)).collect();
-                    let variations = raw
+                    let mut variations: Vec<Text> = raw
                         .variations
                         .iter()
                         .filter(|(_, target)| **target == abbreviation)
                         .map(|(variation, _)| variation.clone())
                         .collect();
+                    // Briefs write the vendor's name as a word ("1954 U.S.
+                    // Lexis 2094"), which reporters-db does not list.
+                    if abbreviation.contains("LEXIS") {
+                        variations.push(abbreviation.replace("LEXIS", "Lexis").into());
+                    }
                     edition_indexes.push(editions.len());
                     editions.push(Edition {
                         abbreviation,

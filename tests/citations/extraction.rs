@@ -791,6 +791,20 @@ fn short_forms_id_supra_and_journals() {
 }
 
 #[test]
+fn a_vendors_name_written_as_a_word_is_its_reporter() {
+    let text = "1954 U.S. Lexis 2094; 2020 U.S. Dist. Lexis 5 and 1954 U.S. LEXIS 2094";
+    let reporters: Vec<_> = extract(text).iter().map(|c| c.reporter).collect();
+    assert_eq!(
+        reporters,
+        [
+            Some("U.S. LEXIS"),
+            Some("U.S. Dist. LEXIS"),
+            Some("U.S. LEXIS")
+        ]
+    );
+}
+
+#[test]
 fn a_footnote_number_after_a_line_break_is_no_pin() {
     let text = "523 F. 3d 1078, 1085 (2008) (citing Burlington, 471 U. S., at \n\
                 2 Although it was respondent's parents who sought reimbursement";
