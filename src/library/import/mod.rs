@@ -521,11 +521,15 @@ pub fn decision_date(text: Option<&str>, read: impl Fn(&str) -> Option<String>) 
 }
 
 /// Whether an ISO date (or year, or year and month) is after tomorrow: no
-/// decision is dated later, whatever time zone its court sits in.
+/// decision is dated later, whatever time zone its court sits in. Tomorrow
+/// is taken once a process, not at every row of an import.
 fn is_after_tomorrow(iso: &str) -> bool {
-    let tomorrow = (chrono::Utc::now().date_naive() + chrono::Days::new(1))
-        .format("%Y-%m-%d")
-        .to_string();
+    static TOMORROW: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let tomorrow = TOMORROW.get_or_init(|| {
+        (chrono::Utc::now().date_naive() + chrono::Days::new(1))
+            .format("%Y-%m-%d")
+            .to_string()
+    });
     iso > &tomorrow[..iso.len().min(tomorrow.len())]
 }
 
