@@ -277,6 +277,16 @@ pub fn shown_name(name: &str) -> Cow<'_, str> {
 }
 
 impl CaseRecord {
+    /// The reporter addresses it is cited at.
+    pub fn cite_keys(&self) -> impl Iterator<Item = &CiteKey> {
+        self.citations.iter().filter_map(|c| c.key.as_ref())
+    }
+
+    /// The addresses it is cited at in `reporter`.
+    pub fn cite_keys_in<'a>(&'a self, reporter: &'a str) -> impl Iterator<Item = &'a CiteKey> {
+        self.cite_keys().filter(move |k| k.reporter == reporter)
+    }
+
     /// Its names as shown ([`shown_name`]).
     pub fn clean_names(&mut self) {
         let clean = |name: &mut String| {

@@ -802,6 +802,9 @@ impl<'txn> LibraryWriter<'txn> {
         }
         let mut added: Vec<CaseCitation> = Vec::new();
         let mut beside_held = Vec::new();
+        // A case of one source giving another page corrects it (a later
+        // file withdraws the old); of several, the sources disagree.
+        let several_sources = record.provenance.len() > 1;
         for citation in citations {
             let known = record
                 .citations
@@ -811,22 +814,13 @@ impl<'txn> LibraryWriter<'txn> {
             if known {
                 continue;
             }
-            // A case of one source giving another page corrects it (a later
-            // file withdraws the old); of several, the sources disagree.
-            let several_sources = record.provenance.len() > 1;
             let elsewhere = citation
                 .key
                 .as_ref()
                 .filter(|_| several_sources)
-                .and_then(|key| {
-                    record.citations.iter().find(|held| {
-                        held.key
-                            .as_ref()
-                            .is_some_and(|k| k.reporter == key.reporter && k != key)
-                    })
-                });
+                .and_then(|key| record.cite_keys_in(&key.reporter).find(|k| *k != key));
             if let Some(held) = elsewhere {
-                beside_held.push((citation.cite.clone(), held.cite.clone()));
+                beside_held.push((citation.cite.clone(), held.to_string()));
             }
             added.push(citation);
         }
@@ -1787,24 +1781,15 @@ fn same_decision(held: &CaseRecord, new: &CaseRecord) -> bool {
         && (held.name.is_empty() || new.name.is_empty() || names_compatible(&held.name, &new.name))
 }
 
-/// Whether the records are cited at different places in one reporter: two
-/// decisions that share a page elsewhere (New York's table cases, many to
-/// one "88 Misc 3d 130(A)", each with its own slip opinion number).
+/// Whether the records are cited at different places in one reporter (one
+/// both are cited in, at no place in common): two decisions that share a
+/// page elsewhere (New York's table cases, many to one "88 Misc 3d
+/// 130(A)", each with its own slip opinion number).
 fn citations_conflict(held: &CaseRecord, new: &CaseRecord) -> bool {
-    let keys = |record: &CaseRecord| {
-        record
-            .citations
-            .iter()
-            .filter_map(|c| c.key.clone())
-            .collect::<Vec<_>>()
-    };
-    let (held_keys, new_keys) = (keys(held), keys(new));
-    new_keys.iter().any(|key| {
-        !held_keys.contains(key)
-            && held_keys.iter().any(|k| k.reporter == key.reporter)
-            && !held_keys
-                .iter()
-                .any(|k| k.reporter == key.reporter && new_keys.contains(k))
+    new.cite_keys().any(|key| {
+        let mut held_there = held.cite_keys_in(&key.reporter).peekable();
+        held_there.peek().is_some()
+            && !held_there.any(|held_key| new.cite_keys().any(|k| k == held_key))
     })
 }
 
