@@ -92,7 +92,7 @@ const LIBRARY_HELD_RETRY: Duration = Duration::from_secs(1);
 /// say, serves once the import ends rather than failing in a loop.
 async fn open_library_when_free(
     data_dir: &Path,
-) -> Result<Result<(Library, Option<Vec<ImportReport>>), LibraryError>, StartError> {
+) -> Result<(Library, Option<Vec<ImportReport>>), StartError> {
     let mut waiting = false;
     loop {
         let dir = data_dir.to_path_buf();
@@ -119,7 +119,13 @@ async fn open_library_when_free(
                 if waiting {
                     tracing::info!("the library is free; starting");
                 }
-                return Ok(opened);
+                return opened.map_err(|err| match err.is_damaged_file() {
+                    true => StartError::DamagedLibrary {
+                        advice: crate::library::repair_advice(&data_dir.join(LIBRARY_FILE)),
+                        source: err,
+                    },
+                    false => StartError::Library(err),
+                });
             }
         }
     }
@@ -157,15 +163,7 @@ impl App {
                 },
                 false => StartError::Store(err),
             })?;
-        let library = open_library_when_free(&config.data_dir)
-            .await?
-            .map_err(|err| match err.is_damaged_file() {
-                true => StartError::DamagedLibrary {
-                    advice: crate::library::repair_advice(&config.data_dir.join(LIBRARY_FILE)),
-                    source: err,
-                },
-                false => StartError::Library(err),
-            })?;
+        let library = open_library_when_free(&config.data_dir).await?;
         if let Some(reports) = &library.1 {
             let stored: u64 = reports.iter().map(|r| r.stored).sum();
             tracing::info!(records = stored, "built the embedded default library");
