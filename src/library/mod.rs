@@ -500,8 +500,9 @@ impl Library {
     /// Reads a citation string and answers it from the library.
     pub fn lookup(&self, text: &str) -> Result<lookup::LookupReport, StoreError> {
         let citations = crate::citations::Extractor::shared().extract(text);
-        let mut report = self.lookup_parsed(text, first_query(text, &citations))?;
-        if let Some(first) = citations.iter().position(|c| query_of(c).is_some()) {
+        let first = first_query(text, &citations);
+        let mut report = self.lookup_parsed(text, first.clone().map(|(_, query)| query))?;
+        if let Some((first, _)) = first {
             report.not_looked_up = citations
                 .iter()
                 .enumerate()
@@ -549,32 +550,42 @@ fn unheld_law_collection(citations: &[crate::citations::Citation]) -> Option<Str
 /// law citation, as a library query. A range of sections ("§§ 1983-1985")
 /// is read as its first section, as verify and resolve read it.
 pub fn parse_citation(text: &str) -> Option<lookup::CitationQuery> {
-    first_query(text, &crate::citations::Extractor::shared().extract(text))
+    first_query(text, &crate::citations::Extractor::shared().extract(text)).map(|(_, query)| query)
 }
 
-/// [`parse_citation`] of the citations already read from `text`.
+/// [`parse_citation`] of the citations already read from `text`, with the
+/// place of the citation it reads among them.
 fn first_query(
     text: &str,
     citations: &[crate::citations::Citation],
-) -> Option<lookup::CitationQuery> {
-    citations.iter().find_map(|citation| {
+) -> Option<(usize, lookup::CitationQuery)> {
+    citations.iter().enumerate().find_map(|(at, citation)| {
         let query = query_of(citation)?;
-        let signs = citation.text(text).contains("§§");
-        Some(match query {
-            lookup::CitationQuery::Authority {
-                code,
-                title,
-                section,
-            } => lookup::CitationQuery::Authority {
-                section: crate::citations::section_range(&section, signs)
-                    .map_or(section.as_str(), |(first, _)| first)
-                    .to_string(),
-                code,
-                title,
-            },
-            other => other,
-        })
+        Some((at, first_section(text, citation, query)))
     })
+}
+
+/// A range of sections read as its first ("§§ 1983-1985" as § 1983).
+fn first_section(
+    text: &str,
+    citation: &crate::citations::Citation,
+    query: lookup::CitationQuery,
+) -> lookup::CitationQuery {
+    let signs = citation.text(text).contains("§§");
+    match query {
+        lookup::CitationQuery::Authority {
+            code,
+            title,
+            section,
+        } => lookup::CitationQuery::Authority {
+            section: crate::citations::section_range(&section, signs)
+                .map_or(section.as_str(), |(first, _)| first)
+                .to_string(),
+            code,
+            title,
+        },
+        other => other,
+    }
 }
 
 /// The library query a citation names, when the library keeps that kind.
