@@ -3,6 +3,7 @@
 //! reloaded after each commit.
 
 use std::borrow::Cow;
+use std::cmp::Reverse;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -15,17 +16,18 @@ use tantivy::collector::{Count, TopDocs};
 use tantivy::directory::error::OpenReadError;
 use tantivy::query::{BooleanQuery, FuzzyTermQuery, Occur, Query, QueryParser, TermQuery};
 use tantivy::schema::{
-    Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
+    FAST, Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
 };
 use tantivy::tokenizer::{
     AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer,
 };
 use tantivy::{
-    Index, IndexReader, IndexWriter, ReloadPolicy, Score, Searcher, TantivyDocument, TantivyError,
-    Term,
+    DocId, Index, IndexReader, IndexWriter, ReloadPolicy, Score, Searcher, SegmentReader,
+    TantivyDocument, TantivyError, Term,
 };
 
 use super::index_dir::IndexDirectory;
+use super::store::stable_hash;
 use crate::citations::names;
 use crate::engine_panics::{self, Engine, EnginePanicked};
 use crate::store::{LIBRARY_FILE, StoreError};
@@ -36,8 +38,13 @@ pub const INDEX_DIR: &str = "index";
 /// with another is re-indexed when opened. 2: the `cites` field; 3: names
 /// and citations read without accents ([`NAMES_TOKENIZER`]); 4: opinion
 /// text's ligatures as their letters ([`ligatures_spelt_out`]), and head
-/// matter and syllabus searched with the opinions.
-pub const INDEX_VERSION: u32 = 4;
+/// matter and syllabus searched with the opinions; 5: docket numbers, and
+/// equal scores ordered by [`TIEBREAK_FIELD`].
+pub const INDEX_VERSION: u32 = 5;
+
+/// A fast field of a stable hash of the id, which orders hits of equal
+/// score ([`LibraryIndex::run`]).
+const TIEBREAK_FIELD: &str = "tiebreak";
 
 /// The analyzer of names and citations: tantivy's default, and accents
 /// folded, so "Munoz" finds a case of record as "MUÑOZ". Opinion text keeps
@@ -94,6 +101,7 @@ pub struct IndexDoc {
     /// `name`.
     pub other_names: Vec<String>,
     pub citations: Vec<String>,
+    pub docket_numbers: Vec<String>,
     pub court: Option<String>,
     pub date: Option<String>,
     pub text: String,
@@ -117,6 +125,9 @@ pub struct SearchHit {
     pub kind: String,
     pub name: String,
     pub citations: Vec<String>,
+    /// Shown when it holds any: a docket number is searched like a name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub docket_numbers: Vec<String>,
     pub court: Option<String>,
     pub date: Option<String>,
     /// The text's relevance. Not shown: hits are listed best first, and
@@ -142,10 +153,12 @@ struct Fields {
     kind: Field,
     name: Field,
     citations: Field,
+    dockets: Field,
     court: Field,
     date: Field,
     text: Field,
     cites: Field,
+    tiebreak: Field,
 }
 
 enum WriterOp {
@@ -297,11 +310,13 @@ fn schema() -> (Schema, Fields) {
         id: builder.add_text_field("id", STRING | STORED),
         kind: builder.add_text_field("kind", STRING | STORED),
         name: builder.add_text_field("name", plain.clone() | STORED),
-        citations: builder.add_text_field("citations", plain | STORED),
+        citations: builder.add_text_field("citations", plain.clone() | STORED),
+        dockets: builder.add_text_field("dockets", plain | STORED),
         court: builder.add_text_field("court", STRING | STORED),
         date: builder.add_text_field("date", STRING | STORED),
         text: builder.add_text_field("text", body),
         cites: builder.add_text_field("cites", STRING),
+        tiebreak: builder.add_u64_field(TIEBREAK_FIELD, FAST),
     };
     (builder.build(), fields)
 }
@@ -452,9 +467,11 @@ impl LibraryIndex {
         let f = self.fields;
         let query = ligatures_spelt_out(query);
         let query = &places_spelt_out(&query);
-        let mut parser = QueryParser::for_index(&self.index, vec![f.name, f.citations, f.text]);
+        let mut parser =
+            QueryParser::for_index(&self.index, vec![f.name, f.citations, f.dockets, f.text]);
         parser.set_field_boost(f.name, 4.0);
         parser.set_field_boost(f.citations, 2.0);
+        parser.set_field_boost(f.dockets, 2.0);
         let kind_term = kind.filter(|kind| kind.chars().all(|c| c.is_ascii_alphanumeric()));
         let kind = kind_term.map_or(String::new(), |kind| format!("+kind:{kind} "));
         // "Brown v. Board of Education" is Brown, not every case that
@@ -645,11 +662,25 @@ impl LibraryIndex {
 
     fn run(&self, query: &dyn Query, limit: usize) -> Result<Vec<SearchHit>, IndexError> {
         let searcher = self.reader.searcher();
+        // Documents land in segments in whatever order the indexing threads
+        // took them, so equal scores are told apart by a stable hash of the
+        // id: which of them fall within a limit, and their order, are the
+        // same in two identical libraries and for any limit.
+        let collector = TopDocs::with_limit(limit.max(1)).tweak_score(|segment: &SegmentReader| {
+            let tiebreaks = segment
+                .fast_fields()
+                .u64(TIEBREAK_FIELD)
+                .ok()
+                .map(|column| column.first_or_default_col(0));
+            move |doc: DocId, score: Score| {
+                let tiebreak = tiebreaks.as_ref().map_or(0, |column| column.get_val(doc));
+                (score, Reverse(tiebreak))
+            }
+        });
         let found = self.reading(|| {
-            let top =
-                searcher.search(query, &TopDocs::with_limit(limit.max(1)).order_by_score())?;
+            let top = searcher.search(query, &collector)?;
             top.into_iter()
-                .map(|(score, address)| Ok((score, searcher.doc(address)?)))
+                .map(|((score, _), address)| Ok((score, searcher.doc(address)?)))
                 .collect::<tantivy::Result<Vec<(Score, TantivyDocument)>>>()
         })?;
         let f = self.fields;
@@ -671,15 +702,15 @@ impl LibraryIndex {
                     .get_all(f.citations)
                     .filter_map(|v| v.as_str().map(str::to_string))
                     .collect(),
+                docket_numbers: doc
+                    .get_all(f.dockets)
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect(),
                 court: first(f.court),
                 date: first(f.date),
                 score,
             });
         }
-        // Documents land in segments in whatever order the indexing
-        // threads took them, so hits of equal score are put in id order:
-        // two identical libraries answer alike.
-        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.id.cmp(&b.id)));
         Ok(hits)
     }
 
@@ -1235,6 +1266,9 @@ fn to_document(doc: &IndexDoc, f: Fields) -> TantivyDocument {
     for citation in &doc.citations {
         out.add_text(f.citations, citation);
     }
+    for docket in &doc.docket_numbers {
+        out.add_text(f.dockets, docket);
+    }
     if let Some(court) = &doc.court {
         out.add_text(f.court, court);
     }
@@ -1247,6 +1281,7 @@ fn to_document(doc: &IndexDoc, f: Fields) -> TantivyDocument {
     for cited in &doc.cites {
         out.add_text(f.cites, cited);
     }
+    out.add_u64(f.tiebreak, stable_hash(&doc.id));
     out
 }
 
@@ -1325,27 +1360,56 @@ mod tests {
         assert_eq!(sanitize("42 U.S.C. § 1983"), "42 U S C 1983");
     }
 
-    #[test]
-    fn hits_of_equal_score_come_in_id_order_whatever_segment_holds_them() {
-        let dir = tempfile::tempdir().unwrap();
-        let index = LibraryIndex::open(dir.path(), 15_000_000).unwrap();
-        for id in ["cap-2", "cap-1"] {
-            index
-                .add(IndexDoc {
-                    id: id.to_string(),
-                    kind: "case".to_string(),
-                    name: "Zeta v. Omega".to_string(),
-                    ..IndexDoc::default()
-                })
-                .unwrap();
-            // A segment each, the later id in the first.
+    /// An index of `ids`, each "Zeta v. Omega", added in that order and
+    /// committed in segments of `per_segment`.
+    fn equal_names_index(dir: &Path, ids: &[String], per_segment: usize) -> LibraryIndex {
+        let index = LibraryIndex::open(dir, 15_000_000).unwrap();
+        for segment in ids.chunks(per_segment) {
+            for id in segment {
+                index
+                    .add(IndexDoc {
+                        id: id.clone(),
+                        kind: "case".to_string(),
+                        name: "Zeta v. Omega".to_string(),
+                        ..IndexDoc::default()
+                    })
+                    .unwrap();
+            }
             index.commit().unwrap();
         }
         index.refresh().unwrap();
-        let hits = index.search("Zeta v. Omega", None, 2).unwrap();
-        let ids: Vec<&str> = hits.iter().map(|hit| hit.id.as_str()).collect();
-        assert_eq!(ids, ["cap-1", "cap-2"]);
-        index.close();
+        index
+    }
+
+    #[test]
+    fn hits_of_equal_score_come_in_one_order_whatever_the_limit_or_segments() {
+        // More equal hits than the ranking pool, so that which of them a
+        // small limit shows is at stake.
+        let ids: Vec<String> = (0..3 * PARTY_POOL).map(|n| format!("cl-{n}")).collect();
+        let reversed: Vec<String> = ids.iter().rev().cloned().collect();
+        let (first_dir, second_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let first = equal_names_index(first_dir.path(), &ids, 7);
+        let second = equal_names_index(second_dir.path(), &reversed, 40);
+        let found = |index: &LibraryIndex, limit: usize| -> Vec<String> {
+            let hits = index.search("Zeta v. Omega", None, limit).unwrap();
+            hits.into_iter().map(|hit| hit.id).collect()
+        };
+        let whole = found(&first, ids.len());
+        assert_eq!(whole.len(), ids.len());
+        assert_eq!(found(&second, ids.len()), whole);
+        for limit in [
+            1,
+            5,
+            PARTY_POOL - 1,
+            PARTY_POOL,
+            PARTY_POOL + 1,
+            2 * PARTY_POOL,
+        ] {
+            assert_eq!(found(&first, limit), whole[..limit], "limit {limit}");
+            assert_eq!(found(&second, limit), whole[..limit], "limit {limit}");
+        }
+        first.close();
+        second.close();
     }
 
     #[test]

@@ -320,7 +320,7 @@ impl PreparedOpinion {
             format,
             provenance,
             chars: text.chars().count() as u64,
-            text_hash: text_hash(&text),
+            text_hash: stable_hash(&text),
         };
         let compressed = compress(&text);
         let cited = graph::cited_cases(&plain_text(format, text));
@@ -470,7 +470,7 @@ pub fn lists_citations(txn: &ReadTransaction, key: &str) -> Result<bool, StoreEr
         Err(redb::TableError::TableDoesNotExist(_)) => return Ok(false),
         Err(err) => return Err(err.into()),
     };
-    let file = text_hash(key);
+    let file = stable_hash(key);
     let first = table.range((file, "")..)?.next().transpose()?;
     Ok(first.is_some_and(|(listing, _)| listing.value().0 == file))
 }
@@ -1122,7 +1122,7 @@ impl<'txn> LibraryWriter<'txn> {
         let Some(key) = &self.import_key else {
             return Ok(());
         };
-        let entry = (text_hash(key), case_id);
+        let entry = (stable_hash(key), case_id);
         let mut listed: String = self
             .citations_listed
             .get(entry)?
@@ -1154,7 +1154,7 @@ impl<'txn> LibraryWriter<'txn> {
         withdraw: bool,
         max_cases: usize,
     ) -> Result<Withdrawn, StoreError> {
-        let file = text_hash(key);
+        let file = stable_hash(key);
         let mut chunk = Vec::new();
         for entry in self.citations_listed.range((file, "")..)? {
             let (listing, cites) = entry?;
@@ -1816,10 +1816,11 @@ pub(super) fn split_ids(joined: &str) -> Vec<String> {
         .collect()
 }
 
-/// A stable hash of an opinion's text, to tell a text imported again from
-/// a new one (std's is seeded per process). Eight bytes a step: FNV-1a's
-/// byte a step was 3–4 CPU-seconds of a million-opinion import.
-fn text_hash(text: &str) -> u64 {
+/// A hash that is the same in every process and build (std's is seeded per
+/// process): of an opinion's text, to tell a text imported again from a new
+/// one. Eight bytes a step: FNV-1a's byte a step was 3–4 CPU-seconds of a
+/// million-opinion import.
+pub fn stable_hash(text: &str) -> u64 {
     const MULTIPLIER: u64 = 0x9e37_79b9_7f4a_7c15;
     let mix = |hash: u64, word: u64| (hash.rotate_left(23) ^ word).wrapping_mul(MULTIPLIER);
     let mut words = text.as_bytes().chunks_exact(8);
@@ -2129,7 +2130,7 @@ mod tests {
         // Stored with every opinion: a change would make every text
         // imported again look new.
         assert_eq!(
-            text_hash("Brown v. Board of Education"),
+            stable_hash("Brown v. Board of Education"),
             0x8b9e_925c_975d_4ae5
         );
         let texts = [
@@ -2142,7 +2143,8 @@ mod tests {
             "abcdefgi",
             "bacdefgh",
         ];
-        let hashes: std::collections::BTreeSet<u64> = texts.iter().map(|t| text_hash(t)).collect();
+        let hashes: std::collections::BTreeSet<u64> =
+            texts.iter().map(|t| stable_hash(t)).collect();
         assert_eq!(hashes.len(), texts.len());
     }
 
@@ -2171,7 +2173,7 @@ mod tests {
                         id: "1".into(),
                     },
                     chars: text.chars().count() as u64,
-                    text_hash: text_hash(text),
+                    text_hash: stable_hash(text),
                 }],
                 ..CaseRecord::default()
             };
@@ -2471,7 +2473,7 @@ mod tests {
                         id: "9".into(),
                     },
                     chars: citing_text.chars().count() as u64,
-                    text_hash: text_hash(citing_text),
+                    text_hash: stable_hash(citing_text),
                 }],
                 ..CaseRecord::default()
             };

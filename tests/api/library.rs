@@ -811,6 +811,17 @@ fn search_finds_cases_and_rules_by_name_and_text() {
         .search("Department of State v. Munoz", None, 3)
         .unwrap();
     assert_eq!(hits[0].id, "scdb-2023-058", "{hits:?}");
+    // A docket number finds its case, written as the court writes it or in
+    // other case, and the hit shows it.
+    for query in ["CL-2025-0576", "cl 2025 0576", "20240106"] {
+        let hits = library.search(query, None, 3).unwrap();
+        let docket = query.to_uppercase().replace(' ', "-");
+        assert!(
+            hits.first()
+                .is_some_and(|hit| hit.docket_numbers.contains(&docket)),
+            "{query}: {hits:?}"
+        );
+    }
     // A matter is named by its subject: In re Oliver before the cases with
     // an Oliver as a party.
     for query in ["In re Oliver", "in re oliver"] {
