@@ -304,10 +304,16 @@ fn write_private(path: &Path, contents: &str) -> Result<(), StartError> {
         use std::os::unix::fs::OpenOptionsExt;
         options.mode(0o600);
     }
-    let mut file = options.open(&tmp).map_err(err)?;
-    file.write_all(contents.as_bytes()).map_err(err)?;
-    file.sync_all().map_err(err)?;
-    std::fs::rename(&tmp, path).map_err(err)
+    let written = options.open(&tmp).and_then(|mut file| {
+        file.write_all(contents.as_bytes())?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    });
+    // A full disk leaves no half-written file behind.
+    if written.is_err() {
+        remove_quietly(&tmp);
+    }
+    written.map_err(err)
 }
 
 fn remove_quietly(path: &Path) {

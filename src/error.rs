@@ -173,16 +173,22 @@ impl From<crate::store::StoreError> for ApiError {
     /// store failure is internal.
     fn from(err: crate::store::StoreError) -> Self {
         match err.is_unavailable() {
-            true => {
-                tracing::error!(cause = %err, "a store file cannot be read");
-                Self::new(
-                    ErrorCode::ServiceUnavailable,
-                    "a data file of this server cannot be read (damaged, or its disk failed); \
-                     its administrator must repair it",
-                )
-            }
+            true => Self::store_unavailable(&err),
             false => Self::internal(&err),
         }
+    }
+}
+
+impl ApiError {
+    /// A store that refuses work until it is repaired or its disk has room
+    /// ([`crate::store::StoreError::is_unavailable`]).
+    pub fn store_unavailable(cause: &dyn fmt::Display) -> Self {
+        tracing::error!(cause = %cause, "a store file cannot be read or written");
+        Self::new(
+            ErrorCode::ServiceUnavailable,
+            "a data file of this server cannot be read or written (damaged, or its disk full or \
+             failed); its administrator must free space or repair it, then restart lexstack",
+        )
     }
 }
 

@@ -39,6 +39,10 @@ pub enum BillingError {
     Closed,
     #[error("billing commit failed: {0}")]
     CommitFailed(String),
+    /// The commit met a store that refuses work until it is repaired or
+    /// its disk has room ([`StoreError::is_unavailable`]).
+    #[error("billing commit failed, the store unavailable: {0}")]
+    StoreUnavailable(String),
     #[error("the rest of the wallet balance stayed held by this key's work in flight")]
     BalanceHeld,
     #[error(transparent)]
@@ -377,8 +381,13 @@ fn commit_group(store: &Store, group: Vec<(Posting, Reply)>) {
         Err(err) => {
             tracing::error!(error = %err, postings = group.len(), "billing commit failed");
             let message = err.to_string();
+            let unavailable = err.is_unavailable();
             for (_, reply) in group {
-                let _ = reply.send(Err(BillingError::CommitFailed(message.clone())));
+                let failed = match unavailable {
+                    true => BillingError::StoreUnavailable(message.clone()),
+                    false => BillingError::CommitFailed(message.clone()),
+                };
+                let _ = reply.send(Err(failed));
             }
         }
     }

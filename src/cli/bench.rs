@@ -35,6 +35,14 @@ pub fn percentiles(mut samples: Vec<Duration>) -> serde_json::Value {
 /// Imports a (synthetic) CourtListener directory into the library of
 /// `data` and times it, then times citation lookups and name searches.
 pub fn library(data: &Path, dir: &Path, samples: usize) -> anyhow::Result<()> {
+    // Figures of an import into a library that already holds cases, or the
+    // same dump, measure something else (a re-run is all "already done").
+    if data.join(crate::store::LIBRARY_FILE).exists() {
+        anyhow::bail!(
+            "{} already holds a library; the bench imports into a fresh one: give it a new --data directory",
+            data.display()
+        );
+    }
     let library = Library::open(data)?;
     let started = Instant::now();
     let report = courtlistener::import_dir(&library.store, dir, courtlistener::Options::default())?;

@@ -66,7 +66,8 @@ pub enum LibraryCommand {
     /// there answer `unavailable` until a whole dump holds the volumes again.
     /// Fails, naming the sources that hold volumes, when SOURCE holds none.
     ForgetCoverage {
-        /// The source named in `library status` (courtlistener, cap, scdb…).
+        /// The source named in `library status` (courtlistener, cap, scdb…;
+        /// "scotus_dates+scdb" for each of them).
         #[arg(value_name = "SOURCE")]
         source: String,
         /// Only the volumes of this reporter (e.g. "F.3d").
@@ -88,9 +89,10 @@ pub enum LibraryCommand {
 #[derive(Debug, Subcommand)]
 pub enum ImportCommand {
     /// CourtListener bulk files (courts-, dockets-, opinion-clusters-,
-    /// opinions-, citations-, citation-map-, parentheticals-*.csv[.bz2]).
+    /// opinions-, citations-, citation-map-, parentheticals-*.csv, as
+    /// downloaded or compressed .bz2, .gz or .xz).
     Courtlistener {
-        /// The folder holding the bulk files (as downloaded, .bz2 or not).
+        /// The folder holding the bulk files.
         #[arg(value_name = "DIR")]
         dir: PathBuf,
         /// Do not count the imported volumes as held completely (partial dumps).
@@ -101,9 +103,9 @@ pub enum ImportCommand {
         #[arg(long)]
         batch_rows: Option<usize>,
     },
-    /// Caselaw Access Project: *.jsonl[.xz] bag data or a static.case.law tree.
+    /// Caselaw Access Project: *.jsonl[.xz|.gz] bag data or a static.case.law tree.
     Cap {
-        /// A .jsonl[.xz] file, or a folder of them or of static.case.law volumes.
+        /// A .jsonl[.xz|.gz] file, or a folder of them or of static.case.law volumes.
         #[arg(value_name = "PATH")]
         path: PathBuf,
         /// Do not count the imported volumes as held completely (samples).
@@ -135,14 +137,40 @@ pub async fn run_library(global: &GlobalArgs, command: LibraryCommand) -> anyhow
     let config = Config::load(&global.overrides())?;
     let data = config.data_dir.clone();
     let done = tokio::task::spawn_blocking(move || library_command(&config, command)).await?;
-    with_repair_advice(done, &data)
+    with_advice(done, &data)
 }
 
-/// Says what to do about a damaged store file when `done` failed on one.
-fn with_repair_advice(done: anyhow::Result<()>, data: &Path) -> anyhow::Result<()> {
-    done.map_err(|err| match store_damaged(&err) {
-        true => err.context(crate::library::repair_advice(&data.join(LIBRARY_FILE))),
-        false => err,
+/// Says what to do when `done` failed on a damaged store file or a full
+/// disk.
+fn with_advice(done: anyhow::Result<()>, data: &Path) -> anyhow::Result<()> {
+    done.map_err(|err| {
+        if store_damaged(&err) {
+            err.context(crate::library::repair_advice(&data.join(LIBRARY_FILE)))
+        } else if disk_full(&err) {
+            err.context(format!(
+                "the disk holding {} is full: free space on it, then run the same command again \
+                 (an import goes on from its last committed batch, a build from where it stopped)",
+                data.display()
+            ))
+        } else {
+            err
+        }
+    })
+}
+
+/// Whether `err` comes of a full disk, however deep in its causes. The
+/// search index passes the I/O error on only as text, so its words are
+/// looked for too (the system's own for ENOSPC).
+fn disk_full(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        let io = cause.downcast_ref::<std::io::Error>().or_else(|| {
+            match cause.downcast_ref::<StoreError>() {
+                Some(StoreError::Redb(redb::Error::Io(io))) => Some(io),
+                _ => None,
+            }
+        });
+        io.is_some_and(|io| io.kind() == std::io::ErrorKind::StorageFull)
+            || cause.to_string().contains("(os error 28)")
     })
 }
 
@@ -187,7 +215,7 @@ fn library_command(config: &Config, command: LibraryCommand) -> anyhow::Result<(
     })?;
     if !held {
         bail!(
-            "no library in {} yet: start `lexstack serve --data {0}` once, or run `lexstack library build`",
+            "no library in {} yet: start `lexstack serve --data {0}` once, or run `lexstack library build --data {0}`",
             data.display()
         );
     }
@@ -199,7 +227,12 @@ fn library_command(config: &Config, command: LibraryCommand) -> anyhow::Result<(
         let source = &source.to_lowercase();
         let (forgotten, holding) = store.write(|txn| -> Result<_, StoreError> {
             let mut writer = LibraryWriter::new(txn)?;
-            let forgotten = writer.forget_volumes_held_by(source, reporter.as_deref())?;
+            // `library status` names volumes that several sources hold
+            // "scotus_dates+scdb".
+            let mut forgotten = 0;
+            for one in source.split('+') {
+                forgotten += writer.forget_volumes_held_by(one, reporter.as_deref())?;
+            }
             let holding = match forgotten {
                 0 => writer.sources_holding_volumes(reporter.as_deref())?,
                 _ => Default::default(),
@@ -301,7 +334,7 @@ pub async fn run_import(global: &GlobalArgs, command: ImportCommand) -> anyhow::
     let data = config.data_dir.clone();
     let done =
         tokio::task::spawn_blocking(move || import_command(&config.data_dir, command)).await?;
-    with_repair_advice(done, &data)
+    with_advice(done, &data)
 }
 
 fn import_command(data: &Path, command: ImportCommand) -> anyhow::Result<()> {
@@ -402,7 +435,9 @@ fn unquoted(first: String, more: Vec<String>) -> String {
 fn open_for_writing(data: &Path) -> anyhow::Result<(Library, Option<Vec<ImportReport>>)> {
     Library::open_with_default(data).map_err(|err| match err {
         crate::library::LibraryError::Store(err) => held_library(data, err),
-        err => anyhow::Error::new(err).context("cannot open the library"),
+        err => {
+            anyhow::Error::new(err).context("cannot open the library or build its default library")
+        }
     })
 }
 
@@ -410,12 +445,12 @@ fn open_for_writing(data: &Path) -> anyhow::Result<(Library, Option<Vec<ImportRe
 fn held_library(data: &Path, err: StoreError) -> anyhow::Error {
     match err {
         StoreError::Locked if ServerInfo::read(data).is_some() => anyhow!(
-            "the library in {} is open in a running lexstack server ({}); stop the server to import or build, then start it again",
+            "the library in {} is open in a running lexstack server ({}); stop the server to change the library (import, build, forget coverage), then start it again",
             data.display(),
             data.join(SERVER_FILE).display()
         ),
         StoreError::Locked => anyhow!(
-            "the library in {} is open in another lexstack process: an import or a library build (wait for it to finish), or a server starting up (stop it to import or build, then start it again)",
+            "the library in {} is open in another lexstack process: an import or a library build (wait for it to finish), or a server starting up (stop it to change the library, then start it again)",
             data.display()
         ),
         err if err.is_permission_denied() => {
@@ -514,8 +549,14 @@ fn print_status(status: &LibraryStatus) {
     }
     if status.index_pending > 0 {
         out(format_args!(
-            "  {} records not yet searchable: an import stopped before indexing them; the next import or `serve` indexes them",
+            "  {} records not yet searchable: an import is still running, or stopped before indexing them; the next import or `serve` indexes them",
             status.index_pending
+        ));
+    }
+    for unfinished in &status.unfinished_imports {
+        out(format_args!(
+            "  import not finished: {} ({}), {} rows committed; still running, or stopped: the same `lexstack import` run again goes on from there",
+            unfinished.file, unfinished.kind, unfinished.rows_committed
         ));
     }
 }

@@ -187,6 +187,7 @@ fn admission_failure(err: BillingError) -> Failure {
         BillingError::BalanceHeld
         | BillingError::Closed
         | BillingError::CommitFailed(_)
+        | BillingError::StoreUnavailable(_)
         | BillingError::Store(_) => Failure::Transient(err.to_string()),
     }
 }

@@ -71,14 +71,24 @@ pub enum IndexError {
     ReadOnly,
     #[error(
         "search index {dir} is damaged ({reason}); remove that directory, then \
-         `lexstack serve` or `lexstack library build` rebuilds it from the store"
+         `lexstack serve --data {data}` or `lexstack library build --data {data}` rebuilds it \
+         from the store",
+        data = data_dir_of(dir)
     )]
     Damaged { dir: String, reason: String },
     #[error(
-        "there is no search index in {0}; `lexstack serve` or `lexstack library build` \
-         builds it from the store"
+        "there is no search index in {0}; `lexstack serve --data {data}` or `lexstack library \
+         build --data {data}` builds it from the store",
+        data = data_dir_of(.0)
     )]
     Missing(String),
+}
+
+/// The data directory of an index directory, as its messages name it.
+fn data_dir_of(index_dir: &str) -> String {
+    Path::new(index_dir)
+        .parent()
+        .map_or_else(|| ".".into(), |data| data.display().to_string())
 }
 
 impl From<IndexError> for StoreError {
@@ -1211,19 +1221,29 @@ fn sanitize(query: &str) -> String {
 }
 
 fn run_writer(mut writer: IndexWriter, fields: Fields, receiver: Receiver<WriterOp>) {
+    // A failed add means tantivy's indexing threads stopped (a full disk,
+    // an unwritable directory), and every later add would fail alike: it
+    // is said once, and the commit that follows fails with it, so the
+    // documents stay pending for the next indexing pass.
+    let mut stopped: Option<String> = None;
     for op in receiver {
         match op {
-            WriterOp::Add(doc) => {
+            WriterOp::Add(doc) if stopped.is_none() => {
                 writer.delete_term(Term::from_field_text(fields.id, &doc.id));
                 if let Err(err) = writer.add_document(to_document(&doc, fields)) {
-                    tracing::error!(error = %err, id = doc.id, "indexing failed");
+                    tracing::error!(error = %err, id = doc.id, "indexing stopped");
+                    stopped = Some(err.to_string());
                 }
             }
+            WriterOp::Add(_) => {}
             WriterOp::Delete(id) => {
                 writer.delete_term(Term::from_field_text(fields.id, &id));
             }
             WriterOp::Commit(reply) => {
-                let result = writer.commit().map(|_| ()).map_err(|e| e.to_string());
+                let result = match &stopped {
+                    Some(cause) => Err(format!("indexing stopped: {cause}")),
+                    None => writer.commit().map(|_| ()).map_err(|e| e.to_string()),
+                };
                 let _ = reply.send(result);
             }
         }

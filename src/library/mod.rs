@@ -231,7 +231,7 @@ impl Library {
 
     /// Counts per source, reporter coverage, authorities and sizes.
     pub fn status(&self) -> Result<LibraryStatus, LibraryError> {
-        let (mut counts, citations, coverage, law, index_pending) =
+        let (mut counts, citations, coverage, law, index_pending, unfinished_imports) =
             self.store.read(|txn| -> Result<_, StoreError> {
                 Ok((
                     store::counts(txn)?,
@@ -239,6 +239,7 @@ impl Library {
                     volumes_by_reporter(txn)?,
                     law_titles(txn)?,
                     txn.open_table(INDEX_PENDING)?.len()?,
+                    import::unfinished_imports(txn)?,
                 ))
             })?;
         // Every source's citations, as the index holds them: one a page,
@@ -260,6 +261,7 @@ impl Library {
             law,
             index_documents: self.index.num_docs(),
             index_pending,
+            unfinished_imports,
             index_bytes: LibraryIndex::size_bytes(&self.data_dir),
             default_library,
             store_bytes: file_size(crate::store::LIBRARY_FILE),
@@ -384,10 +386,13 @@ pub struct LibraryStatus {
     pub reporters: Vec<ReporterCoverage>,
     pub law: Vec<LawTitleStatus>,
     pub index_documents: u64,
-    /// Records stored but not yet in the search index (an import stopped
-    /// before its indexing finished; the next import or `serve` indexes
-    /// them).
+    /// Records stored but not yet in the search index (an import still
+    /// running, or stopped before its indexing finished; the next import or
+    /// `serve` indexes them).
     pub index_pending: u64,
+    /// Files an import began and has not finished: the search index may
+    /// hold what they stored, but not all they hold.
+    pub unfinished_imports: Vec<import::UnfinishedImport>,
     pub index_bytes: u64,
     pub store_bytes: u64,
     pub default_library: DefaultLibrary,
@@ -691,9 +696,12 @@ pub fn law_title(law: &crate::citations::LawKey) -> String {
 /// ([`StoreError::is_damaged_file`]).
 pub fn repair_advice(store_file: &Path) -> String {
     format!(
-        "{} is damaged: move it aside and run `lexstack library build`, then import again what \
-         you had imported (or restore the file from a backup)",
-        store_file.display()
+        "{} is damaged: move it aside and run `lexstack library build --data {}`, then import \
+         again what you had imported (or restore the file from a backup)",
+        store_file.display(),
+        store_file
+            .parent()
+            .map_or_else(|| ".".into(), |data| data.display().to_string())
     )
 }
 
@@ -760,8 +768,21 @@ impl Library {
     /// Builds the embedded default library when this data directory lacks
     /// it (or holds an older one); returns the reports when it built.
     pub fn ensure_default(&self) -> Result<Option<Vec<import::ImportReport>>, LibraryError> {
-        if default_version(&self.store)? == Some(import::default::DEFAULT_LIBRARY_VERSION) {
-            return Ok(None);
+        match default_version(&self.store)? {
+            Some(version) if version == import::default::DEFAULT_LIBRARY_VERSION => {
+                return Ok(None);
+            }
+            // A newer lexstack wrote it (the binary was downgraded): reading
+            // this binary's older data over it would undo its corrections.
+            Some(version) if version > import::default::DEFAULT_LIBRARY_VERSION => {
+                tracing::warn!(
+                    held = version,
+                    this_build = import::default::DEFAULT_LIBRARY_VERSION,
+                    "the default library was built by a newer lexstack; it is kept as it is"
+                );
+                return Ok(None);
+            }
+            _ => {}
         }
         let started = std::time::Instant::now();
         tracing::info!(

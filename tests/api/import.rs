@@ -864,6 +864,25 @@ fn a_killed_import_resumes_where_it_stopped() {
         partial.index_pending > 0,
         "status tells of records not yet searchable"
     );
+    // ... and of the file left unfinished, which indexing the records it
+    // stored (as a server start does) does not finish.
+    let unfinished = |status: &lexstack::library::LibraryStatus| -> Vec<String> {
+        status
+            .unfinished_imports
+            .iter()
+            .map(|import| format!("{} {}", import.kind, import.file))
+            .collect()
+    };
+    let library = Library::open(killed.path()).unwrap();
+    library.index_pending().unwrap();
+    let stopped = unfinished(&library.status().unwrap());
+    drop(library);
+    assert!(
+        stopped
+            .iter()
+            .any(|file| file.starts_with("courtlistener-opinion-clusters opinion-clusters-")),
+        "{stopped:?}"
+    );
 
     let resumed = import(
         killed.path(),
@@ -876,6 +895,11 @@ fn a_killed_import_resumes_where_it_stopped() {
     );
     assert!(String::from_utf8_lossy(&resumed.stdout).contains("already done"));
     assert_eq!(counts(killed.path()), expected);
+    let finished = Library::open_read_only(killed.path())
+        .unwrap()
+        .status()
+        .unwrap();
+    assert_eq!(unfinished(&finished), Vec::<String>::new());
     // The killed run indexed nothing: the resumed one indexes all of it, once.
     let indexed_line = |output: &Output| {
         String::from_utf8_lossy(&output.stdout)
@@ -2068,7 +2092,10 @@ fn imports_refuse_while_another_process_holds_the_library() {
     )
     .unwrap();
     let stderr = import_scdb();
-    assert!(stderr.contains("stop the server to import"), "{stderr}");
+    assert!(
+        stderr.contains("stop the server to change the library"),
+        "{stderr}"
+    );
 }
 
 /// A decompressor repeats its error on every read; a line reader took each

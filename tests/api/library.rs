@@ -292,6 +292,29 @@ fn a_default_build_run_again_keeps_the_volumes_its_done_steps_hold() {
     assert!(us.volumes_held >= 250, "{us:?}");
 }
 
+/// A library a newer lexstack built is not read over with this binary's
+/// older default library when the binary is downgraded.
+#[test]
+fn a_default_library_newer_than_this_build_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_library(dir.path());
+    let library = Library::open(dir.path()).unwrap();
+    let newer = lexstack::library::import::default::DEFAULT_LIBRARY_VERSION + 1;
+    library
+        .store
+        .write(|txn| -> Result<(), lexstack::store::StoreError> {
+            let mut writer = lexstack::library::store::LibraryWriter::new(txn)?;
+            writer.set_meta("default_library_version", &newer)?;
+            writer.finish()
+        })
+        .unwrap();
+    assert!(library.ensure_default().unwrap().is_none(), "read again");
+    assert_eq!(
+        library.status().unwrap().default_library,
+        lexstack::library::DefaultLibrary::Current { version: newer }
+    );
+}
+
 #[test]
 fn the_volume_557_opinions_are_split_into_their_cases() {
     let (_dir, library) = library();

@@ -257,7 +257,21 @@ impl From<BillingError> for ApiError {
                  again when they finish, or top up",
             ),
             BillingError::Store(err) => err.into(),
+            BillingError::StoreUnavailable(cause) => ApiError::store_unavailable(&cause),
             other => ApiError::internal(&other),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_charge_the_store_cannot_commit_is_the_service_unavailable_not_internal() {
+        let full = BillingError::StoreUnavailable("No space left on device (os error 28)".into());
+        assert_eq!(ApiError::from(full).code, ErrorCode::ServiceUnavailable);
+        let other = BillingError::CommitFailed("billing task: cancelled".into());
+        assert_eq!(ApiError::from(other).code, ErrorCode::Internal);
     }
 }

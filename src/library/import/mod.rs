@@ -18,6 +18,7 @@ use std::sync::mpsc::{Receiver, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use redb::ReadableTable;
 use serde::{Deserialize, Serialize};
 
 use super::index::IndexError;
@@ -238,6 +239,53 @@ pub fn has_checkpoint(store: &Store, key: &str) -> Result<bool, StoreError> {
         let table = txn.open_table(crate::store::tables::IMPORT_PROGRESS)?;
         Ok(table.get(key)?.is_some())
     })
+}
+
+/// An input file an import began and has not finished: stopped (killed,
+/// or on an error), or still running.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UnfinishedImport {
+    /// What was read: the source and table ("courtlistener-opinions",
+    /// "cap", "scdb").
+    pub kind: String,
+    /// The file's (or CAP volume's) name.
+    pub file: String,
+    pub rows_committed: u64,
+}
+
+/// The inputs imports began and have not finished, from their
+/// checkpoints; the default library's own build is not an import.
+pub fn unfinished_imports(
+    txn: &redb::ReadTransaction,
+) -> Result<Vec<UnfinishedImport>, StoreError> {
+    let mut unfinished = Vec::new();
+    for row in txn
+        .open_table(crate::store::tables::IMPORT_PROGRESS)?
+        .iter()?
+    {
+        let (key, value) = row?;
+        let key = key.value();
+        if key.starts_with("default") || is_pre_modification_time_key(key) {
+            continue;
+        }
+        let checkpoint: Checkpoint = serde_json::from_slice(value.value())?;
+        // "kind:name:size:modified", the name holding any colon.
+        let mut fields = key.rsplitn(3, ':');
+        let (Some(_modified), Some(_size), Some(kind_and_name)) =
+            (fields.next(), fields.next(), fields.next())
+        else {
+            continue;
+        };
+        if let (false, Some((kind, file))) = (checkpoint.done, kind_and_name.split_once(':')) {
+            unfinished.push(UnfinishedImport {
+                kind: kind.to_string(),
+                file: file.to_string(),
+                rows_committed: checkpoint.rows_committed,
+            });
+        }
+    }
+    Ok(unfinished)
 }
 
 /// Progress on a terminal: a bar with rows/s and ETA (by compressed bytes
