@@ -951,6 +951,72 @@ impl<'txn> LibraryWriter<'txn> {
         Ok(())
     }
 
+    /// Removes the alias `(source, id)` when it names `case_id`; returns
+    /// whether it did.
+    pub fn remove_alias(
+        &mut self,
+        source: &str,
+        id: &str,
+        case_id: &str,
+    ) -> Result<bool, StoreError> {
+        let names_it = self
+            .external
+            .get((source, id))?
+            .is_some_and(|held| held.value() == case_id);
+        if names_it {
+            self.external.remove((source, id))?;
+        }
+        Ok(names_it)
+    }
+
+    /// Every id of `source` held, with its case id.
+    pub fn external_ids_of(&self, source: &str) -> Result<Vec<(String, String)>, StoreError> {
+        let mut ids = Vec::new();
+        for row in self.external.range((source, "")..)? {
+            let (key, case_id) = row?;
+            let (from, id) = key.value();
+            if from != source {
+                break;
+            }
+            ids.push((id.to_string(), case_id.value().to_string()));
+        }
+        Ok(ids)
+    }
+
+    /// Removes a case without opinions: its record, its citations from the
+    /// index, and its sources' ids (which no longer count for their
+    /// source). Its id leaves the search index. The caller removes any
+    /// other alias naming it ([`Self::remove_alias`]).
+    pub fn remove_case_without_opinions(&mut self, case: &CaseRecord) -> Result<(), StoreError> {
+        let keys: Vec<CiteKey> = case.cite_keys().cloned().collect();
+        self.unindex_citations(&case.id, &keys)?;
+        for source in &case.provenance {
+            if self.remove_alias(&source.source, &source.id, &case.id)? {
+                self.bump(&format!("source:{}", source.source), -1);
+            }
+        }
+        if self.cases.remove(case.id.as_str())?.is_some() {
+            self.bump("cases", -1);
+        }
+        self.mark_for_index(&case.id)
+    }
+
+    /// Drops from a case's companion names its own name, which builds
+    /// before version 20 of the default library could list there.
+    pub fn drop_own_name_from_companions(&mut self, case_id: &str) -> Result<(), StoreError> {
+        let Some(mut record) = self.case(case_id)? else {
+            return Ok(());
+        };
+        let before = record.companion_names.len();
+        let own = record.name.clone();
+        record.companion_names.retain(|name| *name != own);
+        if record.companion_names.len() < before {
+            self.cases.insert(case_id, encode(&record)?.as_slice())?;
+            self.mark_for_index(case_id)?;
+        }
+        Ok(())
+    }
+
     /// Holds back the volumes marked from now on until [`Self::settle_coverage`]
     /// for the file under `key`.
     pub fn import_file(&mut self, key: &str) {

@@ -349,6 +349,123 @@ fn a_slip_opinion_joins_its_decision_by_docket() {
     );
 }
 
+/// An upgrade undoes what an older build merged of juriscraper's records
+/// alone, by rules since corrected: the library then answers as a new one
+/// does, and a case built of those records and an import is left alone.
+#[test]
+fn an_upgrade_splits_decisions_an_older_build_merged() {
+    use lexstack::library::import::default::DEFAULT_LIBRARY_VERSION;
+    use lexstack::library::model::CaseRecord;
+    use lexstack::store::tables::{CASES, CITE_INDEX, EXTERNAL_IDS, IMPORT_PROGRESS};
+    use redb::ReadableTable;
+    let (_fresh_dir, fresh) = library();
+    let dir = tempfile::tempdir().unwrap();
+    copy_library(dir.path());
+    let library = Library::open(dir.path()).unwrap();
+    let case_at = |library: &Library, citation: &str| -> String {
+        let answer = lookup(library, citation);
+        assert_eq!(answer["cases"].as_array().unwrap().len(), 1, "{answer}");
+        answer["cases"][0]["caseId"].as_str().unwrap().to_string()
+    };
+    let summer = case_at(&library, "2026 NYSlipOp 50213(U)");
+    let grand = case_at(&library, "2026 NYSlipOp 50216(U)");
+    // Grand Med.'s record merged into Summer P.T.'s, as builds before
+    // version 19 stored them.
+    let held = library.case(&summer).unwrap().unwrap();
+    let joined = library.case(&grand).unwrap().unwrap();
+    library
+        .store
+        .write(|txn| -> Result<(), lexstack::store::StoreError> {
+            {
+                let mut merged: CaseRecord = held.clone();
+                merged.merge(joined.clone());
+                let mut cases = txn.open_table(CASES)?;
+                cases.insert(
+                    summer.as_str(),
+                    serde_json::to_vec(&merged).unwrap().as_slice(),
+                )?;
+                cases.remove(grand.as_str())?;
+                let mut external = txn.open_table(EXTERNAL_IDS)?;
+                for source in &joined.provenance {
+                    external.insert(
+                        (source.source.as_str(), source.id.as_str()),
+                        summer.as_str(),
+                    )?;
+                }
+                // The older build's checkpoints are its own version's.
+                let mut progress = txn.open_table(IMPORT_PROGRESS)?;
+                let this_build = format!("default-v{DEFAULT_LIBRARY_VERSION}:");
+                let mut steps = Vec::new();
+                for row in progress.range(this_build.as_str()..)? {
+                    let (key, value) = row?;
+                    match key.value().strip_prefix(&this_build) {
+                        Some(step) => steps.push((step.to_string(), value.value().to_vec())),
+                        None => break,
+                    }
+                }
+                for (step, value) in steps {
+                    progress.remove(format!("{this_build}{step}").as_str())?;
+                    progress.insert(format!("default-v19:{step}").as_str(), value.as_slice())?;
+                }
+                let mut index = txn.open_table(CITE_INDEX)?;
+                for key in joined.cite_keys() {
+                    let at = (key.reporter.as_str(), key.volume, key.page);
+                    let ids = index
+                        .get(at)?
+                        .map(|ids| ids.value().replace(&grand, &summer));
+                    if let Some(ids) = ids {
+                        index.insert(at, ids.as_str())?;
+                    }
+                }
+            }
+            let mut writer = lexstack::library::store::LibraryWriter::new(txn)?;
+            writer.bump("cases", -1);
+            writer.set_meta("default_library_version", &19u32)?;
+            writer.finish()
+        })
+        .unwrap();
+    assert_eq!(
+        case_at(&library, "2026 NYSlipOp 50216(U)"),
+        summer,
+        "merged"
+    );
+
+    library.ensure_default().unwrap().expect("read again");
+    library.index_pending().unwrap();
+    // The cases a page holds, in id order: a case stored again comes last
+    // among those sharing its page.
+    let cases = |library: &Library, citation: &str| {
+        let mut cases = lookup(library, citation)["cases"]
+            .as_array()
+            .unwrap()
+            .clone();
+        cases.sort_by_key(|case| case["caseId"].as_str().unwrap().to_string());
+        cases
+    };
+    for citation in [
+        "2026 NYSlipOp 50216(U)",
+        "2026 NYSlipOp 50213(U)",
+        "88 Misc 3d 130(A)",
+    ] {
+        assert_eq!(
+            cases(&library, citation),
+            cases(&fresh, citation),
+            "{citation}"
+        );
+    }
+    assert_eq!(case_at(&library, "2026 NYSlipOp 50216(U)"), grand);
+    assert_eq!(
+        library.status().unwrap().counts,
+        fresh.status().unwrap().counts
+    );
+    let hits = library
+        .search_names("Grand Med. Supply Corp. v. MVAIC", 5)
+        .unwrap();
+    // It is searchable again under its own name (the court decided two
+    // cases of that caption that day).
+    assert!(hits.iter().any(|hit| hit.id == grand), "{hits:?}");
+}
+
 /// Decisions that share a table page ("88 Misc 3d 130(A)") but not their
 /// slip opinion numbers stay apart; a decision reported twice under one
 /// neutral citation, once per docket, is one case that answers to both

@@ -59,7 +59,10 @@ use crate::store::{Store, StoreError};
 /// 18: an overruling decision's U.S. cite from the tables names the table
 /// among its sources, so SCDB given again does not withdraw it.
 /// 19: Tennessee's workers' compensation panel's records name its court.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 19;
+/// 20: cases an older build merged of juriscraper records alone are stored
+/// again as the current rules merge them (New York's table cases); a
+/// Supreme Court case's own caption dropped from its companion names.
+pub const DEFAULT_LIBRARY_VERSION: u32 = 20;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");
@@ -240,6 +243,23 @@ fn scotus_dates(store: &Store, scdb_held: &BTreeSet<u32>) -> Result<ImportReport
 const SCDB_NAME: &str = "default/scdb/SCDB_2024_01_caseCentered_Docket.csv";
 
 fn scdb(store: &Store, survey: &super::scdb::Survey) -> Result<ImportReport, ImportError> {
+    // Builds before version 20 could list a docket decided under the case's
+    // own caption as a companion; reading SCDB again adds none such, and
+    // removes none, so they are dropped first (once, as for juriscraper).
+    if !super::has_checkpoint(store, &checkpoint("scdb"))? {
+        store.write(|txn| -> Result<(), StoreError> {
+            let mut writer = LibraryWriter::new(txn)?;
+            let held: BTreeSet<String> = writer
+                .external_ids_of(super::scdb::SOURCE)?
+                .into_iter()
+                .map(|(_, case_id)| case_id)
+                .collect();
+            for case_id in held {
+                writer.drop_own_name_from_companions(&case_id)?;
+            }
+            writer.finish()
+        })?;
+    }
     let mut progress = Progress::rows("scdb", 10_783);
     super::scdb::import_reader(
         store,
@@ -478,6 +498,15 @@ fn scraper_court(scraper: &str) -> &str {
 /// Opinion metadata from juriscraper's test fixtures: names, dates,
 /// dockets and citations, no text.
 fn juriscraper(store: &Store) -> Result<ImportReport, ImportError> {
+    // Before this version's records are read (once: a resumed step has
+    // begun reading them), what an older build merged of them is undone.
+    if !super::has_checkpoint(store, &checkpoint("juriscraper"))? {
+        store.write(|txn| -> Result<(), StoreError> {
+            let mut writer = LibraryWriter::new(txn)?;
+            undo_merges_of_juriscraper_records(&mut writer)?;
+            writer.finish()
+        })?;
+    }
     let name = Path::new("default/juriscraper/opinion_metadata_from_tests.jsonl");
     let mut seen: HashMap<String, u32> = HashMap::new();
     let lines = gunzip(JURISCRAPER)
@@ -551,6 +580,50 @@ fn juriscraper(store: &Store) -> Result<ImportReport, ImportError> {
         },
     )?;
     Ok(report)
+}
+
+/// Removes every case made of two or more juriscraper records and nothing
+/// else (no import of the user's joined it, no opinion text), so that
+/// reading the records again stores them as the current rules merge them:
+/// an older build merged decisions that are two ("Summer P.T. v. MVAIC"
+/// and "Grand Med. Supply v. MVAIC", which share a table page), and a read
+/// over them keeps every merge. A case the records still make is stored
+/// again as it was, under the id of its first record.
+fn undo_merges_of_juriscraper_records(writer: &mut LibraryWriter) -> Result<(), StoreError> {
+    const SOURCE: &str = "juriscraper";
+    let held: BTreeSet<String> = writer
+        .external_ids_of(SOURCE)?
+        .into_iter()
+        .map(|(_, case_id)| case_id)
+        .collect();
+    for case_id in held {
+        let Some(case) = writer.case(&case_id)? else {
+            continue;
+        };
+        let merged_records_alone = case.provenance.len() > 1
+            && case.provenance.iter().all(|p| p.source == SOURCE)
+            && case.opinions.is_empty();
+        if !merged_records_alone {
+            continue;
+        }
+        let courts: BTreeSet<&str> = case
+            .provenance
+            .iter()
+            .map(|p| scraper_court(p.id.rsplit_once('-').map_or(p.id.as_str(), |(s, _)| s)))
+            .chain(case.court.as_deref())
+            .collect();
+        for court in courts {
+            for docket in &case.docket_numbers {
+                writer.remove_alias(
+                    &docket_namespace(court),
+                    &normalize_docket(docket),
+                    &case.id,
+                )?;
+            }
+        }
+        writer.remove_case_without_opinions(&case)?;
+    }
+    Ok(())
 }
 
 /// The alias namespace of a court's docket numbers.
