@@ -66,8 +66,9 @@ pub enum LibraryCommand {
     /// there answer `unavailable` until a whole dump holds the volumes again.
     /// Fails, naming the sources that hold volumes, when SOURCE holds none.
     ForgetCoverage {
-        /// The source named in `library status` (courtlistener, cap, scdb…;
-        /// "scotus_dates+scdb" for each of them).
+        /// The source named in `library status` (courtlistener, cap, scdb…:
+        /// every volume it holds; "scotus_dates+scdb": the volumes they hold
+        /// together).
         #[arg(value_name = "SOURCE")]
         source: String,
         /// Only the volumes of this reporter (e.g. "F.3d").
@@ -146,7 +147,7 @@ fn with_advice(done: anyhow::Result<()>, data: &Path) -> anyhow::Result<()> {
     done.map_err(|err| {
         if store_damaged(&err) {
             err.context(crate::library::repair_advice(&data.join(LIBRARY_FILE)))
-        } else if disk_full(&err) {
+        } else if super::caused_by_io(&err, std::io::ErrorKind::StorageFull, "(os error 28)") {
             err.context(format!(
                 "the disk holding {} is full: free space on it, then run the same command again \
                  (an import goes on from its last committed batch, a build from where it stopped)",
@@ -155,22 +156,6 @@ fn with_advice(done: anyhow::Result<()>, data: &Path) -> anyhow::Result<()> {
         } else {
             err
         }
-    })
-}
-
-/// Whether `err` comes of a full disk, however deep in its causes. The
-/// search index passes the I/O error on only as text, so its words are
-/// looked for too (the system's own for ENOSPC).
-fn disk_full(err: &anyhow::Error) -> bool {
-    err.chain().any(|cause| {
-        let io = cause.downcast_ref::<std::io::Error>().or_else(|| {
-            match cause.downcast_ref::<StoreError>() {
-                Some(StoreError::Redb(redb::Error::Io(io))) => Some(io),
-                _ => None,
-            }
-        });
-        io.is_some_and(|io| io.kind() == std::io::ErrorKind::StorageFull)
-            || cause.to_string().contains("(os error 28)")
     })
 }
 
@@ -227,12 +212,7 @@ fn library_command(config: &Config, command: LibraryCommand) -> anyhow::Result<(
         let source = &source.to_lowercase();
         let (forgotten, holding) = store.write(|txn| -> Result<_, StoreError> {
             let mut writer = LibraryWriter::new(txn)?;
-            // `library status` names volumes that several sources hold
-            // "scotus_dates+scdb".
-            let mut forgotten = 0;
-            for one in source.split('+') {
-                forgotten += writer.forget_volumes_held_by(one, reporter.as_deref())?;
-            }
+            let forgotten = writer.forget_volumes_held_by(source, reporter.as_deref())?;
             let holding = match forgotten {
                 0 => writer.sources_holding_volumes(reporter.as_deref())?,
                 _ => Default::default(),
@@ -549,7 +529,7 @@ fn print_status(status: &LibraryStatus) {
     }
     if status.index_pending > 0 {
         out(format_args!(
-            "  {} records not yet searchable: an import is still running, or stopped before indexing them; the next import or `serve` indexes them",
+            "  {} records not yet searchable: an import or a library build is still running, or stopped before indexing them; the next import, build or `serve` indexes them",
             status.index_pending
         ));
     }

@@ -120,3 +120,49 @@ pub fn out(text: impl std::fmt::Display) {
     use std::io::Write;
     let _ = writeln!(std::io::stdout().lock(), "{text}");
 }
+
+/// Whether `err` comes, however deep in its causes, of an I/O error of
+/// `kind`. The search index passes its I/O errors on only as text, so the
+/// system's words for it are looked for too (`os_error`, as Linux prints
+/// it: "(os error 28)" for a full disk).
+fn caused_by_io(err: &anyhow::Error, kind: std::io::ErrorKind, os_error: &str) -> bool {
+    err.chain().any(|cause| {
+        let io = cause
+            .downcast_ref::<std::io::Error>()
+            .or_else(|| match cause.downcast_ref::<crate::store::StoreError>() {
+                Some(crate::store::StoreError::Redb(redb::Error::Io(io))) => Some(io),
+                _ => None,
+            });
+        io.is_some_and(|io| io.kind() == kind) || cause.to_string().contains(os_error)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::caused_by_io;
+    use std::io::ErrorKind;
+
+    #[test]
+    fn an_io_cause_is_found_as_an_error_or_as_the_text_the_index_passes_on() {
+        let denied = anyhow::Error::new(std::io::Error::from(ErrorKind::PermissionDenied))
+            .context("cannot start");
+        assert!(caused_by_io(
+            &denied,
+            ErrorKind::PermissionDenied,
+            "(os error 13)"
+        ));
+        assert!(!caused_by_io(
+            &denied,
+            ErrorKind::StorageFull,
+            "(os error 28)"
+        ));
+        let in_words = anyhow::anyhow!(
+            "search index directory commit: Internal error: 'No space left on device (os error 28)'"
+        );
+        assert!(caused_by_io(
+            &in_words,
+            ErrorKind::StorageFull,
+            "(os error 28)"
+        ));
+    }
+}

@@ -78,6 +78,16 @@ pub async fn connect(data_dir: &Path, create: bool) -> anyhow::Result<Target> {
             Err(err) if err.is_damaged_file() => {
                 return Err(err).context(main_store_advice(&data_dir.join(STORE_FILE)));
             }
+            Err(err) if err.is_permission_denied() => {
+                return Err(err).with_context(|| {
+                    format!(
+                        "cannot open the store in {}: permission denied; run this as the user \
+                         that owns {}",
+                        data_dir.display(),
+                        data_dir.join(STORE_FILE).display()
+                    )
+                });
+            }
             Err(err) => {
                 return Err(err)
                     .with_context(|| format!("cannot open the store in {}", data_dir.display()));

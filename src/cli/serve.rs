@@ -27,9 +27,20 @@ pub async fn run(global: &GlobalArgs, args: ServeArgs) -> anyhow::Result<()> {
     let listener = std::net::TcpListener::bind(config.addr)
         .with_context(|| format!("cannot listen on {}", config.addr))?;
     let data_dir = config.data_dir.clone();
-    let app = App::build(config, listener)
-        .await
-        .with_context(|| format!("cannot start with data directory {}", data_dir.display()))?;
+    let app = App::build(config, listener).await.map_err(|err| {
+        let err = anyhow::Error::new(err);
+        let denied =
+            super::caused_by_io(&err, std::io::ErrorKind::PermissionDenied, "(os error 13)");
+        let advice = match denied {
+            true => format!(
+                "cannot start with data directory {}: permission denied; run lexstack as the \
+                 user that owns the directory and its files",
+                data_dir.display()
+            ),
+            false => format!("cannot start with data directory {}", data_dir.display()),
+        };
+        err.context(advice)
+    })?;
     let addr = app.local_addr();
     tracing::info!(
         "lexstack {} listening on http://{addr} (public API /v1, application API /api)",

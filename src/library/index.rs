@@ -475,7 +475,17 @@ impl LibraryIndex {
         limit: usize,
     ) -> Result<Vec<SearchHit>, IndexError> {
         let f = self.fields;
-        let query = ligatures_spelt_out(query);
+        // A docket number finds the cases of that docket first, as a
+        // citation finds what it cites; "No." before it is the court's.
+        let docket = docket_number(query);
+        let docket_first = match docket {
+            Some(docket) => {
+                let dockets = QueryParser::for_index(&self.index, vec![f.dockets]);
+                self.parse_and_run(&dockets, &format!("\"{docket}\""), limit)?
+            }
+            None => Vec::new(),
+        };
+        let query = ligatures_spelt_out(docket.unwrap_or(query));
         let query = &places_spelt_out(&query);
         let mut parser =
             QueryParser::for_index(&self.index, vec![f.name, f.citations, f.dockets, f.text]);
@@ -533,7 +543,10 @@ impl LibraryIndex {
         } else {
             [named_first, elsewhere.hits]
         };
-        Ok(dedup(ranked.concat()).into_iter().take(limit).collect())
+        Ok(dedup([docket_first, ranked.concat()].concat())
+            .into_iter()
+            .take(limit)
+            .collect())
     }
 
     /// Cases before authorities, the most cited first; equally cited hits
@@ -1154,6 +1167,38 @@ fn named_in_order(
 }
 
 /// Hits without the repeats of one found twice, first place kept.
+/// The docket number a query is written as ("84-2000", "No. 2022-SC-0293",
+/// "Docket No. 20240106"): one word holding a digit, and a dash, slash or
+/// colon unless "Docket", "No." or "Nos." is written before it.
+fn docket_number(query: &str) -> Option<&str> {
+    let query = query.trim();
+    let mut rest = query;
+    for (prefix, needs_space) in [
+        ("docket", true),
+        ("nos.", false),
+        ("no.", false),
+        ("nos", true),
+        ("no", true),
+    ] {
+        let Some(head) = rest.get(..prefix.len()) else {
+            continue;
+        };
+        let tail = &rest[prefix.len()..];
+        if head.eq_ignore_ascii_case(prefix)
+            && (!needs_space || tail.starts_with(char::is_whitespace))
+        {
+            rest = tail.trim_start();
+        }
+    }
+    let docket = rest.trim_end_matches(['.', ',', ';']);
+    let reads_as_one = !docket.is_empty()
+        && !docket.contains(char::is_whitespace)
+        && !docket.contains('"')
+        && docket.contains(|c: char| c.is_ascii_digit())
+        && (rest.len() < query.len() || docket.contains(['-', '/', ':']));
+    reads_as_one.then_some(docket)
+}
+
 pub(super) fn dedup(hits: Vec<SearchHit>) -> Vec<SearchHit> {
     let mut seen = std::collections::HashSet::new();
     hits.into_iter()
@@ -1430,6 +1475,26 @@ mod tests {
         }
         first.close();
         second.close();
+    }
+
+    #[test]
+    fn a_docket_number_is_read_after_the_words_courts_put_before_it() {
+        for (query, docket) in [
+            ("84-2000", Some("84-2000")),
+            ("No. 84-2000", Some("84-2000")),
+            ("no 84-2000", Some("84-2000")),
+            ("Docket No. 2022-SC-0293-DG", Some("2022-SC-0293-DG")),
+            ("Nos. 19-1392", Some("19-1392")),
+            ("No.1:23-cv-04567.", Some("1:23-cv-04567")),
+            ("Nostrand 84-2000", None),
+            ("20240106", None),
+            ("Docket No. 20240106", Some("20240106")),
+            ("Brown v. Board", None),
+            ("347 U.S. 483", None),
+            ("42 U.S.C. 1983-1985", None),
+        ] {
+            assert_eq!(docket_number(query), docket, "{query}");
+        }
     }
 
     #[test]

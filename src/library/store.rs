@@ -1071,11 +1071,17 @@ impl<'txn> LibraryWriter<'txn> {
         source: &str,
         only: Option<&str>,
     ) -> Result<usize, StoreError> {
+        // A label of several ("scotus_dates+scdb", as `library status`
+        // names volumes they hold together) names those volumes alone.
+        let label: BTreeSet<&str> = source.split('+').collect();
         let mut stale = Vec::new();
         for row in self.coverage.iter()? {
             let (key, held_by) = row?;
             let (reporter, volume) = key.value();
-            let held_by_source = holders(held_by.value()).any(|held| held == source);
+            let held_by_source = match label.len() {
+                1 => holders(held_by.value()).any(|held| held == source),
+                _ => holders(held_by.value()).collect::<BTreeSet<_>>() == label,
+            };
             if held_by_source && only.is_none_or(|only| only == reporter) {
                 stale.push((reporter.to_string(), volume));
             }

@@ -535,8 +535,33 @@ fn partial_imports_do_not_claim_whole_volumes() {
             && said.contains("scdb"),
         "{said}"
     );
-    // A source is named in any case, and the U.S. volumes SCDB and the
-    // dates index hold together go with either.
+    // The label `library status` gives volumes held together names them
+    // alone ...
+    let us_volumes = |dir: &Path| {
+        let status = Library::open_read_only(dir).unwrap().status().unwrap();
+        status
+            .reporters
+            .iter()
+            .find(|r| r.reporter == "U.S.")
+            .map(|r| (r.volumes_held, r.ranges.clone()))
+    };
+    let (before, ranges) = us_volumes(dir.path()).unwrap();
+    let together = ranges
+        .iter()
+        .find(|range| range.contains("(scotus_dates+scdb)"))
+        .unwrap();
+    let (first, last) = together.split_once(' ').unwrap().0.split_once('-').unwrap();
+    let shared = last.parse::<usize>().unwrap() - first.parse::<usize>().unwrap() + 1;
+    let label = lexstack_on(dir.path())
+        .args(["library", "forget-coverage", "scotus_dates+scdb"])
+        .output()
+        .unwrap();
+    assert!(label.status.success(), "{label:?}");
+    assert_eq!(
+        us_volumes(dir.path()).map(|(held, _)| held),
+        Some(before - shared)
+    );
+    // ... and a source, named in any case, every volume it holds.
     let forgot = lexstack_on(dir.path())
         .args(["library", "forget-coverage", "SCDB"])
         .output()
