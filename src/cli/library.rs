@@ -534,9 +534,13 @@ fn print_status(status: &LibraryStatus) {
         ));
     }
     for unfinished in &status.unfinished_imports {
+        let committed = match unfinished.rows_committed {
+            0 => String::new(),
+            rows => format!(", {rows} rows committed"),
+        };
         out(format_args!(
-            "  import not finished: {} ({}), {} rows committed; still running, or stopped: the same `lexstack import` run again goes on from there",
-            unfinished.file, unfinished.kind, unfinished.rows_committed
+            "  import not finished: {} ({}){committed}; still running, or stopped: the same `lexstack import` run again goes on from there",
+            unfinished.file, unfinished.kind
         ));
     }
 }

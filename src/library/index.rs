@@ -477,7 +477,7 @@ impl LibraryIndex {
         let f = self.fields;
         // A docket number finds the cases of that docket first, as a
         // citation finds what it cites; "No." before it is the court's.
-        let docket = docket_number(query);
+        let (docket, query) = docket_query(query);
         let docket_first = match docket {
             Some(docket) => {
                 let dockets = QueryParser::for_index(&self.index, vec![f.dockets]);
@@ -485,7 +485,7 @@ impl LibraryIndex {
             }
             None => Vec::new(),
         };
-        let query = ligatures_spelt_out(docket.unwrap_or(query));
+        let query = ligatures_spelt_out(query);
         let query = &places_spelt_out(&query);
         let mut parser =
             QueryParser::for_index(&self.index, vec![f.name, f.citations, f.dockets, f.text]);
@@ -1167,14 +1167,18 @@ fn named_in_order(
 }
 
 /// Hits without the repeats of one found twice, first place kept.
-/// The docket number a query is written as ("84-2000", "No. 2022-SC-0293",
-/// "Docket No. 20240106"): one word holding a digit, and a dash, slash or
-/// colon unless "Docket", "No." or "Nos." is written before it.
-fn docket_number(query: &str) -> Option<&str> {
+/// A query written as a docket number: the number, when the query reads
+/// as one, and the query without the "Docket", "Case No." or "Nos." a
+/// court writes before it. It reads as one after such words ("No. 2021 CA
+/// 00009"), or as one word holding a digit and a dash, slash or colon
+/// ("84-2000"); a list after "Nos." ("07-1428, 08-328") is searched as
+/// its words.
+fn docket_query(query: &str) -> (Option<&str>, &str) {
     let query = query.trim();
     let mut rest = query;
     for (prefix, needs_space) in [
         ("docket", true),
+        ("case", true),
         ("nos.", false),
         ("no.", false),
         ("nos", true),
@@ -1190,13 +1194,19 @@ fn docket_number(query: &str) -> Option<&str> {
             rest = tail.trim_start();
         }
     }
-    let docket = rest.trim_end_matches(['.', ',', ';']);
-    let reads_as_one = !docket.is_empty()
-        && !docket.contains(char::is_whitespace)
-        && !docket.contains('"')
-        && docket.contains(|c: char| c.is_ascii_digit())
-        && (rest.len() < query.len() || docket.contains(['-', '/', ':']));
-    reads_as_one.then_some(docket)
+    let number = rest.trim_end_matches(['.', ',', ';']);
+    let prefixed = rest.len() < query.len();
+    if !number.contains(|c: char| c.is_ascii_digit()) {
+        return (None, query);
+    }
+    let one_number = !number.contains('"')
+        && !number.contains([',', ';'])
+        && match prefixed {
+            true => true,
+            false => !number.contains(char::is_whitespace) && number.contains(['-', '/', ':']),
+        };
+    let searched = if prefixed { rest } else { query };
+    (one_number.then_some(number), searched)
 }
 
 pub(super) fn dedup(hits: Vec<SearchHit>) -> Vec<SearchHit> {
@@ -1479,21 +1489,32 @@ mod tests {
 
     #[test]
     fn a_docket_number_is_read_after_the_words_courts_put_before_it() {
-        for (query, docket) in [
-            ("84-2000", Some("84-2000")),
-            ("No. 84-2000", Some("84-2000")),
-            ("no 84-2000", Some("84-2000")),
-            ("Docket No. 2022-SC-0293-DG", Some("2022-SC-0293-DG")),
-            ("Nos. 19-1392", Some("19-1392")),
-            ("No.1:23-cv-04567.", Some("1:23-cv-04567")),
-            ("Nostrand 84-2000", None),
-            ("20240106", None),
-            ("Docket No. 20240106", Some("20240106")),
-            ("Brown v. Board", None),
-            ("347 U.S. 483", None),
-            ("42 U.S.C. 1983-1985", None),
+        for (query, docket, searched) in [
+            ("84-2000", Some("84-2000"), "84-2000"),
+            ("No. 84-2000", Some("84-2000"), "84-2000"),
+            ("no 84-2000", Some("84-2000"), "84-2000"),
+            (
+                "Docket No. 2022-SC-0293-DG",
+                Some("2022-SC-0293-DG"),
+                "2022-SC-0293-DG",
+            ),
+            ("Nos. 19-1392", Some("19-1392"), "19-1392"),
+            ("No.1:23-cv-04567.", Some("1:23-cv-04567"), "1:23-cv-04567."),
+            ("Docket No. 20240106", Some("20240106"), "20240106"),
+            (
+                "Case No. 2021 CA 00009",
+                Some("2021 CA 00009"),
+                "2021 CA 00009",
+            ),
+            ("Nos. 07-1428, 08-328", None, "07-1428, 08-328"),
+            ("Nostrand 84-2000", None, "Nostrand 84-2000"),
+            ("20240106", None, "20240106"),
+            ("No. Brown", None, "No. Brown"),
+            ("Brown v. Board", None, "Brown v. Board"),
+            ("347 U.S. 483", None, "347 U.S. 483"),
+            ("42 U.S.C. 1983-1985", None, "42 U.S.C. 1983-1985"),
         ] {
-            assert_eq!(docket_number(query), docket, "{query}");
+            assert_eq!(docket_query(query), (docket, searched), "{query}");
         }
     }
 

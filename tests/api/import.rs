@@ -908,6 +908,12 @@ fn a_killed_import_resumes_where_it_stopped() {
             .any(|file| file.starts_with("courtlistener-opinion-clusters opinion-clusters-")),
         "{stopped:?}"
     );
+    // The folder too, which a kill between two files leaves listed alone.
+    let folder = bulk.path().file_name().unwrap().to_string_lossy();
+    assert!(
+        stopped.contains(&format!("courtlistener-dump {folder}")),
+        "{stopped:?}"
+    );
 
     let resumed = import(
         killed.path(),

@@ -972,6 +972,19 @@ fn search_finds_cases_and_rules_by_name_and_text() {
             "{query}: {hits:?}"
         );
     }
+    // Numbers written with spaces after "Case No.", and a list after "Nos.",
+    // whose case holds both.
+    for (query, docket) in [
+        ("Case No. 2021 CA 00009", "2021 CA 00009"),
+        ("Nos. 07-1428, 08-328", "08-328"),
+    ] {
+        let hits = library.search(query, None, 3).unwrap();
+        assert!(
+            hits.first()
+                .is_some_and(|hit| hit.docket_numbers.iter().any(|d| d == docket)),
+            "{query}: {hits:?}"
+        );
+    }
     // A matter is named by its subject: In re Oliver before the cases with
     // an Oliver as a party.
     for query in ["In re Oliver", "in re oliver"] {

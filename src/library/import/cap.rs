@@ -87,6 +87,7 @@ pub fn import_path(
     }
     jsonl.sort();
     volumes.sort();
+    super::mark_folder_import(store, SOURCE, path, false)?;
     // Each file and volume stands alone: one that cannot be read is
     // reported, and the others are imported.
     for file in jsonl {
@@ -100,6 +101,9 @@ pub fn import_path(
             Ok(read) => report.absorb(read),
             Err(failure) => report.fail_file(failure)?,
         }
+    }
+    if report.failed_files.is_empty() {
+        super::mark_folder_import(store, SOURCE, path, true)?;
     }
     Ok(report)
 }

@@ -154,6 +154,7 @@ pub fn import_dir(
         .into_iter()
         .map(|(table, path)| Ok((table, open_table(table, &path)?, path)))
         .collect::<Result<Vec<_>, ImportError>>()?;
+    super::mark_folder_import(store, SOURCE, dir, false)?;
     let mut report = ImportReport::new(SOURCE);
     let mut joins = Joins::default();
     let mut clusters_skipped = 0;
@@ -187,6 +188,9 @@ pub fn import_dir(
             writer.finish()?;
             Ok(())
         })?;
+    }
+    if report.failed_files.is_empty() {
+        super::mark_folder_import(store, SOURCE, dir, true)?;
     }
     Ok(report)
 }

@@ -241,6 +241,35 @@ pub fn has_checkpoint(store: &Store, key: &str) -> Result<bool, StoreError> {
     })
 }
 
+/// Records that an import of the folder `dir` began (`done` false) or read
+/// every file of it to its end (`done` true), under the kind
+/// `{source}-dump`: a run killed between two files, or stopped by a file
+/// it could not read, leaves no file of its own begun and unfinished, and
+/// `library status` still lists the folder ([`unfinished_imports`]).
+pub fn mark_folder_import(
+    store: &Store,
+    source: &str,
+    dir: &Path,
+    done: bool,
+) -> Result<(), StoreError> {
+    let name = dir.file_name().map_or_else(
+        || dir.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let key = format!("{source}-dump:{name}:0:0");
+    store.write(|txn| -> Result<(), StoreError> {
+        let mut writer = LibraryWriter::new(txn)?;
+        writer.set_checkpoint(
+            &key,
+            &Checkpoint {
+                done,
+                ..Checkpoint::default()
+            },
+        )?;
+        writer.finish()
+    })
+}
+
 /// An input file an import began and has not finished: stopped (killed,
 /// or on an error), or still running.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -249,7 +278,8 @@ pub struct UnfinishedImport {
     /// What was read: the source and table ("courtlistener-opinions",
     /// "cap", "scdb").
     pub kind: String,
-    /// The file's (or CAP volume's) name.
+    /// The file's (or CAP volume's, or a folder's for a `…-dump` kind)
+    /// name.
     pub file: String,
     pub rows_committed: u64,
 }
