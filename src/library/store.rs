@@ -225,9 +225,17 @@ pub fn cited_by_case(
 pub fn external_ids(
     txn: &ReadTransaction,
     source: &str,
+    each: impl FnMut(&str, &str),
+) -> Result<(), StoreError> {
+    each_external_id(&txn.open_table(EXTERNAL_IDS)?, source, each)
+}
+
+/// [`external_ids`] of a table read or written.
+fn each_external_id(
+    table: &impl ReadableTable<(&'static str, &'static str), &'static str>,
+    source: &str,
     mut each: impl FnMut(&str, &str),
 ) -> Result<(), StoreError> {
-    let table = txn.open_table(EXTERNAL_IDS)?;
     for row in table.range((source, "")..)? {
         let (key, case_id) = row?;
         let (from, id) = key.value();
@@ -969,18 +977,13 @@ impl<'txn> LibraryWriter<'txn> {
         Ok(names_it)
     }
 
-    /// Every id of `source` held, with its case id.
-    pub fn external_ids_of(&self, source: &str) -> Result<Vec<(String, String)>, StoreError> {
-        let mut ids = Vec::new();
-        for row in self.external.range((source, "")..)? {
-            let (key, case_id) = row?;
-            let (from, id) = key.value();
-            if from != source {
-                break;
-            }
-            ids.push((id.to_string(), case_id.value().to_string()));
-        }
-        Ok(ids)
+    /// The cases that hold a record of `source`.
+    pub fn case_ids_of(&self, source: &str) -> Result<BTreeSet<String>, StoreError> {
+        let mut cases = BTreeSet::new();
+        each_external_id(&self.external, source, |_, case_id| {
+            cases.insert(case_id.to_string());
+        })?;
+        Ok(cases)
     }
 
     /// Removes a case without opinions: its record, its citations from the

@@ -245,21 +245,13 @@ const SCDB_NAME: &str = "default/scdb/SCDB_2024_01_caseCentered_Docket.csv";
 fn scdb(store: &Store, survey: &super::scdb::Survey) -> Result<ImportReport, ImportError> {
     // Builds before version 20 could list a docket decided under the case's
     // own caption as a companion; reading SCDB again adds none such, and
-    // removes none, so they are dropped first (once, as for juriscraper).
-    if !super::has_checkpoint(store, &checkpoint("scdb"))? {
-        store.write(|txn| -> Result<(), StoreError> {
-            let mut writer = LibraryWriter::new(txn)?;
-            let held: BTreeSet<String> = writer
-                .external_ids_of(super::scdb::SOURCE)?
-                .into_iter()
-                .map(|(_, case_id)| case_id)
-                .collect();
-            for case_id in held {
-                writer.drop_own_name_from_companions(&case_id)?;
-            }
-            writer.finish()
-        })?;
-    }
+    // removes none, so they are dropped first.
+    before_reading_again(store, "scdb", |writer| {
+        for case_id in writer.case_ids_of(super::scdb::SOURCE)? {
+            writer.drop_own_name_from_companions(&case_id)?;
+        }
+        Ok(())
+    })?;
     let mut progress = Progress::rows("scdb", 10_783);
     super::scdb::import_reader(
         store,
@@ -498,15 +490,8 @@ fn scraper_court(scraper: &str) -> &str {
 /// Opinion metadata from juriscraper's test fixtures: names, dates,
 /// dockets and citations, no text.
 fn juriscraper(store: &Store) -> Result<ImportReport, ImportError> {
-    // Before this version's records are read (once: a resumed step has
-    // begun reading them), what an older build merged of them is undone.
-    if !super::has_checkpoint(store, &checkpoint("juriscraper"))? {
-        store.write(|txn| -> Result<(), StoreError> {
-            let mut writer = LibraryWriter::new(txn)?;
-            undo_merges_of_juriscraper_records(&mut writer)?;
-            writer.finish()
-        })?;
-    }
+    // What an older build merged of these records is undone first.
+    before_reading_again(store, "juriscraper", undo_merges_of_juriscraper_records)?;
     let name = Path::new("default/juriscraper/opinion_metadata_from_tests.jsonl");
     let mut seen: HashMap<String, u32> = HashMap::new();
     let lines = gunzip(JURISCRAPER)
@@ -582,6 +567,24 @@ fn juriscraper(store: &Store) -> Result<ImportReport, ImportError> {
     Ok(report)
 }
 
+/// Runs `mend` on what an older build stored, in one transaction, before
+/// this version's `step` reads its records: once, since a step resumed
+/// after a kill has begun reading them (and its checkpoint says so).
+fn before_reading_again(
+    store: &Store,
+    step: &str,
+    mend: impl FnOnce(&mut LibraryWriter) -> Result<(), StoreError>,
+) -> Result<(), StoreError> {
+    if super::has_checkpoint(store, &checkpoint(step))? {
+        return Ok(());
+    }
+    store.write(|txn| -> Result<(), StoreError> {
+        let mut writer = LibraryWriter::new(txn)?;
+        mend(&mut writer)?;
+        writer.finish()
+    })
+}
+
 /// Removes every case made of two or more juriscraper records and nothing
 /// else (no import of the user's joined it, no opinion text), so that
 /// reading the records again stores them as the current rules merge them:
@@ -591,12 +594,7 @@ fn juriscraper(store: &Store) -> Result<ImportReport, ImportError> {
 /// again as it was, under the id of its first record.
 fn undo_merges_of_juriscraper_records(writer: &mut LibraryWriter) -> Result<(), StoreError> {
     const SOURCE: &str = "juriscraper";
-    let held: BTreeSet<String> = writer
-        .external_ids_of(SOURCE)?
-        .into_iter()
-        .map(|(_, case_id)| case_id)
-        .collect();
-    for case_id in held {
+    for case_id in writer.case_ids_of(SOURCE)? {
         let Some(case) = writer.case(&case_id)? else {
             continue;
         };
