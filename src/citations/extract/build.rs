@@ -158,22 +158,21 @@ impl<'t> Builder<'t> {
         });
     }
 
-    /// The page of a short form ("at 20"), unless it is a footnote's
-    /// number at the foot of a printed page ("471 U. S., at⏎2 Although it
-    /// was…"): it follows "at" across a line break and runs straight into a
-    /// sentence. The true pin is past the footnotes, where the extractor
-    /// cannot follow it, so the short form has none.
-    fn short_form_page(&self, core: &Core) -> Option<Range<usize>> {
+    /// Where a short form ends when its page is a footnote's number at the
+    /// foot of a printed page ("471 U. S., at⏎2 Although it was…"): before
+    /// its "at", since the number follows "at" across a line break and runs
+    /// straight into a sentence. The true pin is past the footnotes, where
+    /// the extractor cannot follow it, so the short form has no page.
+    fn end_before_footnote_mark(&self, core: &Core) -> Option<usize> {
         let page = core.group("page")?;
         let before = &self.text[..page.start];
-        let gap = &before[before.trim_end().len()..];
+        let at = before.trim_end().strip_suffix("at")?;
         let mut after = self.text[page.end..].chars();
-        let footnote = gap.contains('\n')
-            && before.trim_end().ends_with("at")
+        let footnote = before[before.trim_end().len()..].contains('\n')
             && after.next() == Some(' ')
             && after.next().is_some_and(char::is_uppercase)
             && after.next().is_some_and(char::is_lowercase);
-        (!footnote).then_some(page)
+        footnote.then(|| at.trim_end().trim_end_matches(',').len())
     }
 
     /// The span a member citation covers: the core plus, for short forms,
@@ -183,13 +182,8 @@ impl<'t> Builder<'t> {
         let core = &self.cores[i];
         let limit = self.next_start(i);
         if core.is_short() {
-            if let Some(at) = core
-                .group("page")
-                .filter(|_| self.short_form_page(core).is_none())
-            {
-                let before = self.text[..at.start].trim_end();
-                let without_at = before[..before.len() - 2].trim_end().trim_end_matches(',');
-                return (core.span.start..without_at.len().max(core.span.start), None);
+            if let Some(end) = self.end_before_footnote_mark(core) {
+                return (core.span.start..end.max(core.span.start), None);
             }
             let page = core.group("page");
             let pin = page
@@ -307,11 +301,10 @@ impl<'t> Builder<'t> {
             let mut citation = Citation::new(kind, span);
             citation.full_span = full_span.clone();
             citation.volume = self.group_text("volume", core);
-            citation.page = match short {
-                true => self.short_form_page(core).map(|p| self.text[p].to_string()),
-                false => self.group_text("page", core),
-            }
-            .filter(|p| !p.starts_with('_'));
+            citation.page = self
+                .group_text("page", core)
+                .filter(|p| !p.starts_with('_'))
+                .filter(|_| !short || self.end_before_footnote_mark(core).is_none());
             citation.reporter_found = Some(self.text[core.reporter_span.clone()].to_string());
             citation.pin_cite = pin.map(|p| self.text[p].to_string());
             citation.year = year;
