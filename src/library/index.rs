@@ -84,9 +84,11 @@ pub enum IndexError {
     Missing(String),
 }
 
-/// The data directory of an index directory, as its messages name it.
-fn data_dir_of(index_dir: &str) -> String {
-    Path::new(index_dir)
+/// The data directory of a file or folder inside it (the index, the
+/// store), as messages name it.
+pub(super) fn data_dir_of(inside: impl AsRef<Path>) -> String {
+    inside
+        .as_ref()
         .parent()
         .map_or_else(|| ".".into(), |data| data.display().to_string())
 }

@@ -699,9 +699,7 @@ pub fn repair_advice(store_file: &Path) -> String {
         "{} is damaged: move it aside and run `lexstack library build --data {}`, then import \
          again what you had imported (or restore the file from a backup)",
         store_file.display(),
-        store_file
-            .parent()
-            .map_or_else(|| ".".into(), |data| data.display().to_string())
+        index::data_dir_of(store_file)
     )
 }
 
