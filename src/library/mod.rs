@@ -782,6 +782,12 @@ impl Library {
             }
             _ => {}
         }
+        if import::default::forget_overwritten_build(&self.store)? {
+            tracing::warn!(
+                "an older lexstack wrote its default library over this build's; \
+                 every step is read again"
+            );
+        }
         let started = std::time::Instant::now();
         tracing::info!(
             version = import::default::DEFAULT_LIBRARY_VERSION,
@@ -791,10 +797,9 @@ impl Library {
         self.index_pending()?;
         self.store.write(|txn| -> Result<(), StoreError> {
             let mut writer = store::LibraryWriter::new(txn)?;
-            writer.set_meta(
-                "default_library_version",
-                &import::default::DEFAULT_LIBRARY_VERSION,
-            )?;
+            for key in ["default_library_version", import::default::LAST_FINISHED] {
+                writer.set_meta(key, &import::default::DEFAULT_LIBRARY_VERSION)?;
+            }
             writer.finish()
         })?;
         tracing::info!(

@@ -578,6 +578,23 @@ impl<'txn> LibraryWriter<'txn> {
         Ok(())
     }
 
+    /// Removes every checkpoint whose key starts with `prefix`; returns
+    /// how many there were.
+    pub fn forget_checkpoints(&mut self, prefix: &str) -> Result<usize, StoreError> {
+        let mut keys = Vec::new();
+        for row in self.progress.range(prefix..)? {
+            let (key, _) = row?;
+            if !key.value().starts_with(prefix) {
+                break;
+            }
+            keys.push(key.value().to_string());
+        }
+        for key in &keys {
+            self.progress.remove(key.as_str())?;
+        }
+        Ok(keys.len())
+    }
+
     pub fn put_docket(&mut self, id: u64, docket: &DocketInfo) -> Result<(), StoreError> {
         self.dockets.insert(id, encode(docket)?.as_slice())?;
         Ok(())

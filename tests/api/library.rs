@@ -278,7 +278,11 @@ fn a_default_build_run_again_keeps_the_volumes_its_done_steps_hold() {
         .store
         .write(|txn| -> Result<(), lexstack::store::StoreError> {
             let mut writer = lexstack::library::store::LibraryWriter::new(txn)?;
-            writer.set_meta("default_library_version", &0u32)?;
+            // Killed after its last step, before it wrote that it finished.
+            let last_finished = lexstack::library::import::default::LAST_FINISHED;
+            for key in ["default_library_version", last_finished] {
+                writer.set_meta(key, &0u32)?;
+            }
             writer.finish()
         })
         .unwrap();
@@ -354,6 +358,28 @@ fn a_slip_opinion_joins_its_decision_by_docket() {
 /// does, and a case built of those records and an import is left alone.
 #[test]
 fn an_upgrade_splits_decisions_an_older_build_merged() {
+    splits_decisions_an_older_build_merged(OlderBuild::BuiltTheLibrary);
+}
+
+/// The same after a round trip: this build finished its default library,
+/// an older lexstack (from before the downgrade guard) wrote its own over
+/// it, and this build runs again. Its checkpoints alone would skip every
+/// step and keep the older merge.
+#[test]
+fn a_default_library_an_older_build_wrote_over_is_read_again() {
+    splits_decisions_an_older_build_merged(OlderBuild::WroteOverThisBuild);
+}
+
+enum OlderBuild {
+    /// The library was built by the older lexstack: only its own
+    /// version's checkpoints exist.
+    BuiltTheLibrary,
+    /// This build's library, then the older lexstack's build over it:
+    /// both versions' checkpoints exist.
+    WroteOverThisBuild,
+}
+
+fn splits_decisions_an_older_build_merged(older: OlderBuild) {
     use lexstack::library::import::default::DEFAULT_LIBRARY_VERSION;
     use lexstack::library::model::CaseRecord;
     use lexstack::store::tables::{CASES, CITE_INDEX, EXTERNAL_IDS, IMPORT_PROGRESS};
@@ -404,7 +430,9 @@ fn an_upgrade_splits_decisions_an_older_build_merged() {
                     }
                 }
                 for (step, value) in steps {
-                    progress.remove(format!("{this_build}{step}").as_str())?;
+                    if let OlderBuild::BuiltTheLibrary = older {
+                        progress.remove(format!("{this_build}{step}").as_str())?;
+                    }
                     progress.insert(format!("default-v19:{step}").as_str(), value.as_slice())?;
                 }
                 let mut index = txn.open_table(CITE_INDEX)?;

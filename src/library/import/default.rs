@@ -116,7 +116,36 @@ pub const US_REPORTS_LISTS: &str = "scotus_dates+scdb";
 
 /// Checkpoint keys carry the version, so a new default library is read again.
 fn checkpoint(part: &str) -> String {
-    format!("default-v{DEFAULT_LIBRARY_VERSION}:{part}")
+    format!("{}{part}", checkpoint_prefix())
+}
+
+fn checkpoint_prefix() -> String {
+    format!("default-v{DEFAULT_LIBRARY_VERSION}:")
+}
+
+/// Meta key: the default library version whose build last finished here.
+/// It outlives a downgrade to a lexstack built before the downgrade guard,
+/// which reads its older data over this version's and writes its own
+/// version number, but leaves this key (and this version's checkpoints).
+pub const LAST_FINISHED: &str = "default_library_last_finished";
+
+/// Makes every step of this version read its data again when an older
+/// lexstack wrote over this version's finished build: its checkpoints
+/// would otherwise skip every step, keeping what the older one wrote.
+/// Returns whether it did.
+pub fn forget_overwritten_build(store: &Store) -> Result<bool, StoreError> {
+    store.write(|txn| -> Result<bool, StoreError> {
+        let mut writer = LibraryWriter::new(txn)?;
+        let finished: Option<u32> = writer.get_meta(LAST_FINISHED)?;
+        let held: Option<u32> = writer.get_meta("default_library_version")?;
+        if finished != Some(DEFAULT_LIBRARY_VERSION) || held == finished {
+            return Ok(false);
+        }
+        writer.forget_checkpoints(&checkpoint_prefix())?;
+        writer.set_meta(LAST_FINISHED, &held)?;
+        writer.finish()?;
+        Ok(true)
+    })
 }
 
 fn gunzip(bytes: &'static [u8]) -> BufReader<flate2::bufread::MultiGzDecoder<&'static [u8]>> {
