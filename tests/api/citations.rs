@@ -164,13 +164,14 @@ async fn every_name_given_at_a_page_is_checked() {
 }
 
 /// A pin page the case cannot have is caught: before its first page, or on
-/// a page another case holds (Bolling v. Sharpe starts at 347 U.S. 497).
+/// a page another case holds (Bolling v. Sharpe starts at 347 U.S. 497),
+/// however large its number.
 #[tokio::test]
 async fn a_pin_page_outside_the_case_is_unverified() {
     let app = spawn_app().await;
     let (_, key) = app.create_key("10").await;
     let mut answers = Vec::new();
-    for pin in [495, 500, 482] {
+    for pin in ["495", "500", "482", "99999999999", "495-4294967297"] {
         let text = format!("Brown v. Board of Education, 347 U.S. 483, {pin} (1954).");
         let body = verify_text(&app, &key, &text).await;
         answers.push(body["data"]["citations"][0].clone());
@@ -181,7 +182,13 @@ async fn a_pin_page_outside_the_case_is_unverified() {
         .collect();
     assert_eq!(
         statuses,
-        ["verified", "unverified", "unverified"],
+        [
+            "verified",
+            "unverified",
+            "unverified",
+            "unverified",
+            "unverified"
+        ],
         "{answers:?}"
     );
     assert!(

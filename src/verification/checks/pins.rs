@@ -59,7 +59,7 @@ fn pin_pages(pin: &str) -> Vec<u32> {
     for item in pin.split([',', '&']).flat_map(|item| item.split(" and ")) {
         let item = item.trim();
         let digits: String = item.chars().take_while(char::is_ascii_digit).collect();
-        let Ok(first) = digits.parse::<u32>() else {
+        let Some(first) = page_number(&digits) else {
             continue;
         };
         if pages.last().is_some_and(|&last| first < last) {
@@ -79,13 +79,19 @@ fn pin_pages(pin: &str) -> Vec<u32> {
         if end.is_empty() {
             continue;
         }
-        if let Ok(last) = range_end_in_full(&digits, &end).parse::<u32>()
+        if let Some(last) = page_number(&range_end_in_full(&digits, &end))
             && last > first
         {
             pages.push(last);
         }
     }
     pages
+}
+
+/// A page of a pin; a number too large for any page is still a page past
+/// the case (the largest there is), not one to leave unchecked.
+fn page_number(digits: &str) -> Option<u32> {
+    (!digits.is_empty()).then(|| digits.parse().unwrap_or(u32::MAX))
 }
 
 /// Why `pin` cannot be a page of `record` (cited at `key`), when the library
@@ -325,6 +331,8 @@ mod tests {
         assert_eq!(pin_pages("499 nn.11-12"), [499]);
         assert_eq!(pin_pages("20-25 & n. 4"), [20, 25]);
         assert_eq!(pin_pages("541,1"), [541]);
+        assert_eq!(pin_pages("99999999999"), [u32::MAX]);
+        assert_eq!(pin_pages("495-4294967297"), [495, u32::MAX]);
         assert_eq!(pin_pages("*4"), Vec::<u32>::new());
         assert_eq!(pin_pages("¶ 12"), Vec::<u32>::new());
     }
