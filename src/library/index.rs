@@ -82,6 +82,13 @@ pub enum IndexError {
         data = data_dir_of(.0)
     )]
     Missing(String),
+    #[error(
+        "the search index in {0} was built by another version of lexstack, which laid its \
+         documents out otherwise; `lexstack serve --data {data}`, `lexstack library build --data \
+         {data}` or an import rebuilds it from the store",
+        data = data_dir_of(.0)
+    )]
+    OtherVersion(String),
 }
 
 /// The data directory of a file or folder inside it (the index, the

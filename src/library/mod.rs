@@ -64,6 +64,10 @@ impl LibraryError {
 pub struct Library {
     pub store: Store,
     pub index: LibraryIndex,
+    /// Whether the index was built with this build's document layout
+    /// ([`index::INDEX_VERSION`]); a library opened for writing rebuilds
+    /// one that was not, one opened for reading cannot search it.
+    index_current: bool,
     data_dir: PathBuf,
 }
 
@@ -94,6 +98,7 @@ impl Library {
         Ok(Self {
             store,
             index,
+            index_current: true,
             data_dir: data_dir.to_path_buf(),
         })
     }
@@ -101,11 +106,32 @@ impl Library {
     /// Opens an existing library for reading only, while a server may hold
     /// it for writing.
     pub fn open_read_only(data_dir: &Path) -> Result<Self, LibraryError> {
+        let store = Store::open_read_only(data_dir, Layout::Library)?;
+        let built_with: Option<u32> = store.read(|txn| store::meta_value(txn, "index_version"))?;
         Ok(Self {
-            store: Store::open_read_only(data_dir, Layout::Library)?,
+            store,
             index: LibraryIndex::open_read_only(data_dir)?,
+            index_current: built_with == Some(index::INDEX_VERSION),
             data_dir: data_dir.to_path_buf(),
         })
+    }
+
+    /// Refuses to search an index of another document layout: its fields
+    /// are not this build's (a name search would fail, a docket search
+    /// find nothing).
+    fn current_index(&self) -> Result<&LibraryIndex, IndexError> {
+        match self.index_current {
+            true => Ok(&self.index),
+            false => Err(IndexError::OtherVersion(
+                self.data_dir.join(index::INDEX_DIR).display().to_string(),
+            )),
+        }
+    }
+
+    /// Records stored but not yet in the search index.
+    pub fn index_pending_count(&self) -> Result<u64, StoreError> {
+        self.store
+            .read(|txn| Ok(txn.open_table(INDEX_PENDING)?.len()?))
     }
 
     pub fn data_dir(&self) -> &Path {
@@ -139,15 +165,16 @@ impl Library {
             }
             None => Vec::new(),
         };
-        let mut hits = self.index.hits_by_id(&cited)?;
+        let index = self.current_index()?;
+        let mut hits = index.hits_by_id(&cited)?;
         hits.retain(|hit| kind.is_none_or(|kind| hit.kind == kind));
-        hits.extend(self.index.search(query, kind, limit)?);
+        hits.extend(index.search(query, kind, limit)?);
         Ok(index::dedup(hits).into_iter().take(limit).collect())
     }
 
     /// Cases by name: see [`LibraryIndex::search_names`].
     pub fn search_names(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, IndexError> {
-        self.index.search_names(query, limit)
+        self.current_index()?.search_names(query, limit)
     }
 
     /// Builds the search documents of every record an import touched and
@@ -260,6 +287,7 @@ impl Library {
             reporters,
             law,
             index_documents: self.index.num_docs(),
+            index_current: self.index_current,
             index_pending,
             unfinished_imports,
             index_bytes: LibraryIndex::size_bytes(&self.data_dir),
@@ -386,6 +414,9 @@ pub struct LibraryStatus {
     pub reporters: Vec<ReporterCoverage>,
     pub law: Vec<LawTitleStatus>,
     pub index_documents: u64,
+    /// Whether the search index has this build's document layout; the
+    /// next `serve`, `library build` or import rebuilds one that has not.
+    pub index_current: bool,
     /// Records stored but not yet in the search index (an import still
     /// running, or stopped before its indexing finished; the next import or
     /// `serve` indexes them).

@@ -904,6 +904,49 @@ fn a_removed_search_index_is_rebuilt_and_a_damaged_one_says_how() {
     );
 }
 
+/// An index an older lexstack laid out is not searched read-only (its
+/// fields are not this build's: a name search failed as if the index were
+/// damaged, a docket search found nothing): the refusal says what rebuilds
+/// it, and status tells; opened for writing, it is rebuilt.
+#[test]
+fn an_index_of_another_version_is_rebuilt_not_searched() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_library(dir.path());
+    let library = Library::open(dir.path()).unwrap();
+    library
+        .store
+        .write(|txn| -> Result<(), lexstack::store::StoreError> {
+            let mut writer = lexstack::library::store::LibraryWriter::new(txn)?;
+            writer.set_meta(
+                "index_version",
+                &(lexstack::library::index::INDEX_VERSION - 1),
+            )?;
+            writer.finish()
+        })
+        .unwrap();
+    drop(library);
+
+    let reading = Library::open_read_only(dir.path()).unwrap();
+    let refused = reading.search("Miranda v. Arizona", None, 5).unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("built by another version of lexstack")
+            && refused.to_string().contains("rebuilds it"),
+        "{refused}"
+    );
+    assert!(reading.search_names("Miranda v. Arizona", 5).is_err());
+    assert!(!reading.status().unwrap().index_current);
+    assert_eq!(lookup(&reading, "384 U.S. 436")["verdict"], "found");
+    drop(reading);
+
+    let library = Library::open(dir.path()).unwrap();
+    library.index_pending().unwrap();
+    assert!(library.status().unwrap().index_current);
+    let hits = library.search_names("Miranda v. Arizona", 1).unwrap();
+    assert_eq!(hits.first().map(|h| h.id.as_str()), Some("scdb-1965-122"));
+}
+
 #[test]
 fn search_finds_cases_and_rules_by_name_and_text() {
     let (_dir, library) = library();
