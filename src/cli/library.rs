@@ -272,6 +272,13 @@ fn library_command(config: &Config, command: LibraryCommand) -> anyhow::Result<(
                 bail!("the search query is empty");
             }
             let hits = library.search(&query, kind.as_deref(), limit)?;
+            let pending = library.index_pending_count()?;
+            if pending > 0 {
+                tracing::warn!(
+                    "{pending} records are not yet searchable, so these hits may miss some: an import or a library build is still running, or stopped before indexing them (`lexstack library status --data {}` says which)",
+                    data.display()
+                );
+            }
             out(format_args!("{}", serde_json::to_string_pretty(&hits)?));
         }
         LibraryCommand::Verify { file, all } => {
@@ -374,7 +381,7 @@ fn default_library_built(held: DefaultLibrary, data: &Path) -> anyhow::Result<Op
             dir = data.display()
         ),
         DefaultLibrary::Older { version, current } => Ok(Some(format!(
-            "the default library in {} is version {version}; this lexstack builds version {current} on its next `serve` or `library build`",
+            "the default library in {} is version {version}; this lexstack builds version {current} on its next `serve`, `library build` or import",
             data.display()
         ))),
         DefaultLibrary::Current { .. } => Ok(None),
@@ -523,9 +530,14 @@ fn print_status(status: &LibraryStatus) {
             "  the default library is not fully built (its first build was stopped, or is still running): `serve` or `library build` finishes it"
         )),
         DefaultLibrary::Older { version, current } => out(format_args!(
-            "  default library {version}; `serve` or `library build` updates it to {current}"
+            "  default library {version}; `serve`, `library build` or an import updates it to {current}"
         )),
         DefaultLibrary::Current { version } => out(format_args!("  default library {version}")),
+    }
+    if !status.index_current {
+        out(format_args!(
+            "  the search index was built by another version of lexstack: the next `serve`, `library build` or import rebuilds it; until then `library search` refuses"
+        ));
     }
     if status.index_pending > 0 {
         out(format_args!(
@@ -539,7 +551,7 @@ fn print_status(status: &LibraryStatus) {
             rows => format!(", {rows} rows committed"),
         };
         out(format_args!(
-            "  import not finished: {} ({}){committed}; still running, or stopped: the same `lexstack import` run again goes on from there",
+            "  import not finished: {} ({}){committed}; still running, or stopped (killed, or at a file it could not read): the same `lexstack import` run again, with no server holding the library, goes on from there, after mending any file it named",
             unfinished.file, unfinished.kind
         ));
     }

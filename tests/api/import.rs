@@ -1234,6 +1234,49 @@ fn a_static_folder_holds_only_its_own_volume() {
     assert_eq!(held_by_cap, ["U.S. 1 (cap)"], "{stdout}");
 }
 
+/// A folder whose metadata named no reporter is read again once the
+/// metadata the import's warning pointed at is there: its volume is then
+/// held, where a checkpoint on its case files alone called it done.
+#[test]
+fn a_static_folder_mended_after_its_warning_is_read_again() {
+    let tree = static_tree_copy();
+    let root = tree.path().join("static");
+    // Volume 1's cases all in it, as in the test above: it can be held.
+    let volume_one = root.join("redacted/us/1/CasesMetadata.json");
+    let listing = std::fs::read_to_string(&volume_one).unwrap();
+    std::fs::write(&volume_one, listing.replace("1 Mass. 1", "1 U.S. 3")).unwrap();
+    let reporter_metadata = root.join("redacted/us/ReporterMetadata.json");
+    let kept = std::fs::read(&reporter_metadata).unwrap();
+    std::fs::remove_file(&reporter_metadata).unwrap();
+    let dir = data_with_library();
+    let held_by_cap = || {
+        let status = Library::open_read_only(dir.path())
+            .unwrap()
+            .status()
+            .unwrap();
+        status
+            .reporters
+            .iter()
+            .flat_map(|r| {
+                r.ranges
+                    .iter()
+                    .map(move |range| format!("{} {range}", r.reporter))
+            })
+            .filter(|range| range.contains("(cap)"))
+            .collect::<Vec<_>>()
+    };
+    let output = import(dir.path(), &["cap", root.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("names no reporter and volume"), "{stdout}");
+    assert!(held_by_cap().is_empty(), "{:?}", held_by_cap());
+
+    std::fs::write(&reporter_metadata, kept).unwrap();
+    let output = import(dir.path(), &["cap", root.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(!stdout.contains("names no reporter and volume"), "{stdout}");
+    assert_eq!(held_by_cap(), ["U.S. 1 (cap)"], "{stdout}");
+}
+
 /// A source's corrected file (here under a new name, so it is not skipped
 /// as done) replaces what that source gave: a name, and a date it no longer
 /// gives; what another source gave stays.
@@ -2139,10 +2182,9 @@ fn a_truncated_jsonl_archive_ends_its_import_with_an_error() {
     let jsonl = std::fs::read(fixtures("cap/legacy.jsonl")).unwrap();
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     std::io::Write::write_all(&mut gz, &jsonl.repeat(20)).unwrap();
-    let mut bytes = gz.finish().unwrap();
-    bytes.truncate(bytes.len() / 2);
+    let whole = gz.finish().unwrap();
     let path = input.path().join("cases.jsonl.gz");
-    std::fs::write(&path, bytes).unwrap();
+    std::fs::write(&path, &whole[..whole.len() / 2]).unwrap();
     let mut child = lexstack()
         .arg("--data")
         .arg(dir.path())
@@ -2169,6 +2211,20 @@ fn a_truncated_jsonl_archive_ends_its_import_with_an_error() {
             && stderr.contains("ends before its compressed data does"),
         "{stderr}"
     );
+    let unfinished = || {
+        Library::open_read_only(dir.path())
+            .unwrap()
+            .status()
+            .unwrap()
+            .unfinished_imports
+    };
+    assert_eq!(unfinished().len(), 1, "{:?}", unfinished());
+
+    // The whole file in its place: its import finishes, and the cut one's
+    // checkpoint no longer counts.
+    std::fs::write(&path, &whole).unwrap();
+    import(dir.path(), &["cap", "--partial", path.to_str().unwrap()]);
+    assert_eq!(unfinished(), [], "{:?}", unfinished());
 }
 
 /// A second row with an id already read in the same file would be merged
@@ -2186,14 +2242,28 @@ fn a_repeated_id_in_one_file_is_reported_not_merged() {
     let again = first
         .replace("\"329 U.S. 1\"", "\"329 U.S. 900\"")
         .replace("HALLIBURTON OIL WELL", "ZEPHYR");
+    // Its id mangled (a spreadsheet's round trip) would make a second case.
+    let mangled = first.replace("\"1946-001\"", "\"not-an-id\"");
+    assert_ne!(mangled, first);
     let scdb_path = input.path().join("scdb.csv");
-    std::fs::write(&scdb_path, format!("{header}\n{first}\n{again}\n")).unwrap();
+    std::fs::write(
+        &scdb_path,
+        format!("{header}\n{first}\n{again}\n{mangled}\n"),
+    )
+    .unwrap();
     let output = import(dir.path(), &["scdb", scdb_path.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         stdout.contains("line 3: caseId 1946-001 appears again (first on line 2)"),
         "{stdout}"
     );
+    assert!(
+        stdout.contains("line 4: caseId \"not-an-id\" is not an SCDB case id"),
+        "{stdout}"
+    );
+    let library = Library::open_read_only(dir.path()).unwrap();
+    assert!(library.case("scdb-not-an-id").unwrap().is_none());
+    drop(library);
 
     let cap = std::fs::read_to_string(fixtures("cap/legacy.jsonl")).unwrap();
     let first_case = cap.lines().next().unwrap();

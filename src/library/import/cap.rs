@@ -273,10 +273,13 @@ fn folder_volume(volume: &Path) -> HeldVolumes {
     }
 }
 
-/// What a static volume's checkpoint is keyed on: its metadata and each case
-/// file's name, size and modification time, so a corrected case file is
-/// read again (a checkpoint on the metadata alone called it done).
-fn volume_fingerprint(metadata: &str, cases_dir: &Path) -> u64 {
+/// What a static volume's checkpoint is keyed on: its metadata, whether its
+/// folder's metadata names its volume (mended after the warning that it
+/// names none, the volume is read again and becomes held) and each case
+/// file's name, size and
+/// modification time, so a corrected case file is read again (a checkpoint
+/// on the metadata alone called it done).
+fn volume_fingerprint(metadata: &str, held: &HeldVolumes, cases_dir: &Path) -> u64 {
     let mut files: Vec<(String, u64, u128)> = std::fs::read_dir(cases_dir)
         .into_iter()
         .flatten()
@@ -301,6 +304,10 @@ fn volume_fingerprint(metadata: &str, cases_dir: &Path) -> u64 {
         }
     };
     feed(metadata.as_bytes());
+    // Only then, so that the keys of volumes imported before stay theirs.
+    if let HeldVolumes::Unknown = held {
+        feed(b"\0no volume named");
+    }
     for (name, size, modified) in files {
         feed(name.as_bytes());
         feed(&size.to_le_bytes());
@@ -338,10 +345,11 @@ fn import_static_volume(
     }
     let mut progress = Progress::rows("cap", cases.len() as u64);
     let cases_dir = volume.join("cases");
+    let held = folder_volume(volume);
     let key = checkpoint_key(
         options.checkpoint_kind(),
         volume,
-        volume_fingerprint(&text, &cases_dir),
+        volume_fingerprint(&text, &held, &cases_dir),
     );
     let rows = cases.into_iter().enumerate().map(|(n, value)| {
         let entry = n + 1;
@@ -359,7 +367,6 @@ fn import_static_volume(
     });
     let mut first_entries = FirstSeen::default();
     let mut unknown_reporters = UnknownReporters::default();
-    let held = folder_volume(volume);
     if options.mark_coverage && matches!(held, HeldVolumes::Unknown) {
         report.warn(
             &metadata_path,

@@ -10,6 +10,7 @@ pub mod csv;
 pub mod default;
 pub mod scdb;
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
@@ -285,11 +286,13 @@ pub struct UnfinishedImport {
 }
 
 /// The inputs imports began and have not finished, from their
-/// checkpoints; the default library's own build is not an import.
+/// checkpoints; the default library's own build is not an import. Of a
+/// file imported in several versions (replaced after a run stopped on
+/// it), only its latest counts.
 pub fn unfinished_imports(
     txn: &redb::ReadTransaction,
 ) -> Result<Vec<UnfinishedImport>, StoreError> {
-    let mut unfinished = Vec::new();
+    let mut latest: BTreeMap<(String, String), (u128, Checkpoint)> = BTreeMap::new();
     for row in txn
         .open_table(crate::store::tables::IMPORT_PROGRESS)?
         .iter()?
@@ -299,23 +302,32 @@ pub fn unfinished_imports(
         if key.starts_with("default") || is_pre_modification_time_key(key) {
             continue;
         }
-        let checkpoint: Checkpoint = serde_json::from_slice(value.value())?;
         // "kind:name:size:modified", the name holding any colon.
         let mut fields = key.rsplitn(3, ':');
-        let (Some(_modified), Some(_size), Some(kind_and_name)) =
+        let (Some(modified), Some(_size), Some(kind_and_name)) =
             (fields.next(), fields.next(), fields.next())
         else {
             continue;
         };
-        if let (false, Some((kind, file))) = (checkpoint.done, kind_and_name.split_once(':')) {
-            unfinished.push(UnfinishedImport {
-                kind: kind.to_string(),
-                file: file.to_string(),
-                rows_committed: checkpoint.rows_committed,
-            });
+        let Some((kind, file)) = kind_and_name.split_once(':') else {
+            continue;
+        };
+        let checkpoint: Checkpoint = serde_json::from_slice(value.value())?;
+        let modified = modified.parse().unwrap_or(0);
+        let file = (kind.to_string(), file.to_string());
+        if latest.get(&file).is_none_or(|(held, _)| *held <= modified) {
+            latest.insert(file, (modified, checkpoint));
         }
     }
-    Ok(unfinished)
+    Ok(latest
+        .into_iter()
+        .filter(|(_, (_, checkpoint))| !checkpoint.done)
+        .map(|((kind, file), (_, checkpoint))| UnfinishedImport {
+            kind,
+            file,
+            rows_committed: checkpoint.rows_committed,
+        })
+        .collect())
 }
 
 /// Progress on a terminal: a bar with rows/s and ETA (by compressed bytes
@@ -734,12 +746,10 @@ pub fn parse_simple_cite(text: &str) -> CaseCitation {
     }
 }
 
-/// The key of a citation written without spaces ("2021-Ohio-4396") that
-/// the engine reads as the whole of `cite`.
+/// The key of a citation not written "VOLUME REPORTER PAGE" ("2021-Ohio-4396",
+/// "154 Haw.434") that the engine reads as the whole of `cite`, as a lookup
+/// of the same string reads it.
 fn engine_cite_key(cite: &str) -> Option<CiteKey> {
-    if cite.contains(' ') {
-        return None;
-    }
     let citations = crate::citations::Extractor::shared().extract(cite);
     let [citation] = citations.as_slice() else {
         return None;
@@ -1376,6 +1386,15 @@ mod tests {
         let neutral = parse_simple_cite("2021-Ohio-4396").key.unwrap();
         assert_eq!((neutral.volume, neutral.page), (2021, 4396));
         assert_eq!(parse_simple_cite("See 2021-Ohio-4396").key, None);
+        let run_together = parse_simple_cite("154 Haw.434").key.unwrap();
+        assert_eq!(
+            (
+                run_together.volume,
+                run_together.reporter.as_str(),
+                run_together.page
+            ),
+            (154, "Haw.", 434)
+        );
         assert_eq!(
             unpaged_volume("50 F. Supp. 3d ___"),
             Some(("F. Supp. 3d".to_string(), 50))

@@ -220,6 +220,15 @@ pub fn import_reader(
                 warn_recoded(name, row.line, report);
             }
             match columns.case(&row, survey) {
+                // Its id would make another case of the same decision.
+                Some(case) if !is_case_id(&case.case_id) => report.skip(
+                    name,
+                    format!(
+                        "line {}: caseId {:?} is not an SCDB case id (its term, a dash and its \
+                         number: 1953-069)",
+                        row.line, case.case_id
+                    ),
+                ),
                 Some(case) if case.companion => {
                     store_companion(writer, name, row.line, &case, report)?;
                 }
