@@ -788,12 +788,17 @@ fn metadata_and_sample_opinions_are_held() {
     );
     let glebe = library.case("scdb-2014-019").unwrap().map(|c| c.has_text());
     assert!(glebe.is_some(), "Glebe v. Frost is in SCDB");
-    // A record's neutral citation is keyed as a lookup reads it.
+    // A record's neutral citation is keyed as a lookup reads it, and so
+    // is one the record runs into its page ("154 Haw.434").
     let neutral = lookup(&library, "2021-Ohio-4396");
     assert_eq!(
         neutral["cases"][0]["name"], "State v. Montgomery",
         "{neutral}"
     );
+    for written in ["154 Haw. 434", "154 Haw.434"] {
+        let yuen = lookup(&library, written);
+        assert_eq!(yuen["cases"][0]["name"], "State v. Yuen", "{yuen}");
+    }
     // Three records at one citation, one named by initials only: none is
     // taken for another.
     let mut names: Vec<String> = lookup(&library, "154 Haw. 417")["cases"]

@@ -62,7 +62,9 @@ use crate::store::{Store, StoreError};
 /// 20: cases an older build merged of juriscraper records alone are stored
 /// again as the current rules merge them (New York's table cases); a
 /// Supreme Court case's own caption dropped from its companion names.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 20;
+/// 21: juriscraper's citations run into their page ("154 Haw.434") keyed as
+/// a lookup reads them.
+pub const DEFAULT_LIBRARY_VERSION: u32 = 21;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");
