@@ -23,6 +23,11 @@ use crate::store::{LIBRARY_FILE, STORE_FILE, Store, StoreError, now_millis, rfc3
 pub const SERVER_FILE: &str = "server.json";
 /// The admin token of the running server (mode 0600).
 pub const ADMIN_TOKEN_FILE: &str = "admin.token";
+/// Written by a server that holds its store and waits for an import or a
+/// library build to free the library, holding its process id: the
+/// operator commands tell the user at once rather than wait for an answer
+/// that comes only when the import ends.
+pub const SERVER_WAITING_FILE: &str = "server-waiting.json";
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
@@ -64,6 +69,21 @@ pub struct ServerInfo {
     pub pid: u32,
     pub started_at: String,
     pub version: String,
+}
+
+/// A server waiting for the library ([`SERVER_WAITING_FILE`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WaitingServer {
+    pub pid: u32,
+}
+
+impl WaitingServer {
+    /// The server of `data_dir` waiting for the library, if one still runs.
+    pub fn read(data_dir: &Path) -> Option<Self> {
+        let text = std::fs::read_to_string(data_dir.join(SERVER_WAITING_FILE)).ok()?;
+        let waiting: Self = serde_json::from_str(&text).ok()?;
+        process_lives(waiting.pid).then_some(waiting)
+    }
 }
 
 impl ServerInfo {
@@ -111,12 +131,18 @@ async fn open_library_when_free(
                          library build); waiting for it to finish",
                         data_dir.display()
                     );
+                    let waiting_file = serde_json::json!({ "pid": std::process::id() });
+                    write_private(
+                        &data_dir.join(SERVER_WAITING_FILE),
+                        &waiting_file.to_string(),
+                    )?;
                     waiting = true;
                 }
                 tokio::time::sleep(LIBRARY_HELD_RETRY).await;
             }
             opened => {
                 if waiting {
+                    remove_quietly(&data_dir.join(SERVER_WAITING_FILE));
                     tracing::info!("the library is free; starting");
                 }
                 return opened.map_err(|err| match err.is_damaged_file() {
@@ -128,6 +154,24 @@ async fn open_library_when_free(
                 });
             }
         }
+    }
+}
+
+/// A killed import's rows are served, but not what it had yet to read:
+/// the operator learns it here, not from answers that miss it.
+fn warn_of_unfinished_imports(library: &Library, data_dir: &Path) {
+    let unfinished = library
+        .store
+        .read(|txn| crate::library::import::unfinished_imports(txn));
+    for import in unfinished.unwrap_or_default() {
+        tracing::warn!(
+            file = %import.file,
+            kind = %import.kind,
+            rows_committed = import.rows_committed,
+            "an import of the library did not finish; what it stored is served, the rest is \
+             not: stop the server and run the same `lexstack import --data {}` again to go on",
+            data_dir.display()
+        );
     }
 }
 
@@ -168,6 +212,7 @@ impl App {
             let stored: u64 = reports.iter().map(|r| r.stored).sum();
             tracing::info!(records = stored, "built the embedded default library");
         }
+        warn_of_unfinished_imports(&library.0, &config.data_dir);
         let data_dir = config.data_dir.clone();
         let admin_token = format!("lsa_{}", random_hex(32));
         write_private(&data_dir.join(ADMIN_TOKEN_FILE), &admin_token)?;

@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::{Context, anyhow, bail};
 use serde_json::Value;
 
-use crate::app::{ADMIN_TOKEN_FILE, SERVER_FILE, ServerInfo};
+use crate::app::{ADMIN_TOKEN_FILE, SERVER_FILE, ServerInfo, WaitingServer};
 use crate::store::{STORE_FILE, Store, StoreError, main_store_advice};
 
 pub enum Target {
@@ -58,6 +58,14 @@ pub async fn connect(data_dir: &Path, create: bool) -> anyhow::Result<Target> {
         }
         match Store::open(data_dir) {
             Ok(store) => return Ok(Target::Local(store)),
+            // It answers only once the import ends, maybe hours from now.
+            Err(StoreError::Locked) if let Some(waiting) = WaitingServer::read(data_dir) => bail!(
+                "the store in {} is held by a lexstack server (process {}) that is waiting for \
+                 an import or a library build to finish with the library; it answers these \
+                 commands once that ends: wait for it, or stop that server to use them now",
+                data_dir.display(),
+                waiting.pid
+            ),
             // Only a server (or another of these commands) holds this file.
             Err(StoreError::Locked) if tokio::time::Instant::now() < deadline => {
                 if !told {

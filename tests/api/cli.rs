@@ -333,6 +333,85 @@ fn serve_waits_for_an_import_that_holds_the_library() {
     );
 }
 
+/// A server started on a library an import did not finish says so in its
+/// log: it serves what the import stored, not the rest.
+#[test]
+fn serve_warns_of_an_unfinished_import() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::helpers::copy_library(dir.path());
+    let legacy = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cap/legacy.jsonl");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, &std::fs::read(legacy).unwrap().repeat(20)).unwrap();
+    let whole = gz.finish().unwrap();
+    let input = tempfile::tempdir().unwrap();
+    let cut = input.path().join("cases.jsonl.gz");
+    std::fs::write(&cut, &whole[..whole.len() / 2]).unwrap();
+    let stopped = lexstack()
+        .arg("--data")
+        .arg(dir.path())
+        .args(["import", "cap", "--partial"])
+        .arg(&cut)
+        .output()
+        .unwrap();
+    assert!(!stopped.status.success());
+
+    let mut server = serve_on(dir.path());
+    let _ = server.child.kill();
+    let _ = server.child.wait();
+    let mut log = String::new();
+    server
+        .child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut log)
+        .unwrap();
+    assert!(
+        log.contains("an import of the library did not finish") && log.contains("cases.jsonl.gz"),
+        "{log}"
+    );
+}
+
+/// While a server waits for an import, it holds its store: the key
+/// commands say so at once, where they waited a minute for an answer and
+/// then blamed `server.json`. Once the library is free, they reach it.
+#[test]
+fn key_commands_say_a_server_waits_for_an_import() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::helpers::copy_library(dir.path());
+    let held = lexstack::library::Library::open(dir.path()).unwrap();
+    let server = std::thread::spawn({
+        let data = dir.path().to_path_buf();
+        move || serve_on(&data)
+    });
+    let waiting = dir.path().join("server-waiting.json");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !waiting.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "the server did not start waiting"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let refused = lexstack()
+        .arg("--data")
+        .arg(dir.path())
+        .args(["keys", "list"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("that is waiting for an import or a library build to finish"),
+        "{stderr}"
+    );
+
+    drop(held);
+    let _server = server.join().unwrap();
+    assert!(!waiting.exists());
+    stdout(&run(dir.path(), &["keys", "list"]));
+}
+
 #[tokio::test]
 async fn serve_stops_cleanly_on_sigterm() {
     let dir = tempfile::tempdir().unwrap();
