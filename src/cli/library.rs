@@ -319,9 +319,24 @@ pub async fn run_import(global: &GlobalArgs, command: ImportCommand) -> anyhow::
     );
     let config = Config::load(&global.overrides())?;
     let data = config.data_dir.clone();
-    let done =
-        tokio::task::spawn_blocking(move || import_command(&config.data_dir, command)).await?;
+    let import = tokio::task::spawn_blocking(move || import_command(&config.data_dir, command));
+    let done = tokio::select! {
+        done = import => done?,
+        () = crate::app::shutdown_signal() => interrupted(&data),
+    };
     with_advice(done, &data)
+}
+
+/// Ends the process at SIGTERM or Ctrl-C during an import, saying what was
+/// kept: each batch is committed durably, so stopping between two is as
+/// safe as a kill, and the run that goes on from there indexes the rows.
+fn interrupted(data: &Path) -> ! {
+    eprintln!(
+        "interrupted: the rows committed so far are kept; run the same `lexstack import --data {}` \
+         again to go on from there (it makes what was stored searchable too)",
+        data.display()
+    );
+    std::process::exit(130)
 }
 
 fn import_command(data: &Path, command: ImportCommand) -> anyhow::Result<()> {

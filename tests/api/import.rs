@@ -1493,6 +1493,14 @@ fn small_dump(
 /// Kills an import (SIGKILL) once it has committed rows of a file whose
 /// checkpoint key starts with `key_prefix`.
 fn kill_once_rows_are_committed(child: &mut Child, data: &Path, key_prefix: &str) {
+    wait_until_rows_are_committed(child, data, key_prefix);
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+/// Waits until an import has committed rows of a file whose checkpoint key
+/// starts with `key_prefix`.
+fn wait_until_rows_are_committed(child: &mut Child, data: &Path, key_prefix: &str) {
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
         let rows = checkpoint(data, key_prefix).and_then(|c| c["rowsCommitted"].as_u64());
@@ -1505,8 +1513,59 @@ fn kill_once_rows_are_committed(child: &mut Child, data: &Path, key_prefix: &str
         }
         std::thread::sleep(Duration::from_millis(5));
     }
-    child.kill().unwrap();
-    child.wait().unwrap();
+}
+
+/// SIGTERM (or Ctrl-C) stops an import at once with a word on what was
+/// kept and how to go on, where it ended in silence; the same command
+/// then finishes it.
+#[test]
+fn an_import_stopped_by_sigterm_says_how_to_go_on() {
+    let bulk = tempfile::tempdir().unwrap();
+    let generated = lexstack()
+        .args(["dev", "gen-courtlistener", "--clusters", "3000"])
+        .arg(bulk.path())
+        .output()
+        .unwrap();
+    assert!(generated.status.success());
+    let data = data_with_library();
+    let mut child = lexstack()
+        .arg("--data")
+        .arg(data.path())
+        .args(["import", "courtlistener", "--batch-rows", "10"])
+        .arg(bulk.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_until_rows_are_committed(&mut child, data.path(), "courtlistener-opinion-clusters");
+    let signalled = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(signalled.success());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("interrupted: the rows committed so far are kept"),
+        "{stderr}"
+    );
+    let resumed = import(
+        data.path(),
+        &["courtlistener", bulk.path().to_str().unwrap()],
+    );
+    assert!(String::from_utf8_lossy(&resumed.stdout).contains("already done"));
+    let clean = data_with_library();
+    import(
+        clean.path(),
+        &["courtlistener", bulk.path().to_str().unwrap()],
+    );
+    assert_eq!(counts(data.path()), counts(clean.path()));
+    let status = Library::open_read_only(data.path())
+        .unwrap()
+        .status()
+        .unwrap();
+    assert_eq!(status.index_pending, 0);
 }
 
 /// The import checkpoint of the file whose key starts with `key_prefix`
