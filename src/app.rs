@@ -162,7 +162,7 @@ async fn open_library_when_free(
 fn warn_of_unfinished_imports(library: &Library, data_dir: &Path) {
     let unfinished = library
         .store
-        .read(|txn| crate::library::import::unfinished_imports(txn));
+        .read(crate::library::import::unfinished_imports);
     for import in unfinished.unwrap_or_default() {
         tracing::warn!(
             file = %import.file,
