@@ -28,7 +28,7 @@ pub(crate) fn states() -> std::collections::BTreeMap<String, String> {
 /// Abbreviations common in case names that T6 does not list (the court
 /// words are the Bluebook's T7, for courts as parties: "Superior Ct.",
 /// "Sup. Ct. of N.H.").
-const EXTRA_ABBREVIATIONS: [(&str, &str); 43] = [
+const EXTRA_ABBREVIATIONS: [(&str, &str); 44] = [
     ("Ed.", "Education"),
     ("Am.", "American"),
     ("Rts.", "Rights"),
@@ -73,6 +73,9 @@ const EXTRA_ABBREVIATIONS: [(&str, &str); 43] = [
     ("Hldg.", "Holding"),
     ("Petrol.", "Petroleum"),
     ("Contr.", "Contractor"),
+    // Older Bluebooks', which SCDB's captions keep ("Sprint Communs. Co."
+    // is its plural).
+    ("Commun.", "Communication"),
     // T10's, in company names ("Nat'l Austl. Bank Ltd.").
     ("Austl.", "Australia"),
     // The U.S. Reports write a railroad and a railway company alike ("Erie
@@ -904,8 +907,13 @@ fn first_names(name: &str) -> HashSet<String> {
     let is_company = |party: &str| {
         party.contains('&') || words(party).iter().any(|w| SUFFIXES.contains(&w.as_str()))
     };
+    // A state's or an institution's word leads a company's name, not a
+    // person's ("MICHIGAN NATIONAL BANK").
+    let lexicon = lexicon();
     let name_word = |w: &String| {
         w.chars().all(char::is_alphabetic)
+            && !lexicon.institutional.contains(w)
+            && !lexicon.places.contains(std::slice::from_ref(w))
             && ![&STOPWORDS[..], &SUFFIXES[..], &GOVERNMENT[..]]
                 .iter()
                 .any(|list| list.contains(&w.as_str()))
@@ -940,8 +948,10 @@ fn given_names(name: &str) -> HashSet<String> {
         .collect()
 }
 
-/// Words of an office that a name of record adds after a party's name.
-const OFFICES: [&str; 24] = [
+/// Words of an office, or of who a person is in the case, that a name of
+/// record adds after a party's name ("E. M. A., A MINOR, BY AND THROUGH
+/// HER GUARDIAN").
+const OFFICES: [&str; 30] = [
     "attorney",
     "general",
     "president",
@@ -966,6 +976,12 @@ const OFFICES: [&str; 24] = [
     "trustee",
     "executor",
     "administratrix",
+    "minor",
+    "minors",
+    "guardian",
+    "infant",
+    "deceased",
+    "individually",
 ];
 
 /// The parties of a name, each without the office a name of record adds
@@ -1239,6 +1255,31 @@ mod tests {
             "Gideon v. Wainwright",
             "GIDEON v. WAINWRIGHT, CORRECTIONS DIRECTOR"
         ));
+        // Who a party is in the case, after a comma.
+        assert!(case_names_match(
+            "Wos v. E.M.A.",
+            "ALDONA WOS, SECRETARY v. E. M. A., A MINOR, BY AND THROUGH HER GUARDIAN AD LITEM"
+        ));
+    }
+
+    #[test]
+    fn a_state_or_institution_leading_a_name_is_no_first_name() {
+        // "Michigan" led a three-word party, so was read as a person's
+        // given name, and the State as the other party named nobody.
+        assert_each_matches(
+            &[
+                (
+                    "Mich. Nat'l Bank v. Michigan",
+                    "MICHIGAN NATIONAL BANK et al. v. MICHIGAN et al.",
+                ),
+                // SCDB keeps an older Bluebook's "Communs.".
+                (
+                    "Sprint Commc'ns Co. v. APCC Servs., Inc.",
+                    "SPRINT COMMUNS. CO., L.P. v. APCC SERVS.",
+                ),
+            ],
+            true,
+        );
     }
 
     #[test]

@@ -432,7 +432,14 @@ fn name_span(text: &str, words: &[Range<usize>], continued: bool) -> Option<Rang
         let after_versus = words
             .get(i + 1)
             .is_some_and(|w| is_versus(&text[w.clone()]));
-        if bare.is_empty() || is_signal(bare) && !after_versus {
+        // "The" after a name's "Of" or "and" is the name's ("General
+        // Telephone Company Of The Southwest").
+        let inside_after_of = bare == "The"
+            && !taken.is_empty()
+            && words
+                .get(i + 1)
+                .is_some_and(|w| matches!(&text[w.clone()], "Of" | "of" | "And" | "and"));
+        if bare.is_empty() || is_signal(bare) && !after_versus && !inside_after_of {
             break;
         }
         if core.ends_with(',')
@@ -443,12 +450,14 @@ fn name_span(text: &str, words: &[Range<usize>], continued: bool) -> Option<Rang
             break;
         }
         let has_digits = bare.bytes().any(|b| b.is_ascii_digit());
+        let brand = particle_before_capital(bare);
         let before = words.get(i + 1).map(|w| &text[w.clone()]);
         let before_that = words.get(i + 2).map(|w| &text[w.clone()]);
         // A number ending a party after its "v." ("NLRB v. District 50",
         // "… School District 7") is the name's last word.
         let ends_a_party = || versus_within(text, &words[i + 1..], 12);
         if has_digits
+            && !brand
             && !number_in_name(
                 text,
                 core,
@@ -461,7 +470,7 @@ fn name_span(text: &str, words: &[Range<usize>], continued: bool) -> Option<Rang
             break;
         }
         let first = bare.chars().next().unwrap_or(' ');
-        let capital = first.is_uppercase() || particle_before_capital(bare);
+        let capital = first.is_uppercase() || brand || is_elided_and(bare) && !taken.is_empty();
         let inside_a_party = || {
             is_function_word(bare)
                 && !taken.iter().any(|w| is_versus(&text[w.clone()]))
@@ -506,7 +515,7 @@ fn name_span(text: &str, words: &[Range<usize>], continued: bool) -> Option<Rang
         let keeps_in = next
             .as_deref()
             .is_some_and(|n| matches!(n, "re" | "Re" | "RE" | "the" | "Matter"));
-        if is_connector(w) || (w == "In" || w == "IN") && !keeps_in {
+        if is_connector(w) || is_elided_and(w) || (w == "In" || w == "IN") && !keeps_in {
             taken.pop();
         } else {
             break;
@@ -672,8 +681,15 @@ fn is_versus(word: &str) -> bool {
     )
 }
 
+/// "'N" of "Park 'N Fly", "'N'" of "Posters 'N' Things": an "and" inside
+/// a name.
+fn is_elided_and(word: &str) -> bool {
+    word.starts_with(['\'', '’']) && matches!(word.trim_matches(['\'', '’']), "N" | "n")
+}
+
 /// A particle or brand prefix before a capital: a name's word ("al-Kidd",
-/// "d'Amico", "eBay"), not prose.
+/// "d'Amico", "eBay"), not prose; or a brand of letters around a digit
+/// ("i4i").
 fn particle_before_capital(word: &str) -> bool {
     const LONGEST_PREFIX: usize = 3;
     let prefix = word.chars().take_while(char::is_ascii_lowercase).count();
@@ -682,7 +698,11 @@ fn particle_before_capital(word: &str) -> bool {
         Some('-' | '\'' | '’') => rest.next(),
         other => other,
     };
-    (1..=LONGEST_PREFIX).contains(&prefix) && next.is_some_and(char::is_uppercase)
+    let lettered_digits = next.is_some_and(|c| c.is_ascii_digit())
+        && word.chars().all(|c| c.is_ascii_alphanumeric())
+        && word.chars().last().is_some_and(|c| c.is_ascii_alphabetic());
+    (1..=LONGEST_PREFIX).contains(&prefix)
+        && (next.is_some_and(char::is_uppercase) || lettered_digits)
 }
 
 /// Small words of a party's name ("Citizens for a Better Environment",
@@ -808,6 +828,13 @@ fn number_in_name(
         .any(|w| w[0] == b'.' && w[1].is_ascii_digit());
     if year || digits_joined || label_run_in || word.contains(['/', '(', '§']) {
         return false;
+    }
+    // "3M Co.", "7-Eleven, Inc.": a company named with a number, the
+    // name's first word too.
+    let lettered = word.bytes().any(|b| b.is_ascii_uppercase())
+        && word.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    if lettered && before_corporate_word(text, taken) {
+        return true;
     }
     let Some(before) = before else {
         return false;
@@ -1215,6 +1242,27 @@ mod tests {
         assert_eq!(
             parties("eBay Inc. v. MercExchange, L.L.C., CITE"),
             p("eBay Inc.", "MercExchange, L.L.C.")
+        );
+        assert_eq!(
+            parties("Microsoft Corp. v. i4i Ltd. P'ship, CITE"),
+            p("Microsoft Corp.", "i4i Ltd. P'ship")
+        );
+        assert_eq!(parties("See 3M Co. v. Smith, CITE"), p("3M Co.", "Smith"));
+        assert_eq!(
+            parties("Park 'N Fly, Inc. v. Dollar Park & Fly, Inc., CITE"),
+            p("Park 'N Fly, Inc.", "Dollar Park & Fly, Inc.")
+        );
+        assert_eq!(
+            parties("Posters 'N' Things, Ltd. v. United States, CITE"),
+            p("Posters 'N' Things, Ltd.", "United States")
+        );
+        assert_eq!(
+            parties("as in 'N Smith v. Jones, CITE"),
+            p("Smith", "Jones")
+        );
+        assert_eq!(
+            parties("General Telephone Company Of The Southwest v. Falcon, CITE"),
+            p("General Telephone Company Of The Southwest", "Falcon")
         );
         // A small word before a whole name is prose.
         assert_eq!(

@@ -88,6 +88,19 @@ fn pin_pages(pin: &str) -> Vec<u32> {
     pages
 }
 
+/// A pin page as a reason shows it: one read from a number too large for
+/// any page is not shown as the largest page there is.
+struct ShownPage(u32);
+
+impl std::fmt::Display for ShownPage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            u32::MAX => write!(f, "{} or more", u32::MAX),
+            page => write!(f, "{page}"),
+        }
+    }
+}
+
 /// A page of a pin; a number too large for any page is still a page past
 /// the case (the largest there is), not one to leave unchecked.
 fn page_number(digits: &str) -> Option<u32> {
@@ -103,6 +116,7 @@ fn page_outside_case(
     record: &CaseRecord,
     marked: &OnceCell<Option<u32>>,
 ) -> Result<Option<PinOutside>, StoreError> {
+    let shown = ShownPage(pin);
     let proven = |reason: String| PinOutside {
         reason,
         proven: true,
@@ -117,13 +131,13 @@ fn page_outside_case(
     let first = own.key.as_ref().map_or(key.page, |k| k.page);
     if pin < first {
         return Ok(Some(proven(format!(
-            "the pin page {pin} comes before the case's first page, {first}"
+            "the pin page {shown} comes before the case's first page, {first}"
         ))));
     }
     if let Some(last) = own.last_page {
         return Ok((pin > last).then(|| {
             proven(format!(
-                "the case runs from page {first} to {last}; page {pin} is not in it"
+                "the case runs from page {first} to {last}; page {shown} is not in it"
             ))
         }));
     }
@@ -145,7 +159,7 @@ fn page_outside_case(
             let start = start_in_volume(&other, key).unwrap_or(pin);
             return Ok(Some(PinOutside {
                 reason: format!(
-                    "page {pin} is at or past page {start}, where the library knows {} that no \
+                    "page {shown} is at or past page {start}, where the library knows {} that no \
                      source names, so it cannot tell whether the page is still in the case",
                     described(&other)
                 ),
@@ -158,14 +172,17 @@ fn page_outside_case(
         if starts_there && key.reporter != "U.S." {
             return Ok(Some(PinOutside {
                 reason: format!(
-                    "page {pin} starts another case ({}); the case named may end on it",
+                    "page {shown} starts another case ({}); the case named may end on it",
                     described(&other)
                 ),
                 proven: false,
             }));
         }
         return Ok(Some(PinOutside {
-            reason: format!("page {pin} belongs to another case ({})", described(&other)),
+            reason: format!(
+                "page {shown} belongs to another case ({})",
+                described(&other)
+            ),
             proven: true,
         }));
     }
@@ -176,7 +193,7 @@ fn page_outside_case(
     {
         return Ok(Some(PinOutside {
             reason: format!(
-                "page {pin} is past the start of the next case the library knows in the volume ({}, page {next})",
+                "page {shown} is past the start of the next case the library knows in the volume ({}, page {next})",
                 described(&case)
             ),
             proven: is_named(&case),
@@ -194,7 +211,7 @@ fn page_outside_case(
     if let Some(last) = marked.filter(|&last| pin > last) {
         return Ok(Some(PinOutside {
             reason: format!(
-                "the library's text of the case marks its pages from {first} to {last}; page {pin} is past them"
+                "the library's text of the case marks its pages from {first} to {last}; page {shown} is past them"
             ),
             proven: false,
         }));
@@ -203,7 +220,7 @@ fn page_outside_case(
     // a page farther on than cases run is not placed in it.
     Ok((pin - first > LONGEST_CASE_PAGES).then(|| PinOutside {
         reason: format!(
-            "the library does not know where the case ends, and page {pin} is {} pages past its \
+            "the library does not know where the case ends, and page {shown} is {} pages past its \
              first page, {first}",
             pin - first
         ),
