@@ -169,7 +169,8 @@ fn warn_of_unfinished_imports(library: &Library, data_dir: &Path) {
             kind = %import.kind,
             rows_committed = import.rows_committed,
             "an import of the library did not finish; what it stored is served, the rest is \
-             not: stop the server and run the same `lexstack import --data {}` again to go on",
+             not: stop the server and run the same `lexstack --data {} import …` command again \
+             to go on",
             data_dir.display()
         );
     }

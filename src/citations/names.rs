@@ -782,10 +782,56 @@ fn same_party(
     let a = distinctive(actual);
     if c.is_empty() {
         // "State", "People", "United States": the same government only.
+        // "United States" is not "United States Steel Corp." (a state is
+        // "the State of Wisconsin": no other government adds a word).
         let head = |p: &[String]| p.iter().find(|t| !STOPWORDS.contains(&t.as_str())).cloned();
-        return is_government_only(cited) && head(cited).is_some() && head(cited) == head(actual);
+        let united_states = head(cited).as_deref() == Some("united_states");
+        return is_government_only(cited)
+            && head(cited).is_some()
+            && head(cited) == head(actual)
+            && (!united_states || a.is_empty());
     }
     if a.is_empty() {
+        return false;
+    }
+    // A state's name alone is the State, not a party its name leads
+    // ("Wisconsin" is not Wisconsin Electric Power Co., "New York" not the
+    // New York Times Co.), unless the party is the State itself, described
+    // ("State of Washington, Office of Unemployment Compensation").
+    // "Texas" is not the Texas Company either, whose only other word is
+    // its suffix.
+    let is_company = |party: &[String]| party.iter().any(|t| SUFFIXES.contains(&t.as_str()));
+    let place_alone = |part: &[&str], whole: &[&str]| {
+        (part.len() < whole.len() || is_company(actual) && !is_company(cited))
+            && lexicon()
+                .places
+                .contains(&part.iter().map(|t| t.to_string()).collect::<Vec<_>>())
+    };
+    let the_state_itself = |place: &[&str], party: &[String]| {
+        party
+            .iter()
+            .position(|t| GOVERNMENT.contains(&t.as_str()))
+            .is_some_and(|at| {
+                let named: Vec<&str> = party[at + 1..]
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|t| !STOPWORDS.contains(t))
+                    .take(place.len())
+                    .collect();
+                named == place
+            })
+    };
+    if place_alone(&c, &a) && !the_state_itself(&c, actual) {
+        return false;
+    }
+    // A government's word inside a party's name is one of its words:
+    // "Michigan State Bank" is not Michigan National Bank.
+    let inside_from = cited.iter().position(|t| c.contains(&t.as_str()));
+    if inside_from.is_some_and(|from| {
+        cited[from..]
+            .iter()
+            .any(|t| GOVERNMENT.contains(&t.as_str()) && !actual.contains(t))
+    }) {
         return false;
     }
     // The last test: the same letters broken into words differently, as PDF
@@ -893,11 +939,12 @@ fn adds_only_given_names(longer: &[&str], shorter: &[&str]) -> bool {
     named.ends_with(shorter)
 }
 
-/// The first names of the people a case name names: the first of two or
-/// three words that make up a whole party, or a whole part of one between
-/// commas or "and" ("donald" of "DONALD SAUCIER", "elliot" of "ELLIOT M. KATZ
+/// The given names of the people a case name names: all but the last of
+/// two or three words (initials aside) that make up a whole party, or a
+/// whole part of one between commas or "and" ("donald" of "DONALD SAUCIER",
+/// "jerry" and "lee" of "JERRY LEE WILSON", "elliot" of "ELLIOT M. KATZ
 /// AND IN DEFENSE OF ANIMALS"; none in "WADE, DISTRICT ATTORNEY OF DALLAS
-/// COUNTY"). A first name alone does not name the party.
+/// COUNTY"). A given name alone does not name the party.
 fn first_names(name: &str) -> HashSet<String> {
     let plain = without_name_parentheticals(name);
     let mut given = given_names(name);
@@ -924,10 +971,15 @@ fn first_names(name: &str) -> HashSet<String> {
         .flat_map(|party| party.split([',', ';']))
         .flat_map(|part| part.split(" and "))
         .filter_map(|part| {
-            let words = words(part);
+            // Initials ("VICTOR A. RITA") are passed over.
+            let words: Vec<String> = words(part)
+                .into_iter()
+                .filter(|w| w.chars().count() > 1)
+                .collect();
             ((2..=3).contains(&words.len()) && words.iter().all(name_word))
-                .then(|| words[0].clone())
+                .then(|| words[..words.len() - 1].to_vec())
         })
+        .flatten()
         .for_each(|first| {
             given.insert(first);
         });
@@ -1260,6 +1312,51 @@ mod tests {
             "Wos v. E.M.A.",
             "ALDONA WOS, SECRETARY v. E. M. A., A MINOR, BY AND THROUGH HER GUARDIAN AD LITEM"
         ));
+    }
+
+    #[test]
+    fn a_state_or_the_united_states_alone_is_no_company() {
+        assert_each_matches(
+            &[
+                (
+                    "Wisconsin v. United States",
+                    "WISCONSIN ELECTRIC POWER CO. v. UNITED STATES",
+                ),
+                (
+                    "New York v. United States",
+                    "NEW YORK TIMES CO. v. UNITED STATES",
+                ),
+                (
+                    "United States v. Fortner Enters., Inc.",
+                    "UNITED STATES STEEL CORP. v. FORTNER ENTERPRISES, INC.",
+                ),
+                (
+                    "Michigan State Bank v. Michigan",
+                    "MICHIGAN NATIONAL BANK et al. v. MICHIGAN et al.",
+                ),
+                (
+                    "Michigan v. Michigan",
+                    "MICHIGAN NATIONAL BANK et al. v. MICHIGAN et al.",
+                ),
+                (
+                    "Okla. Tax Comm'n v. Texas",
+                    "OKLAHOMA TAX COMMISSION v. TEXAS COMPANY",
+                ),
+                // A given or middle name alone is not the party.
+                ("Maryland v. Lee", "MARYLAND v. JERRY LEE WILSON"),
+                ("Victor v. United States", "VICTOR A. RITA v. UNITED STATES"),
+            ],
+            false,
+        );
+        assert_each_matches(
+            &[
+                ("Wisconsin v. Smith", "STATE OF WISCONSIN v. SMITH"),
+                ("United States v. Smith", "UNITED STATES v. SMITH"),
+                ("Maryland v. Wilson", "MARYLAND v. JERRY LEE WILSON"),
+                ("Rita v. United States", "VICTOR A. RITA v. UNITED STATES"),
+            ],
+            true,
+        );
     }
 
     #[test]

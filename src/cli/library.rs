@@ -123,6 +123,20 @@ pub enum ImportCommand {
 }
 
 impl ImportCommand {
+    /// The command as typed, less its options: what to run again.
+    fn again(&self, data: &Path) -> String {
+        let kind = match self {
+            ImportCommand::Courtlistener { .. } => "courtlistener",
+            ImportCommand::Cap { .. } => "cap",
+            ImportCommand::Scdb { .. } => "scdb",
+        };
+        format!(
+            "lexstack --data {} import {kind} {}",
+            data.display(),
+            self.source().display()
+        )
+    }
+
     /// The directory or file to import.
     fn source(&self) -> &Path {
         match self {
@@ -319,10 +333,11 @@ pub async fn run_import(global: &GlobalArgs, command: ImportCommand) -> anyhow::
     );
     let config = Config::load(&global.overrides())?;
     let data = config.data_dir.clone();
+    let again = command.again(&data);
     let import = tokio::task::spawn_blocking(move || import_command(&config.data_dir, command));
     let done = tokio::select! {
         done = import => done?,
-        () = crate::app::shutdown_signal() => interrupted(&data),
+        () = crate::app::shutdown_signal() => interrupted(&again),
     };
     with_advice(done, &data)
 }
@@ -330,11 +345,10 @@ pub async fn run_import(global: &GlobalArgs, command: ImportCommand) -> anyhow::
 /// Ends the process at SIGTERM or Ctrl-C during an import, saying what was
 /// kept: each batch is committed durably, so stopping between two is as
 /// safe as a kill, and the run that goes on from there indexes the rows.
-fn interrupted(data: &Path) -> ! {
+fn interrupted(again: &str) -> ! {
     eprintln!(
-        "interrupted: the rows committed so far are kept; run the same `lexstack import --data {}` \
-         again to go on from there (it makes what was stored searchable too)",
-        data.display()
+        "interrupted: the rows committed so far are kept; run `{again}` (with the same options) \
+         again to go on from there (it makes what was stored searchable too)"
     );
     std::process::exit(130)
 }

@@ -282,6 +282,41 @@ fn a_truncated_compressed_file_fails_its_import() {
     );
 }
 
+/// An uncompressed file cut inside a quoted field is cut short as surely
+/// as a compressed one that ends early: its import fails, where it counted
+/// one skipped row and succeeded.
+#[test]
+fn a_plain_file_cut_inside_a_quoted_field_fails_its_import() {
+    let dir = data_with_library();
+    let input = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(fixtures("courtlistener")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let mut bytes = std::fs::read(&path).unwrap();
+        if name.starts_with("opinion-clusters-") {
+            let text = String::from_utf8(bytes.clone()).unwrap();
+            let last_line = text.trim_end().rfind('\n').unwrap() + 1;
+            let inside_quotes = last_line + text[last_line..].find('"').unwrap() + 2;
+            bytes.truncate(inside_quotes);
+        }
+        std::fs::write(input.path().join(name), bytes).unwrap();
+    }
+    let output = lexstack()
+        .arg("--data")
+        .arg(dir.path())
+        .args(["import", "courtlistener"])
+        .arg(input.path())
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("opinion-clusters-2024-05-06.csv: unreadable")
+            && stdout.contains("the file ends inside a quoted field"),
+        "{stdout}"
+    );
+}
+
 /// A file that breaks off part-way (its header read, so the import began)
 /// is listed and fails the import, once the dump's later tables are
 /// imported: their rows that name what it did not bring are read again
@@ -1547,7 +1582,8 @@ fn an_import_stopped_by_sigterm_says_how_to_go_on() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(130), "{stderr}");
     assert!(
-        stderr.contains("interrupted: the rows committed so far are kept"),
+        stderr.contains("interrupted: the rows committed so far are kept")
+            && stderr.contains(" import courtlistener "),
         "{stderr}"
     );
     let resumed = import(

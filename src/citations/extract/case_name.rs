@@ -836,6 +836,20 @@ fn number_in_name(
     if lettered && before_corporate_word(text, taken) {
         return true;
     }
+    // "15 Penn Plaza LLC", "45 Liquormart, Inc.", "v. 203 N. LaSalle St.
+    // P'ship": a number leading a company's name, before a capital.
+    let leads_a_company = word.bytes().all(|b| b.is_ascii_digit())
+        && !raw.ends_with(',')
+        && taken
+            .last()
+            .is_some_and(|w| text[w.clone()].starts_with(char::is_uppercase))
+        && taken
+            .iter()
+            .any(|w| is_corporate_word(&text[w.clone()]) || text[w.clone()].contains("P'ship"))
+        && before.is_none_or(|b| !is_number_label(b.trim_end_matches(['.', ','])));
+    if leads_a_company {
+        return true;
+    }
     let Some(before) = before else {
         return false;
     };
@@ -1071,6 +1085,12 @@ fn ends_sentence(word: &str) -> bool {
     let Some(stem) = w.strip_suffix('.') else {
         return false;
     };
+    // "Great-W. Life": an abbreviation or an initial after a hyphen.
+    if let Some((_, tail)) = w.rsplit_once('-')
+        && (names::is_abbreviation(tail) || tail.len() == 2 && tail.starts_with(char::is_uppercase))
+    {
+        return false;
+    }
     // "Title VII. Bostock v. Clayton County": a numeral of I, V and X ends
     // its sentence (one letter may be an initial).
     let numeral = stem.len() >= 2 && stem.bytes().all(|b| matches!(b, b'I' | b'V' | b'X'));

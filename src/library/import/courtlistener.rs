@@ -333,6 +333,7 @@ fn open_table(table: Table, path: &Path) -> Result<TableFile, ImportError> {
             format!("header has no column {}", missing.join(", ")),
         ));
     }
+    let csv = csv.reporting_cuts_to(meter.clone());
     Ok(TableFile { csv, meter, size })
 }
 

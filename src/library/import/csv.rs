@@ -7,8 +7,9 @@
 
 use std::io::BufRead;
 use std::ops::Range;
+use std::sync::Arc;
 
-use super::{MAX_RECORD_BYTES, longer_than_any_record};
+use super::{InputMeter, MAX_RECORD_BYTES, longer_than_any_record};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dialect {
@@ -99,6 +100,9 @@ pub struct CsvReader<R> {
     /// Whether the row being read outgrew [`MAX_RECORD_BYTES`]: the rest of
     /// it is read but not kept.
     row_overflow: bool,
+    /// Where a file that ends inside a quoted field is reported as cut
+    /// short ([`Self::reporting_cuts_to`]).
+    cuts: Option<Arc<InputMeter>>,
 }
 
 /// Rows are sized after the last one up to this; a longer one grows.
@@ -179,6 +183,14 @@ impl RawRow {
 
 impl<R: BufRead> CsvReader<R> {
     /// Reads the header row.
+    /// Reports a file that ends inside a quoted field to `meter` as cut
+    /// short, so its import fails as a truncated compressed file's does: a
+    /// whole file ends between rows.
+    pub fn reporting_cuts_to(mut self, meter: Arc<InputMeter>) -> Self {
+        self.cuts = Some(meter);
+        self
+    }
+
     pub fn new(mut input: R, dialect: Dialect) -> Result<Self, RowError> {
         super::skip_byte_order_mark(&mut input);
         let mut reader = Self {
@@ -190,6 +202,7 @@ impl<R: BufRead> CsvReader<R> {
             done: false,
             row_bytes_hint: 0,
             row_overflow: false,
+            cuts: None,
         };
         match reader.next() {
             Some(Ok(row)) => {
@@ -327,6 +340,13 @@ impl<R: BufRead> CsvReader<R> {
                 let (line, column) = (self.line, self.column + 1);
                 self.byte();
                 if !self.read_quoted(&mut row.bytes) {
+                    if let Some(meter) = &self.cuts {
+                        meter.record_fault(format!(
+                            "the file ends inside a quoted field (line {line}{}), as a file cut \
+                             short does",
+                            at_column(column)
+                        ));
+                    }
                     return Step::Malformed(RowError {
                         line,
                         column,

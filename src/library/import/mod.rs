@@ -447,6 +447,12 @@ impl InputMeter {
             .map(|fault| ImportError::format(path, format!("unreadable: {fault}")))
     }
 
+    /// Keeps `fault` unless an earlier one is kept.
+    pub fn record_fault(&self, fault: String) {
+        let mut kept = self.fault.lock().unwrap_or_else(|e| e.into_inner());
+        kept.get_or_insert(fault);
+    }
+
     /// Keeps the first error.
     fn record(&self, err: &std::io::Error) {
         let mut fault = self.fault.lock().unwrap_or_else(|e| e.into_inner());
