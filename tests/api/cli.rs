@@ -253,6 +253,19 @@ struct Server {
     addr: String,
 }
 
+impl Server {
+    /// Kills the server and returns what it logged.
+    fn stop_and_read_log(&mut self) -> String {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let mut log = String::new();
+        if let Some(mut stderr) = self.child.stderr.take() {
+            stderr.read_to_string(&mut log).unwrap();
+        }
+        log
+    }
+}
+
 /// A failing test must not leave a server running.
 impl Drop for Server {
     fn drop(&mut self) {
@@ -317,16 +330,7 @@ fn serve_waits_for_an_import_that_holds_the_library() {
         started.elapsed() >= Duration::from_millis(1_500),
         "server.json is written once the library is open"
     );
-    let _ = server.child.kill();
-    let _ = server.child.wait();
-    let mut log = String::new();
-    server
-        .child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut log)
-        .unwrap();
+    let log = server.stop_and_read_log();
     assert!(
         log.contains("is open in another lexstack process (an import or a library build); waiting for it to finish"),
         "{log}"
@@ -356,16 +360,7 @@ fn serve_warns_of_an_unfinished_import() {
     assert!(!stopped.status.success());
 
     let mut server = serve_on(dir.path());
-    let _ = server.child.kill();
-    let _ = server.child.wait();
-    let mut log = String::new();
-    server
-        .child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut log)
-        .unwrap();
+    let log = server.stop_and_read_log();
     assert!(
         log.contains("an import of the library did not finish") && log.contains("cases.jsonl.gz"),
         "{log}"

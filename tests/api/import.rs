@@ -249,25 +249,9 @@ fn courtlistener_bulk_files_with_every_quirk() {
 /// keeps the rows before the break and holds none of its volumes.
 #[test]
 fn a_truncated_compressed_file_fails_its_import() {
-    let dir = data_with_library();
-    let input = tempfile::tempdir().unwrap();
-    let fixtures = fixtures("courtlistener");
-    for entry in std::fs::read_dir(&fixtures).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_str().unwrap().to_string();
-        let mut bytes = std::fs::read(&path).unwrap();
-        if name.starts_with("citations-") {
-            bytes.truncate(bytes.len() * 2 / 3);
-        }
-        std::fs::write(input.path().join(name), bytes).unwrap();
-    }
-    let output = lexstack()
-        .arg("--data")
-        .arg(dir.path())
-        .args(["import", "courtlistener"])
-        .arg(input.path())
-        .output()
-        .unwrap();
+    let (dir, output) = import_fixtures_with_a_file_cut("citations-", |bytes| {
+        bytes.truncate(bytes.len() * 2 / 3);
+    });
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -282,22 +266,21 @@ fn a_truncated_compressed_file_fails_its_import() {
     );
 }
 
-/// An uncompressed file cut inside a quoted field is cut short as surely
-/// as a compressed one that ends early: its import fails, where it counted
-/// one skipped row and succeeded.
-#[test]
-fn a_plain_file_cut_inside_a_quoted_field_fails_its_import() {
+/// Imports the CourtListener fixtures into a new library, the file whose
+/// name starts with `prefix` changed by `cut`: the data directory and the
+/// import's output.
+fn import_fixtures_with_a_file_cut(
+    prefix: &str,
+    cut: impl Fn(&mut Vec<u8>),
+) -> (tempfile::TempDir, Output) {
     let dir = data_with_library();
     let input = tempfile::tempdir().unwrap();
     for entry in std::fs::read_dir(fixtures("courtlistener")).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_str().unwrap().to_string();
         let mut bytes = std::fs::read(&path).unwrap();
-        if name.starts_with("opinion-clusters-") {
-            let text = String::from_utf8(bytes.clone()).unwrap();
-            let last_line = text.trim_end().rfind('\n').unwrap() + 1;
-            let inside_quotes = last_line + text[last_line..].find('"').unwrap() + 2;
-            bytes.truncate(inside_quotes);
+        if name.starts_with(prefix) {
+            cut(&mut bytes);
         }
         std::fs::write(input.path().join(name), bytes).unwrap();
     }
@@ -308,6 +291,20 @@ fn a_plain_file_cut_inside_a_quoted_field_fails_its_import() {
         .arg(input.path())
         .output()
         .unwrap();
+    (dir, output)
+}
+
+/// An uncompressed file cut inside a quoted field is cut short as surely
+/// as a compressed one that ends early: its import fails, where it counted
+/// one skipped row and succeeded.
+#[test]
+fn a_plain_file_cut_inside_a_quoted_field_fails_its_import() {
+    let (_dir, output) = import_fixtures_with_a_file_cut("opinion-clusters-", |bytes| {
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        let last_line = text.trim_end().rfind('\n').unwrap() + 1;
+        let inside_quotes = last_line + text[last_line..].find('"').unwrap() + 2;
+        bytes.truncate(inside_quotes);
+    });
     assert!(!output.status.success());
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(

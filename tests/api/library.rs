@@ -271,21 +271,9 @@ fn index_files_are_checked_against_their_checksums() {
 /// not read again, and the volumes they held stay held.
 #[test]
 fn a_default_build_run_again_keeps_the_volumes_its_done_steps_hold() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_library(dir.path());
-    let library = Library::open(dir.path()).unwrap();
-    library
-        .store
-        .write(|txn| -> Result<(), lexstack::store::StoreError> {
-            let mut writer = lexstack::library::store::LibraryWriter::new(txn)?;
-            // Killed after its last step, before it wrote that it finished.
-            let last_finished = lexstack::library::import::default::LAST_FINISHED;
-            for key in ["default_library_version", last_finished] {
-                writer.set_meta(key, &0u32)?;
-            }
-            writer.finish()
-        })
-        .unwrap();
+    // Killed after its last step, before it wrote that it finished.
+    let last_finished = lexstack::library::import::default::LAST_FINISHED;
+    let (_dir, library) = library_with_meta(&[("default_library_version", 0), (last_finished, 0)]);
     let reports = library.ensure_default().unwrap().expect("built again");
     let dates = reports.iter().find(|r| r.source == "scotus_dates").unwrap();
     assert_eq!(dates.stored, 0, "the dates index was read again");
@@ -296,22 +284,31 @@ fn a_default_build_run_again_keeps_the_volumes_its_done_steps_hold() {
     assert!(us.volumes_held >= 250, "{us:?}");
 }
 
-/// A library a newer lexstack built is not read over with this binary's
-/// older default library when the binary is downgraded.
-#[test]
-fn a_default_library_newer_than_this_build_is_kept() {
+/// A copy of the test library with these meta values written, as another
+/// build or a killed one leaves them.
+fn library_with_meta(entries: &[(&str, u32)]) -> (tempfile::TempDir, Library) {
     let dir = tempfile::tempdir().unwrap();
     copy_library(dir.path());
     let library = Library::open(dir.path()).unwrap();
-    let newer = lexstack::library::import::default::DEFAULT_LIBRARY_VERSION + 1;
     library
         .store
         .write(|txn| -> Result<(), lexstack::store::StoreError> {
             let mut writer = lexstack::library::store::LibraryWriter::new(txn)?;
-            writer.set_meta("default_library_version", &newer)?;
+            for (key, value) in entries {
+                writer.set_meta(key, value)?;
+            }
             writer.finish()
         })
         .unwrap();
+    (dir, library)
+}
+
+/// A library a newer lexstack built is not read over with this binary's
+/// older default library when the binary is downgraded.
+#[test]
+fn a_default_library_newer_than_this_build_is_kept() {
+    let newer = lexstack::library::import::default::DEFAULT_LIBRARY_VERSION + 1;
+    let (_dir, library) = library_with_meta(&[("default_library_version", newer)]);
     assert!(library.ensure_default().unwrap().is_none(), "read again");
     assert_eq!(
         library.status().unwrap().default_library,
@@ -915,20 +912,8 @@ fn a_removed_search_index_is_rebuilt_and_a_damaged_one_says_how() {
 /// it, and status tells; opened for writing, it is rebuilt.
 #[test]
 fn an_index_of_another_version_is_rebuilt_not_searched() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_library(dir.path());
-    let library = Library::open(dir.path()).unwrap();
-    library
-        .store
-        .write(|txn| -> Result<(), lexstack::store::StoreError> {
-            let mut writer = lexstack::library::store::LibraryWriter::new(txn)?;
-            writer.set_meta(
-                "index_version",
-                &(lexstack::library::index::INDEX_VERSION - 1),
-            )?;
-            writer.finish()
-        })
-        .unwrap();
+    let older = lexstack::library::index::INDEX_VERSION - 1;
+    let (dir, library) = library_with_meta(&[("index_version", older)]);
     drop(library);
 
     let reading = Library::open_read_only(dir.path()).unwrap();
