@@ -896,15 +896,13 @@ fn a_killed_import_resumes_where_it_stopped() {
     let expected = counts(clean.path());
 
     let killed = data_with_library();
-    let mut child = lexstack()
-        .arg("--data")
-        .arg(killed.path())
-        .args(["import", "courtlistener", "--batch-rows", "100"])
-        .arg(bulk.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let batches = [
+        "courtlistener",
+        "--batch-rows",
+        "100",
+        bulk.path().to_str().unwrap(),
+    ];
+    let mut child = spawn_import(killed.path(), &batches, Stdio::null());
     kill_once_rows_are_committed(&mut child, killed.path(), "courtlistener-opinion-clusters");
     // A store killed mid-write is repaired by the next writable open.
     let partial = Library::open(killed.path()).unwrap().status().unwrap();
@@ -1522,6 +1520,22 @@ fn small_dump(
     dump
 }
 
+/// Starts `lexstack import ARGS` on `data` (to be killed or stopped), its
+/// stderr going to `stderr`.
+// The caller owns the child and waits for it.
+#[allow(clippy::zombie_processes)]
+fn spawn_import(data: &Path, args: &[&str], stderr: Stdio) -> Child {
+    lexstack()
+        .arg("--data")
+        .arg(data)
+        .arg("import")
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .unwrap()
+}
+
 /// Kills an import (SIGKILL) once it has committed rows of a file whose
 /// checkpoint key starts with `key_prefix`.
 fn kill_once_rows_are_committed(child: &mut Child, data: &Path, key_prefix: &str) {
@@ -1560,15 +1574,13 @@ fn an_import_stopped_by_sigterm_says_how_to_go_on() {
         .unwrap();
     assert!(generated.status.success());
     let data = data_with_library();
-    let mut child = lexstack()
-        .arg("--data")
-        .arg(data.path())
-        .args(["import", "courtlistener", "--batch-rows", "10"])
-        .arg(bulk.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let batches = [
+        "courtlistener",
+        "--batch-rows",
+        "10",
+        bulk.path().to_str().unwrap(),
+    ];
+    let mut child = spawn_import(data.path(), &batches, Stdio::piped());
     wait_until_rows_are_committed(&mut child, data.path(), "courtlistener-opinion-clusters");
     let signalled = std::process::Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
@@ -1702,15 +1714,7 @@ fn a_later_citations_file_killed_and_resumed_withdraws_as_run_once() {
 
     let killed = data_with_library();
     import_both(killed.path());
-    let mut child = lexstack()
-        .arg("--data")
-        .arg(killed.path())
-        .arg("import")
-        .args(later_args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_import(killed.path(), &later_args, Stdio::null());
     let later_file = "courtlistener-citations:citations-2024-06-01";
     kill_once_rows_are_committed(&mut child, killed.path(), later_file);
     // A store killed mid-write is repaired by the next writable open.
