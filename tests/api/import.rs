@@ -868,20 +868,7 @@ fn a_file_corrected_at_the_same_size_is_read_again() {
 
 #[test]
 fn a_killed_import_resumes_where_it_stopped() {
-    let bulk = tempfile::tempdir().unwrap();
-    let generated = lexstack()
-        .args([
-            "dev",
-            "gen-courtlistener",
-            "--clusters",
-            "1500",
-            "--opinion-bytes",
-            "300",
-        ])
-        .arg(bulk.path())
-        .output()
-        .unwrap();
-    assert!(generated.status.success());
+    let bulk = generated_dump(&["--clusters", "1500", "--opinion-bytes", "300"]);
 
     let clean = data_with_library();
     let clean_run = import(
@@ -1520,6 +1507,19 @@ fn small_dump(
     dump
 }
 
+/// A synthetic CourtListener dump, `lexstack dev gen-courtlistener OPTIONS`.
+fn generated_dump(options: &[&str]) -> tempfile::TempDir {
+    let bulk = tempfile::tempdir().unwrap();
+    let generated = lexstack()
+        .args(["dev", "gen-courtlistener"])
+        .args(options)
+        .arg(bulk.path())
+        .output()
+        .unwrap();
+    assert!(generated.status.success());
+    bulk
+}
+
 /// Starts `lexstack import ARGS` on `data` (to be killed or stopped), its
 /// stderr going to `stderr`.
 // The caller owns the child and waits for it.
@@ -1566,13 +1566,7 @@ fn wait_until_rows_are_committed(child: &mut Child, data: &Path, key_prefix: &st
 /// then finishes it.
 #[test]
 fn an_import_stopped_by_sigterm_says_how_to_go_on() {
-    let bulk = tempfile::tempdir().unwrap();
-    let generated = lexstack()
-        .args(["dev", "gen-courtlistener", "--clusters", "3000"])
-        .arg(bulk.path())
-        .output()
-        .unwrap();
-    assert!(generated.status.success());
+    let bulk = generated_dump(&["--clusters", "3000"]);
     let data = data_with_library();
     let batches = [
         "courtlistener",
@@ -1654,20 +1648,7 @@ fn cite_index(data: &Path) -> Vec<(String, u32, u32, String)> {
 /// withdraws run once: what it lists is committed with its rows.
 #[test]
 fn a_later_citations_file_killed_and_resumed_withdraws_as_run_once() {
-    let bulk = tempfile::tempdir().unwrap();
-    let generated = lexstack()
-        .args([
-            "dev",
-            "gen-courtlistener",
-            "--clusters",
-            "500",
-            "--opinion-bytes",
-            "300",
-        ])
-        .arg(bulk.path())
-        .output()
-        .unwrap();
-    assert!(generated.status.success());
+    let bulk = generated_dump(&["--clusters", "500", "--opinion-bytes", "300"]);
     let citations = std::fs::read_dir(bulk.path())
         .unwrap()
         .map(|entry| entry.unwrap().path())
