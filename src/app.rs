@@ -131,10 +131,12 @@ async fn open_library_when_free(
                          library build); waiting for it to finish",
                         data_dir.display()
                     );
-                    let waiting_file = serde_json::json!({ "pid": std::process::id() });
+                    let waiting_server = WaitingServer {
+                        pid: std::process::id(),
+                    };
                     write_private(
                         &data_dir.join(SERVER_WAITING_FILE),
-                        &waiting_file.to_string(),
+                        &serde_json::to_string(&waiting_server).unwrap_or_default(),
                     )?;
                     waiting = true;
                 }

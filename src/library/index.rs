@@ -1175,7 +1175,6 @@ fn named_in_order(
     }
 }
 
-/// Hits without the repeats of one found twice, first place kept.
 /// A query written as a docket number: the number, when the query reads
 /// as one, and the query without the "Docket", "Case No." or "Nos." a
 /// court writes before it. It reads as one after such words ("No. 2021 CA
@@ -1208,16 +1207,13 @@ fn docket_query(query: &str) -> (Option<&str>, &str) {
     if !number.contains(|c: char| c.is_ascii_digit()) {
         return (None, query);
     }
-    let one_number = !number.contains('"')
-        && !number.contains([',', ';'])
-        && match prefixed {
-            true => true,
-            false => !number.contains(char::is_whitespace) && number.contains(['-', '/', ':']),
-        };
+    let one_number = !number.contains(['"', ',', ';'])
+        && (prefixed || !number.contains(char::is_whitespace) && number.contains(['-', '/', ':']));
     let searched = if prefixed { rest } else { query };
     (one_number.then_some(number), searched)
 }
 
+/// Hits without the repeats of one found twice, first place kept.
 pub(super) fn dedup(hits: Vec<SearchHit>) -> Vec<SearchHit> {
     let mut seen = std::collections::HashSet::new();
     hits.into_iter()

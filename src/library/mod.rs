@@ -60,6 +60,14 @@ impl LibraryError {
     }
 }
 
+/// Meta key: the document layout the search index was built with
+/// ([`index::INDEX_VERSION`]).
+pub const INDEX_VERSION_KEY: &str = "index_version";
+
+fn index_layout(store: &Store) -> Result<Option<u32>, StoreError> {
+    store.read(|txn| store::meta_value(txn, INDEX_VERSION_KEY))
+}
+
 /// The open library: its store and its search index.
 pub struct Library {
     pub store: Store,
@@ -78,7 +86,7 @@ impl Library {
     /// missing one (removed by an operator to rebuild it).
     pub fn open(data_dir: &Path) -> Result<Self, LibraryError> {
         let store = Store::open_library(data_dir)?;
-        let built_with: Option<u32> = store.read(|txn| store::meta_value(txn, "index_version"))?;
+        let built_with = index_layout(&store)?;
         let rebuild = built_with != Some(index::INDEX_VERSION) || !LibraryIndex::exists(data_dir);
         if rebuild {
             if built_with.is_some() {
@@ -91,7 +99,7 @@ impl Library {
             store.write(|txn| -> Result<(), StoreError> {
                 let mut writer = store::LibraryWriter::new(txn)?;
                 writer.mark_all_for_index()?;
-                writer.set_meta("index_version", &index::INDEX_VERSION)?;
+                writer.set_meta(INDEX_VERSION_KEY, &index::INDEX_VERSION)?;
                 writer.finish()
             })?;
         }
@@ -107,11 +115,10 @@ impl Library {
     /// it for writing.
     pub fn open_read_only(data_dir: &Path) -> Result<Self, LibraryError> {
         let store = Store::open_read_only(data_dir, Layout::Library)?;
-        let built_with: Option<u32> = store.read(|txn| store::meta_value(txn, "index_version"))?;
         Ok(Self {
+            index_current: index_layout(&store)? == Some(index::INDEX_VERSION),
             store,
             index: LibraryIndex::open_read_only(data_dir)?,
-            index_current: built_with == Some(index::INDEX_VERSION),
             data_dir: data_dir.to_path_buf(),
         })
     }
@@ -737,7 +744,7 @@ pub fn repair_advice(store_file: &Path) -> String {
 /// The version of the default library a store holds whole (none before its
 /// first build finished).
 pub fn default_version(store: &Store) -> Result<Option<u32>, StoreError> {
-    store.read(|txn| store::meta_value(txn, "default_library_version"))
+    store.read(|txn| store::meta_value(txn, import::default::VERSION_KEY))
 }
 
 impl Library {
@@ -828,7 +835,7 @@ impl Library {
         self.index_pending()?;
         self.store.write(|txn| -> Result<(), StoreError> {
             let mut writer = store::LibraryWriter::new(txn)?;
-            for key in ["default_library_version", import::default::LAST_FINISHED] {
+            for key in [import::default::VERSION_KEY, import::default::LAST_FINISHED] {
                 writer.set_meta(key, &import::default::DEFAULT_LIBRARY_VERSION)?;
             }
             writer.finish()

@@ -416,10 +416,8 @@ fn an_upgraded_default_library_keeps_imported_cases_in_place() {
         store
             .write(|txn| -> Result<(), lexstack::store::StoreError> {
                 let mut writer = lexstack::library::store::LibraryWriter::new(txn)?;
-                writer.set_meta(
-                    "default_library_version",
-                    &(lexstack::library::import::default::DEFAULT_LIBRARY_VERSION - 1),
-                )?;
+                use lexstack::library::import::default::{DEFAULT_LIBRARY_VERSION, VERSION_KEY};
+                writer.set_meta(VERSION_KEY, &(DEFAULT_LIBRARY_VERSION - 1))?;
                 writer.finish()
             })
             .unwrap();

@@ -272,8 +272,8 @@ fn index_files_are_checked_against_their_checksums() {
 #[test]
 fn a_default_build_run_again_keeps_the_volumes_its_done_steps_hold() {
     // Killed after its last step, before it wrote that it finished.
-    let last_finished = lexstack::library::import::default::LAST_FINISHED;
-    let (_dir, library) = library_with_meta(&[("default_library_version", 0), (last_finished, 0)]);
+    use lexstack::library::import::default::{LAST_FINISHED, VERSION_KEY};
+    let (_dir, library) = library_with_meta(&[(VERSION_KEY, 0), (LAST_FINISHED, 0)]);
     let reports = library.ensure_default().unwrap().expect("built again");
     let dates = reports.iter().find(|r| r.source == "scotus_dates").unwrap();
     assert_eq!(dates.stored, 0, "the dates index was read again");
@@ -308,7 +308,8 @@ fn library_with_meta(entries: &[(&str, u32)]) -> (tempfile::TempDir, Library) {
 #[test]
 fn a_default_library_newer_than_this_build_is_kept() {
     let newer = lexstack::library::import::default::DEFAULT_LIBRARY_VERSION + 1;
-    let (_dir, library) = library_with_meta(&[("default_library_version", newer)]);
+    let (_dir, library) =
+        library_with_meta(&[(lexstack::library::import::default::VERSION_KEY, newer)]);
     assert!(library.ensure_default().unwrap().is_none(), "read again");
     assert_eq!(
         library.status().unwrap().default_library,
@@ -445,7 +446,7 @@ fn splits_decisions_an_older_build_merged(older: OlderBuild) {
             }
             let mut writer = lexstack::library::store::LibraryWriter::new(txn)?;
             writer.bump("cases", -1);
-            writer.set_meta("default_library_version", &19u32)?;
+            writer.set_meta(lexstack::library::import::default::VERSION_KEY, &19u32)?;
             writer.finish()
         })
         .unwrap();
@@ -913,7 +914,7 @@ fn a_removed_search_index_is_rebuilt_and_a_damaged_one_says_how() {
 #[test]
 fn an_index_of_another_version_is_rebuilt_not_searched() {
     let older = lexstack::library::index::INDEX_VERSION - 1;
-    let (dir, library) = library_with_meta(&[("index_version", older)]);
+    let (dir, library) = library_with_meta(&[(lexstack::library::INDEX_VERSION_KEY, older)]);
     drop(library);
 
     let reading = Library::open_read_only(dir.path()).unwrap();

@@ -276,9 +276,8 @@ fn folder_volume(volume: &Path) -> HeldVolumes {
 /// What a static volume's checkpoint is keyed on: its metadata, whether its
 /// folder's metadata names its volume (mended after the warning that it
 /// names none, the volume is read again and becomes held) and each case
-/// file's name, size and
-/// modification time, so a corrected case file is read again (a checkpoint
-/// on the metadata alone called it done).
+/// file's name, size and modification time, so a corrected case file is
+/// read again (a checkpoint on the metadata alone called it done).
 fn volume_fingerprint(metadata: &str, held: &HeldVolumes, cases_dir: &Path) -> u64 {
     let mut files: Vec<(String, u64, u128)> = std::fs::read_dir(cases_dir)
         .into_iter()

@@ -182,7 +182,6 @@ impl RawRow {
 }
 
 impl<R: BufRead> CsvReader<R> {
-    /// Reads the header row.
     /// Reports a file that ends inside a quoted field to `meter` as cut
     /// short, so its import fails as a truncated compressed file's does: a
     /// whole file ends between rows.
@@ -191,6 +190,7 @@ impl<R: BufRead> CsvReader<R> {
         self
     }
 
+    /// Reads the header row.
     pub fn new(mut input: R, dialect: Dialect) -> Result<Self, RowError> {
         super::skip_byte_order_mark(&mut input);
         let mut reader = Self {

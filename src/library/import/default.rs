@@ -125,6 +125,9 @@ fn checkpoint_prefix() -> String {
     format!("default-v{DEFAULT_LIBRARY_VERSION}:")
 }
 
+/// Meta key: the default library version this data directory holds.
+pub const VERSION_KEY: &str = "default_library_version";
+
 /// Meta key: the default library version whose build last finished here.
 /// It outlives a downgrade to a lexstack built before the downgrade guard,
 /// which reads its older data over this version's and writes its own
@@ -139,7 +142,7 @@ pub fn forget_overwritten_build(store: &Store) -> Result<bool, StoreError> {
     store.write(|txn| -> Result<bool, StoreError> {
         let mut writer = LibraryWriter::new(txn)?;
         let finished: Option<u32> = writer.get_meta(LAST_FINISHED)?;
-        let held: Option<u32> = writer.get_meta("default_library_version")?;
+        let held: Option<u32> = writer.get_meta(VERSION_KEY)?;
         if finished != Some(DEFAULT_LIBRARY_VERSION) || held == finished {
             return Ok(false);
         }

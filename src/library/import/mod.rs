@@ -455,15 +455,12 @@ impl InputMeter {
 
     /// Keeps the first error.
     fn record(&self, err: &std::io::Error) {
-        let mut fault = self.fault.lock().unwrap_or_else(|e| e.into_inner());
-        if fault.is_none() {
-            *fault = Some(match err.kind() {
-                std::io::ErrorKind::UnexpectedEof => {
-                    format!("the file ends before its compressed data does ({err})")
-                }
-                _ => err.to_string(),
-            });
-        }
+        self.record_fault(match err.kind() {
+            std::io::ErrorKind::UnexpectedEof => {
+                format!("the file ends before its compressed data does ({err})")
+            }
+            _ => err.to_string(),
+        });
     }
 }
 
