@@ -314,6 +314,32 @@ fn a_plain_file_cut_inside_a_quoted_field_fails_its_import() {
     );
 }
 
+/// The same for an SCDB file, which is read with the same CSV reader.
+#[test]
+fn an_scdb_file_cut_inside_a_quoted_field_fails_its_import() {
+    let dir = data_with_library();
+    let input = tempfile::tempdir().unwrap();
+    let scdb =
+        std::fs::read_to_string(fixtures("scdb/SCDB_fixture_caseCentered_Citation.csv")).unwrap();
+    let last_line = scdb.trim_end().rfind('\n').unwrap() + 1;
+    let inside_quotes = last_line + scdb[last_line..].find('"').unwrap() + 2;
+    let path = input.path().join("scdb.csv");
+    std::fs::write(&path, &scdb[..inside_quotes]).unwrap();
+    let output = lexstack()
+        .arg("--data")
+        .arg(dir.path())
+        .args(["import", "scdb"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("the file ends inside a quoted field"),
+        "{stderr}"
+    );
+}
+
 /// A file that breaks off part-way (its header read, so the import began)
 /// is listed and fails the import, once the dump's later tables are
 /// imported: their rows that name what it did not bring are read again

@@ -203,7 +203,8 @@ pub fn import_reader(
 ) -> Result<ImportReport, ImportError> {
     let mut report = ImportReport::new(SOURCE);
     let csv = CsvReader::new(reader, Dialect::Rfc4180)
-        .map_err(|e| ImportError::format(name, e.to_string()))?;
+        .map_err(|e| ImportError::format(name, e.to_string()))?
+        .reporting_cuts_to(progress.input.clone());
     let columns = Columns::find(&csv).map_err(|missing| not_scdb(name, &missing))?;
     // A companion docket's row repeats its case's caseId; any other repeat
     // is skipped.
