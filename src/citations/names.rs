@@ -187,6 +187,14 @@ struct Lexicon {
     apostrophes: HashMap<String, String>,
 }
 
+/// Whether `words` (tokens) are a state's name or abbreviation, and
+/// nothing more.
+fn is_place(words: &[&str]) -> bool {
+    lexicon()
+        .places
+        .contains(&words.iter().map(|w| w.to_string()).collect::<Vec<_>>())
+}
+
 fn lexicon() -> &'static Lexicon {
     static LEXICON: OnceLock<Lexicon> = OnceLock::new();
     LEXICON.get_or_init(|| {
@@ -802,10 +810,7 @@ fn same_party(
     // its suffix.
     let is_company = |party: &[String]| party.iter().any(|t| SUFFIXES.contains(&t.as_str()));
     let place_alone = |part: &[&str], whole: &[&str]| {
-        (part.len() < whole.len() || is_company(actual) && !is_company(cited))
-            && lexicon()
-                .places
-                .contains(&part.iter().map(|t| t.to_string()).collect::<Vec<_>>())
+        (part.len() < whole.len() || is_company(actual) && !is_company(cited)) && is_place(part)
     };
     let the_state_itself = |place: &[&str], party: &[String]| {
         party
@@ -925,8 +930,7 @@ fn adds_only_given_names(longer: &[&str], shorter: &[&str]) -> bool {
     if shorter.len() >= 3 || longer.len() == shorter.len() {
         return true;
     }
-    let shorter_words: Vec<String> = shorter.iter().map(|t| t.to_string()).collect();
-    if lexicon().places.contains(&shorter_words) {
+    if is_place(shorter) {
         return false;
     }
     let mut named = longer;
@@ -945,7 +949,7 @@ fn adds_only_given_names(longer: &[&str], shorter: &[&str]) -> bool {
 /// "jerry" and "lee" of "JERRY LEE WILSON", "elliot" of "ELLIOT M. KATZ
 /// AND IN DEFENSE OF ANIMALS"; none in "WADE, DISTRICT ATTORNEY OF DALLAS
 /// COUNTY"). A given name alone does not name the party.
-fn first_names(name: &str) -> HashSet<String> {
+fn forenames(name: &str) -> HashSet<String> {
     let plain = without_name_parentheticals(name);
     let mut given = given_names(name);
     let lowered = plain.to_lowercase();
@@ -960,7 +964,7 @@ fn first_names(name: &str) -> HashSet<String> {
     let name_word = |w: &String| {
         w.chars().all(char::is_alphabetic)
             && !lexicon.institutional.contains(w)
-            && !lexicon.places.contains(std::slice::from_ref(w))
+            && !is_place(&[w.as_str()])
             && ![&STOPWORDS[..], &SUFFIXES[..], &GOVERNMENT[..]]
                 .iter()
                 .any(|list| list.contains(&w.as_str()))
@@ -1173,11 +1177,11 @@ fn names_match_as_written(cited: &str, actual: &str) -> bool {
     let (cited_acronyms, actual_acronyms) = (acronyms(cited), acronyms(actual));
     // Read only for a one-word party that matched: the extractor calls this
     // for every short form it resolves.
-    let actual_first_names = std::cell::OnceCell::new();
+    let actual_forenames = std::cell::OnceCell::new();
     let same = |c: &[String], a: &[String]| {
         party_matches(c, a, cited_acronyms.as_ref(), actual_acronyms.as_ref())
             && !matches!(distinctive(c).as_slice(), [word]
-                if actual_first_names.get_or_init(|| first_names(actual)).contains(*word))
+                if actual_forenames.get_or_init(|| forenames(actual)).contains(*word))
     };
     // Both names by their parties' own names, without the offices a name
     // of record adds after a comma, and a citation may copy ("Gideon v.

@@ -843,9 +843,7 @@ fn number_in_name(
         && taken
             .last()
             .is_some_and(|w| text[w.clone()].starts_with(char::is_uppercase))
-        && taken
-            .iter()
-            .any(|w| is_corporate_word(&text[w.clone()]) || text[w.clone()].contains("P'ship"))
+        && taken.iter().any(|w| is_corporate_word(&text[w.clone()]))
         && before.is_none_or(|b| !is_number_label(b.trim_end_matches(['.', ','])));
     if leads_a_company {
         return true;
@@ -1030,6 +1028,7 @@ fn is_corporate_word(word: &str) -> bool {
             | "L.L.P."
             | "PLLC"
             | "N.A."
+            | "P'ship"
     )
 }
 
