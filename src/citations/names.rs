@@ -555,6 +555,11 @@ fn sides(name: &str) -> Vec<Vec<String>> {
             i += initials;
             continue;
         }
+        if let Some(initials) = united_states_initials(&words[i..]) {
+            party.extend(word_tokens("U.S."));
+            i += initials;
+            continue;
+        }
         for token in word_tokens(bare) {
             party.push(token);
         }
@@ -575,6 +580,18 @@ fn railroad_initials(words: &[&str]) -> Option<usize> {
     let company = squash_word(words.get(initials)?);
     (initials > 0 && matches!(company.as_str(), "co" | "cos" | "corp" | "company"))
         .then_some(initials)
+}
+
+/// How many words of `words` are "U. S." or "U. S. A." spaced out, as the
+/// U.S. Reports write them inside a name ("CHEVRON U. S. A. INC."): the
+/// initials "U.S.A." stand for.
+fn united_states_initials(words: &[&str]) -> Option<usize> {
+    let initial = |i: usize, letter: &str| {
+        words
+            .get(i)
+            .is_some_and(|w| w.trim_end_matches([',', ';']).eq_ignore_ascii_case(letter))
+    };
+    (initial(0, "U.") && initial(1, "S.")).then(|| if initial(2, "A.") { 3 } else { 2 })
 }
 
 /// One written word of a case name as the canonical tokens names compare
@@ -1048,7 +1065,7 @@ fn party_heads(name: &str) -> Vec<Vec<String>> {
     let heads: Vec<Vec<String>> = split_versus(name)
         .iter()
         .map(|party| {
-            let named: Vec<&str> = party
+            let named: Vec<&str> = without_representative(party)
                 .split(',')
                 .enumerate()
                 .take_while(|(i, segment)| {
@@ -1067,6 +1084,34 @@ fn party_heads(name: &str) -> Vec<Vec<String>> {
         heads
     } else {
         whole
+    }
+}
+
+/// A party without who acts for it, which a name of record adds after it
+/// ("NORTH DAKOTA BY AND THROUGH ITS TAX COMMISSIONER", "DOE, BY HIS NEXT
+/// FRIEND"): the party is the one named first.
+fn without_representative(party: &str) -> &str {
+    const REPRESENTED: [&str; 6] = [
+        " by and through ",
+        " by next friend",
+        " by his next friend",
+        " by her next friend",
+        " by their next friend",
+        " by its next friend",
+    ];
+    let bytes = party.as_bytes();
+    // ASCII words matched byte for byte: where one matches is a character
+    // boundary.
+    let cut = (1..bytes.len()).find(|&at| {
+        REPRESENTED.iter().any(|words| {
+            bytes[at..]
+                .get(..words.len())
+                .is_some_and(|here| here.eq_ignore_ascii_case(words.as_bytes()))
+        })
+    });
+    match cut {
+        Some(at) => party[..at].trim_end_matches([' ', ',']),
+        None => party,
     }
 }
 
@@ -1316,6 +1361,38 @@ mod tests {
             "Wos v. E.M.A.",
             "ALDONA WOS, SECRETARY v. E. M. A., A MINOR, BY AND THROUGH HER GUARDIAN AD LITEM"
         ));
+        // Who acts for a party, without a comma.
+        let quill =
+            "QUILL CORPORATION v. NORTH DAKOTA BY AND THROUGH ITS TAX COMMISSIONER, HEIDI HEITKAMP";
+        assert!(case_names_match("Quill Corp. v. North Dakota", quill));
+        assert!(!case_names_match("Quill Corp. v. Heitkamp", quill));
+        assert!(case_names_match(
+            "Doe v. Smith",
+            "JANE DOE BY HER NEXT FRIEND RICHARD ROE v. SMITH"
+        ));
+    }
+
+    #[test]
+    fn united_states_initials_spaced_out_are_the_united_states() {
+        let chevron = "CHEVRON U. S. A. INC. v. NATURAL RESOURCES DEFENSE COUNCIL, INC., et al.";
+        assert_each_matches(
+            &[
+                (
+                    "Chevron U.S.A. Inc. v. Natural Res. Def. Council, Inc.",
+                    chevron,
+                ),
+                ("Chevron USA Inc. v. NRDC", chevron),
+                ("United States v. Smith", "U. S. v. SMITH"),
+            ],
+            true,
+        );
+        assert_each_matches(
+            &[(
+                "Chevron U.S.A. Inc. v. Natural Res. Def. Council, Inc.",
+                "CHEVRON A. INC. v. NATURAL RESOURCES DEFENSE COUNCIL",
+            )],
+            false,
+        );
     }
 
     #[test]

@@ -72,15 +72,33 @@ impl CaseStatus {
             validity,
             overruled_by: overrulings
                 .into_iter()
-                .map(|o| OverruledBy {
-                    name: o.by_name,
-                    citation: o.by_citation,
-                    case_id: o.by_case_id,
-                    year: o.year,
-                    qualifier: o.qualifier,
+                .map(|o| {
+                    let citation = match &o.by_case_id {
+                        Some(id) => official_citation(txn, id)?.unwrap_or(o.by_citation),
+                        None => o.by_citation,
+                    };
+                    Ok(OverruledBy {
+                        name: o.by_name,
+                        citation,
+                        case_id: o.by_case_id,
+                        year: o.year,
+                        qualifier: o.qualifier,
+                    })
                 })
-                .collect(),
+                .collect::<Result<_, StoreError>>()?,
             treatment_source: scotus.then(|| TREATMENT_SOURCE.to_string()),
         })
     }
+}
+
+/// The U.S. Reports citation of a case the library holds, which the Bluebook
+/// cites a Supreme Court decision by once it is paged (the table of
+/// overrulings gives a later decision's S. Ct. or slip citation).
+fn official_citation(txn: &ReadTransaction, case_id: &str) -> Result<Option<String>, StoreError> {
+    Ok(store::case(txn, case_id)?.and_then(|case| {
+        case.citations
+            .into_iter()
+            .find(|c| c.key.as_ref().is_some_and(|k| k.reporter == "U.S."))
+            .map(|c| c.cite)
+    }))
 }

@@ -257,6 +257,7 @@ impl Verifier<'_> {
                         && found[short].case_name.is_none();
                 if unnamed && checked.status == Status::Unverified {
                     checked.status = Status::Unavailable;
+                    checked.title = None;
                     checked.reason = format!(
                         "{written}: if it means this case, {}; check which authority it means",
                         checked.reason

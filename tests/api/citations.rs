@@ -165,7 +165,8 @@ async fn every_name_given_at_a_page_is_checked() {
 
 /// A pin page the case cannot have is caught: before its first page, or on
 /// a page another case holds (Bolling v. Sharpe starts at 347 U.S. 497),
-/// however large its number.
+/// however large its number. A volume or page too large for any reporter
+/// (in a short form too) names nothing that could exist.
 #[tokio::test]
 async fn a_pin_page_outside_the_case_is_unverified() {
     let app = spawn_app().await;
@@ -194,6 +195,43 @@ async fn a_pin_page_outside_the_case_is_unverified() {
     assert!(
         answers[1]["reason"].as_str().unwrap().contains("BOLLING"),
         "{answers:?}"
+    );
+    // The title is the case at the pin's page, when the library shows one:
+    // the name given is right.
+    assert!(
+        answers[1]["title"].as_str().unwrap().contains("BOLLING"),
+        "{answers:?}"
+    );
+    assert!(answers[2]["title"].is_null(), "{answers:?}");
+    let body = verify_text(
+        &app,
+        &key,
+        "Brown v. Board of Education, 347 U.S. 483 (1954). Id. at 500.",
+    )
+    .await;
+    let answer = &body["data"]["citations"][0];
+    assert_eq!(answer["status"], "unavailable", "{body}");
+    assert!(answer["title"].is_null(), "{body}");
+    let text = "Brown v. Board of Education, 347 U.S. at 99999999999. \
+                Brown v. Board of Education, 347 U.S. 99999999999 (1954). \
+                Brown v. Board of Education, 99999999999 U.S. 483 (1954).";
+    let body = verify_text(&app, &key, text).await;
+    for (answer, number) in body["data"]["citations"].as_array().unwrap().iter().zip([
+        "page 99999999999",
+        "page 99999999999",
+        "volume 99999999999",
+    ]) {
+        assert_eq!(answer["status"], "unverified", "{body}");
+        let reason = answer["reason"].as_str().unwrap();
+        assert!(
+            reason.starts_with(number) && reason.contains("past any"),
+            "{body}"
+        );
+    }
+    assert_eq!(
+        body["data"]["citations"].as_array().unwrap().len(),
+        3,
+        "{body}"
     );
 }
 

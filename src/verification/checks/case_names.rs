@@ -39,9 +39,15 @@ pub(super) fn cited_name(citations: &[Citation], index: usize) -> Option<String>
 /// the extractor could not read, which must not pass as no name at all.
 fn unread_case_name(citations: &[Citation], index: usize, text: &str) -> bool {
     let (sentence, _) = clause_before(citations, index, text, |c| c.span.start);
-    [" v. ", " vs. ", " v ", "In re ", "Ex parte ", "Matter of "]
+    // The words of a caption in any case ("In Re:", "IN THE MATTER OF");
+    // "v." as written, since a capital "V" may be an initial.
+    let lowered = sentence.to_lowercase();
+    [" v. ", " vs. ", " v "]
         .iter()
         .any(|marker| sentence.contains(marker))
+        || ["in re ", "in re:", "ex parte ", "matter of "]
+            .iter()
+            .any(|marker| lowered.contains(marker))
         || ends_with_given_name(sentence)
 }
 
@@ -407,6 +413,10 @@ mod tests {
             "Smith v. Jones (opinion of Alito, J.), 347 U.S. 483."
         ));
         assert!(name_unread("See [In re Smith], 347 U.S. 483."));
+        // A caption's words in another case.
+        assert!(name_unread(
+            "In Re: Amendments to Rules of Traffic Court & in Re: Amendments to Rule 6.455, 2018 ME 95."
+        ));
         assert!(!name_unread("The rule is settled. 347 U.S. 483."));
         assert!(!name_unread(
             "Smith v. Jones held it. The rule is settled. 347 U.S. 483."

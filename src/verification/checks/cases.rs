@@ -39,6 +39,25 @@ fn address_of(citation: &Citation) -> Result<CiteKey, &'static str> {
     .ok_or("the citation has no volume or page to look up")
 }
 
+/// Why no reporter can print the volume or page a citation gives: a number
+/// too large for any volume or page ("347 U.S. 99999999999", or a short
+/// form's "at 99999999999") names nothing that could exist.
+fn number_past_any_volume(citation: &Citation) -> Option<String> {
+    let too_large = |number: Option<&str>| {
+        let number = number?;
+        let after = number.trim_start_matches(|c: char| c.is_ascii_digit());
+        let digits = &number[..number.len() - after.len()];
+        (!digits.is_empty() && digits.parse::<u32>().is_err()).then(|| digits.to_string())
+    };
+    if let Some(volume) = too_large(citation.volume.as_deref()) {
+        return Some(format!(
+            "volume {volume} is past any volume a reporter prints"
+        ));
+    }
+    too_large(citation.page.as_deref())
+        .map(|page| format!("page {page} is past any page a reporter volume prints"))
+}
+
 /// The cases the library holds at `key`, or the answer when it holds none
 /// there (none can be there, or it cannot tell).
 fn cases_at(
@@ -119,6 +138,9 @@ pub fn check_case(
             CheckedCitation::unverified(written, case, None, reason)
         });
     }
+    if let Some(reason) = number_past_any_volume(citation) {
+        return Ok(CheckedCitation::unverified(written, case, None, reason));
+    }
     let key = match address_of(citation) {
         Ok(key) => key,
         Err(reason) => return Ok(CheckedCitation::unavailable(written, case, reason)),
@@ -176,23 +198,13 @@ pub fn check_case(
     if let Some(record) = chosen {
         if let Some(outside) = pin_outside_case(txn, &key, pin, record)? {
             return Ok(if outside.proven {
-                CheckedCitation::unverified(
-                    written,
-                    case,
-                    Some(record.name.clone()),
-                    outside.reason,
-                )
+                CheckedCitation::unverified(written, case, outside.holder, outside.reason)
             } else {
                 CheckedCitation::unavailable(written, case, format!("{}: check it", outside.reason))
             });
         }
         if let Some(reason) = parallel_of_another_case(citations, index, &key, record, text) {
-            return Ok(CheckedCitation::unverified(
-                written,
-                case,
-                Some(record.name.clone()),
-                reason,
-            ));
+            return Ok(CheckedCitation::unverified(written, case, None, reason));
         }
         return verified_case(
             txn,
@@ -294,6 +306,9 @@ pub(super) fn check_short_form(
     written: String,
 ) -> Result<CheckedCitation, StoreError> {
     let case = Some(ContentType::Case);
+    if let Some(reason) = number_past_any_volume(citation) {
+        return Ok(CheckedCitation::unverified(written, case, None, reason));
+    }
     let key = match address_of(citation) {
         Ok(key) => key,
         Err(reason) => return Ok(CheckedCitation::unavailable(written, case, reason)),

@@ -18,6 +18,9 @@ pub(super) struct PinOutside {
     /// names); otherwise only an unnamed record of the dates index
     /// suggests it, which may be the index's error.
     pub proven: bool,
+    /// The name of the case the library shows holding the page, when it
+    /// shows one.
+    pub holder: Option<String>,
 }
 
 /// Why the pin page cannot be a page of `record` (cited at `key`), when the
@@ -120,6 +123,7 @@ fn page_outside_case(
     let proven = |reason: String| PinOutside {
         reason,
         proven: true,
+        holder: None,
     };
     let Some(own) = record.citations.iter().find(|c| {
         c.key.as_ref().is_some_and(|k| {
@@ -164,6 +168,7 @@ fn page_outside_case(
                     described(&other)
                 ),
                 proven: false,
+                holder: None,
             }));
         }
         // Most reporters run one case on after another: the case cited may
@@ -176,6 +181,7 @@ fn page_outside_case(
                     described(&other)
                 ),
                 proven: false,
+                holder: None,
             }));
         }
         return Ok(Some(PinOutside {
@@ -184,6 +190,7 @@ fn page_outside_case(
                 described(&other)
             ),
             proven: true,
+            holder: Some(other.name.clone()),
         }));
     }
     // Another case the library knows starts between the first page and the
@@ -197,6 +204,7 @@ fn page_outside_case(
                 described(&case)
             ),
             proven: is_named(&case),
+            holder: None,
         }));
     }
     // The text's own page marks end before the pin: no proof, since an
@@ -214,6 +222,7 @@ fn page_outside_case(
                 "the library's text of the case marks its pages from {first} to {last}; page {shown} is past them"
             ),
             proven: false,
+            holder: None,
         }));
     }
     // Nothing bounds the case (the last the library knows of its volume):
@@ -225,6 +234,7 @@ fn page_outside_case(
             pin - first
         ),
         proven: false,
+        holder: None,
     }))
 }
 
