@@ -676,6 +676,17 @@ async fn overruled_cases_say_so() {
             .unwrap()
             .contains("Lawrence")
     );
+    // The overruling decision by its U.S. Reports citation once the library
+    // holds it paged (the table gives Obergefell's S. Ct. citation).
+    let (_, body) = app
+        .post(
+            "/v1/citations/resolve",
+            Some(&key),
+            json!({ "citations": ["Baker v. Nelson, 409 U.S. 810 (1972)"] }),
+        )
+        .await;
+    let by = &body["data"]["citations"][0]["caseStatus"]["overruledBy"][0];
+    assert_eq!(by["citation"], "576 U.S. 644", "{body}");
 
     // Overruled after the Constitution Annotated's table ends (April 2020).
     let (_, body) = app
