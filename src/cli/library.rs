@@ -102,7 +102,7 @@ pub enum ImportCommand {
         /// Rows per committed batch: how much a killed import redoes
         /// (default: 5,000 opinions, 50,000 rows of the other tables).
         #[arg(long)]
-        batch_rows: Option<usize>,
+        batch_rows: Option<std::num::NonZeroUsize>,
     },
     /// Caselaw Access Project: *.jsonl[.xz|.gz] bag data or a static.case.law tree.
     Cap {
@@ -369,7 +369,7 @@ fn import_command(data: &Path, command: ImportCommand) -> anyhow::Result<()> {
             &dir,
             import::courtlistener::Options {
                 mark_coverage: !partial,
-                batch_rows,
+                batch_rows: batch_rows.map(std::num::NonZeroUsize::get),
             },
         ),
         ImportCommand::Cap { path, partial } => import::cap::import_path(
@@ -390,6 +390,10 @@ fn import_command(data: &Path, command: ImportCommand) -> anyhow::Result<()> {
     print_reports(std::slice::from_ref(&report));
     out(format_args!("indexed {indexed} records"));
     match report.failed_files.len() {
+        0 if report.stored == 0 && report.skipped > 0 => bail!(
+            "every row this import read was skipped ({} rows; the first are listed above with why): nothing was imported",
+            report.skipped
+        ),
         0 => Ok(()),
         failed => bail!(
             "{failed} of the files could not be read to their end (listed above); the rows read \

@@ -92,13 +92,15 @@ fn courtlistener_bulk_files_with_every_quirk() {
     let fixtures = fixtures("courtlistener");
     let output = import(dir.path(), &["courtlistener", fixtures.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.contains("skipped      4"), "{stdout}");
+    assert!(stdout.contains("skipped      5"), "{stdout}");
     assert!(
         stdout.contains(
             "citation-map-2024-05-06.csv line 4: the cited opinion 999 is not in the library"
-        ) && stdout.contains(
-            "citation-map-2024-05-06.csv line 6: depth \"many\" is not a count of citations"
-        ),
+        ) && stdout
+            .contains("parentheticals-2024-05-06.csv line 3: opinion 888 is not in the library")
+            && stdout.contains(
+                "citation-map-2024-05-06.csv line 6: depth \"many\" is not a count of citations"
+            ),
         "{stdout}"
     );
     assert!(
@@ -1411,6 +1413,61 @@ fn a_corrected_clusters_file_keeps_the_court_of_an_earlier_run() {
     assert_eq!(smith.name, "Smith v. Jonas");
     assert_eq!(smith.court.as_deref(), Some("ca9"));
     assert_eq!(smith.docket_numbers, ["99-55555"]);
+}
+
+/// Dockets imported in a run of their own give the clusters of a later run
+/// their courts and docket numbers, as the same files imported at once do.
+#[test]
+fn dockets_imported_alone_give_a_later_runs_clusters_their_courts() {
+    let dir = data_with_library();
+    let fixtures = fixtures("courtlistener");
+    let (dockets, clusters) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    for (name, into) in [
+        ("courts-2024-05-06.csv", &dockets),
+        ("dockets-2024-05-06.csv", &dockets),
+        ("opinion-clusters-2024-05-06.csv", &clusters),
+        ("citations-2024-05-06.csv.bz2", &clusters),
+    ] {
+        std::fs::copy(fixtures.join(name), into.path().join(name)).unwrap();
+    }
+    for dump in [&dockets, &clusters] {
+        import(
+            dir.path(),
+            &["courtlistener", "--partial", dump.path().to_str().unwrap()],
+        );
+    }
+    let smith = Library::open_read_only(dir.path())
+        .unwrap()
+        .case("cl-101")
+        .unwrap()
+        .unwrap();
+    assert_eq!(smith.court.as_deref(), Some("ca9"));
+    assert_eq!(smith.docket_numbers, ["99-55555"]);
+}
+
+/// An import that stored none of the rows it read, every one skipped,
+/// fails, so a script sees nothing was imported.
+#[test]
+fn an_import_that_skips_every_row_fails() {
+    let dir = data_with_library();
+    let dump = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dump.path().join("citations-2024-05-06.csv"),
+        "\"id\",\"volume\",\"reporter\",\"page\",\"type\",\"cluster_id\"\n\
+         \"1\",\"1\",\"F.3d\",\"8\",\"1\",\"424242\"\n",
+    )
+    .unwrap();
+    let output = lexstack_on(dir.path())
+        .args(["import", "courtlistener", "--partial"])
+        .arg(dump.path())
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("every row this import read was skipped (1 rows"),
+        "{stderr}"
+    );
 }
 
 /// A page past a case's known last page is not that case's: in a volume a

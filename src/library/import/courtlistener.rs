@@ -157,6 +157,9 @@ pub fn import_dir(
     super::mark_folder_import(store, SOURCE, dir, false)?;
     let mut report = ImportReport::new(SOURCE);
     let mut joins = Joins::default();
+    let reads_clusters = opened
+        .iter()
+        .any(|(table, ..)| matches!(table, Table::Clusters));
     let mut clusters_skipped = 0;
     // A file that cannot be read to its end is listed, and the others are
     // imported: rows of later tables naming what it did not bring are
@@ -178,10 +181,11 @@ pub fn import_dir(
             }
         }
     }
-    // The dockets give clusters their courts. After skipped cluster rows,
-    // or a clusters file not read to its end, they stay for the next run,
-    // where the mended clusters are read.
-    if clusters_skipped == 0 {
+    // The dockets give clusters their courts, so they stay until a run
+    // reads clusters: one of dockets alone keeps them for the clusters of
+    // the next, and so does one with skipped cluster rows or a clusters
+    // file not read to its end, where the mended clusters are read.
+    if reads_clusters && clusters_skipped == 0 {
         store.write(|txn| -> Result<(), ImportError> {
             let mut writer = LibraryWriter::new(txn)?;
             writer.clear_dockets()?;
@@ -321,10 +325,16 @@ fn open_table(table: Table, path: &Path) -> Result<TableFile, ImportError> {
         meter,
         size,
     } = open_input(path)?;
+    // Headers are read before any file is imported: one that cannot be
+    // read stops the import with the library unchanged.
     let csv = CsvReader::new(reader, Dialect::Postgres).map_err(|e| {
-        meter
-            .unreadable(path)
-            .unwrap_or_else(|| ImportError::format(path, e.to_string()))
+        let why = match meter.fault() {
+            Some(fault) => format!(
+                "unreadable before its header row ends ({fault}); no file of the import was read"
+            ),
+            None => e.to_string(),
+        };
+        ImportError::format(path, why)
     })?;
     let missing = csv.missing_columns(table.required_columns());
     if !missing.is_empty() {
@@ -515,10 +525,19 @@ fn import_table(
                                 writer.add_parenthetical(&from, &to, &p.text)?;
                                 STORED
                             }
-                            _ => Ok(Err(Skip::NamingMissing(format!(
-                                "opinion {} or {} is not in the library",
-                                p.describing, p.described
-                            )))),
+                            (describing, described) => {
+                                let missing: Vec<String> =
+                                    [(describing, p.describing), (described, p.described)]
+                                        .into_iter()
+                                        .filter(|(case, _)| case.is_none())
+                                        .map(|(_, id)| id.to_string())
+                                        .collect();
+                                Ok(Err(Skip::NamingMissing(format!(
+                                    "opinion {} {} not in the library",
+                                    missing.join(" and "),
+                                    if missing.len() == 1 { "is" } else { "are" }
+                                ))))
+                            }
                         }
                     }),
                 ),
