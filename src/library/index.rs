@@ -26,6 +26,7 @@ use tantivy::{
     TantivyDocument, TantivyError, Term,
 };
 
+use super::import::normalize_docket;
 use super::index_dir::IndexDirectory;
 use super::store::stable_hash;
 use crate::citations::names;
@@ -490,7 +491,18 @@ impl LibraryIndex {
         let docket_first = match docket {
             Some(docket) => {
                 let dockets = QueryParser::for_index(&self.index, vec![f.dockets]);
-                self.parse_and_run(&dockets, &format!("\"{docket}\""), limit)?
+                let pool = limit.max(PARTY_POOL);
+                let hits = self.parse_and_run(&dockets, &format!("\"{docket}\""), pool)?;
+                // "759" is in "73-759" too: the docket itself first, the
+                // most cited of its cases first (courts reuse numbers).
+                let wanted = normalize_docket(docket);
+                let (exact, within): (Vec<SearchHit>, Vec<SearchHit>) =
+                    hits.into_iter().partition(|hit| {
+                        hit.docket_numbers
+                            .iter()
+                            .any(|held| normalize_docket(held) == wanted)
+                    });
+                [self.most_cited_first(exact)?, within].concat()
             }
             None => Vec::new(),
         };
@@ -1208,7 +1220,9 @@ fn docket_query(query: &str) -> (Option<&str>, &str) {
         return (None, query);
     }
     let one_number = !number.contains(['"', ',', ';'])
-        && (prefixed || !number.contains(char::is_whitespace) && number.contains(['-', '/', ':']));
+        && (prefixed
+            || !number.contains(char::is_whitespace)
+                && number.contains(['-', '–', '—', '‑', '/', ':']));
     let searched = if prefixed { rest } else { query };
     (one_number.then_some(number), searched)
 }
@@ -1518,6 +1532,9 @@ mod tests {
             ("Brown v. Board", None, "Brown v. Board"),
             ("347 U.S. 483", None, "347 U.S. 483"),
             ("42 U.S.C. 1983-1985", None, "42 U.S.C. 1983-1985"),
+            // As SCDB and the Court print them.
+            ("14–95", Some("14–95"), "14–95"),
+            ("21—707", Some("21—707"), "21—707"),
         ] {
             assert_eq!(docket_query(query), (docket, searched), "{query}");
         }

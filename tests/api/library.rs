@@ -1047,6 +1047,18 @@ fn search_finds_cases_and_rules_by_name_and_text() {
             "{query}: {hits:?}"
         );
     }
+    // A docket number with the dash SCDB prints (Glebe v. Frost); the
+    // cases of that docket itself before those of longer ones holding its
+    // number ("73-759"), the most cited first (Miranda v. Arizona is No.
+    // 759 of its Term, as is Swenson v. Bosler).
+    for (query, id) in [("14–95", "scdb-2014-079"), ("No. 759", "scdb-1965-122")] {
+        let hits = library.search(query, None, 3).unwrap();
+        assert_eq!(
+            hits.first().map(|h| h.id.as_str()),
+            Some(id),
+            "{query}: {hits:?}"
+        );
+    }
     // A matter is named by its subject: In re Oliver before the cases with
     // an Oliver as a party.
     for query in ["In re Oliver", "in re oliver"] {
