@@ -1115,6 +1115,51 @@ fn without_representative(party: &str) -> &str {
     }
 }
 
+/// The initials a party of three words or more goes by ("ins" for
+/// IMMIGRATION AND NATURALIZATION SERVICE, "nrdc" for NATURAL RESOURCES
+/// DEFENSE COUNCIL, INC.), for each party of a name: its words before any
+/// comma, without joining words, corporate suffixes and roles; and without
+/// a leading "United States" too ("epa" for UNITED STATES ENVIRONMENTAL
+/// PROTECTION AGENCY). Briefs cite agencies by them ("INS v. Chadha").
+pub(crate) fn party_initials(name: &str) -> Vec<String> {
+    const JOINING: [&str; 10] = ["and", "of", "the", "for", "on", "in", "to", "at", "&", "et"];
+    let mut initials = Vec::new();
+    for party in split_versus(name) {
+        let own = without_representative(&party)
+            .split(',')
+            .next()
+            .unwrap_or_default();
+        let words: Vec<String> = own
+            .split_whitespace()
+            .map(squash_word)
+            .filter(|word| {
+                !word.is_empty()
+                    && !JOINING.contains(&word.as_str())
+                    && !SUFFIXES.contains(&word.as_str())
+                    && !ROLES.contains(&word.as_str())
+            })
+            .collect();
+        let mut from = 0;
+        loop {
+            let rest = &words[from..];
+            if rest.len() >= 3
+                && rest
+                    .iter()
+                    .all(|w| w.starts_with(|c: char| c.is_ascii_alphabetic()))
+            {
+                initials.push(rest.iter().filter_map(|w| w.chars().next()).collect());
+            }
+            match rest {
+                [united, states, ..] if from == 0 && united == "united" && states == "states" => {
+                    from = 2
+                }
+                _ => break,
+            }
+        }
+    }
+    initials
+}
+
 /// A name split at each "v." (any spelling [`parties`] reads).
 fn split_versus(name: &str) -> Vec<String> {
     let mut parts = vec![String::new()];
@@ -1370,6 +1415,29 @@ mod tests {
             "Doe v. Smith",
             "JANE DOE BY HER NEXT FRIEND RICHARD ROE v. SMITH"
         ));
+    }
+
+    #[test]
+    fn a_party_of_three_words_or_more_goes_by_its_initials() {
+        assert_eq!(
+            party_initials("IMMIGRATION AND NATURALIZATION SERVICE v. CHADHA et al."),
+            ["ins"]
+        );
+        assert_eq!(
+            party_initials(
+                "CHEVRON U. S. A. INC. v. NATURAL RESOURCES DEFENSE COUNCIL, INC., et al."
+            ),
+            ["cusa", "nrdc"]
+        );
+        assert_eq!(
+            party_initials("WEST VIRGINIA v. UNITED STATES ENVIRONMENTAL PROTECTION AGENCY"),
+            ["usepa", "epa"]
+        );
+        assert_eq!(
+            party_initials("NATIONAL LABOR RELATIONS BOARD, PETITIONER v. BROWN"),
+            ["nlrb"]
+        );
+        assert!(party_initials("Brown v. Board of Education").is_empty());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 use std::cmp::Reverse;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -40,8 +41,9 @@ pub const INDEX_DIR: &str = "index";
 /// and citations read without accents ([`NAMES_TOKENIZER`]); 4: opinion
 /// text's ligatures as their letters ([`ligatures_spelt_out`]), and head
 /// matter and syllabus searched with the opinions; 5: docket numbers, and
-/// equal scores ordered by [`TIEBREAK_FIELD`].
-pub const INDEX_VERSION: u32 = 5;
+/// equal scores ordered by [`TIEBREAK_FIELD`]; 6: the initials parties go
+/// by ([`names::party_initials`]).
+pub const INDEX_VERSION: u32 = 6;
 
 /// A fast field of a stable hash of the id, which orders hits of equal
 /// score ([`LibraryIndex::run`]).
@@ -179,6 +181,7 @@ struct Fields {
     text: Field,
     cites: Field,
     tiebreak: Field,
+    initials: Field,
 }
 
 enum WriterOp {
@@ -337,6 +340,7 @@ fn schema() -> (Schema, Fields) {
         text: builder.add_text_field("text", body),
         cites: builder.add_text_field("cites", STRING),
         tiebreak: builder.add_u64_field(TIEBREAK_FIELD, FAST),
+        initials: builder.add_text_field("initials", STRING),
     };
     (builder.build(), fields)
 }
@@ -518,14 +522,15 @@ impl LibraryIndex {
         // "Brown v. Board of Education" is Brown, not every case that
         // names a board.
         let named = NameQuery::of(query);
-        let words = name_words(query);
+        let words = QueryWords::of(query);
         let pool_limit = pool_size(named.as_ref(), limit);
         let names_parser = QueryParser::for_index(&self.index, vec![f.name]);
         // Ranked by citing cases below, so more than are shown.
         let names_limit = limit.max(PARTY_POOL);
         let mut by_name = match named {
             Some(_) => {
-                self.every_word_first(&names_parser, &kind, &words, &words.join(" "), names_limit)?
+                let any = words.words.join(" ");
+                self.every_word_first(&names_parser, &kind, &words, &any, names_limit)?
             }
             None => self.every_word_first(&names_parser, &kind, &words, "", names_limit)?,
         };
@@ -533,9 +538,9 @@ impl LibraryIndex {
         let misspelt_name = named.is_some()
             && !by_name.every_word
             && kind_term.is_none_or(|kind| kind == "case")
-            && words.len() <= 2 * MAX_PARTY_WORDS;
+            && words.words.len() <= 2 * MAX_PARTY_WORDS;
         if misspelt_name {
-            let misspelt = self.case_names_within_an_edit(&words, names_limit)?;
+            let misspelt = self.case_names_within_an_edit(&words.words, names_limit)?;
             if !misspelt.is_empty() {
                 by_name = Found {
                     hits: misspelt,
@@ -620,12 +625,16 @@ impl LibraryIndex {
         &self,
         parser: &QueryParser,
         required: &str,
-        words: &[String],
+        words: &QueryWords,
         any: &str,
         limit: usize,
     ) -> Result<Found, IndexError> {
-        if !words.is_empty() {
-            let all: Vec<String> = words.iter().map(|w| every_spelling(w)).collect();
+        if !words.words.is_empty() {
+            let all: Vec<String> = words
+                .words
+                .iter()
+                .map(|w| every_spelling(w, &words.initials))
+                .collect();
             let hits =
                 self.parse_and_run(parser, &format!("{required}{}", all.join(" ")), limit)?;
             if !hits.is_empty() {
@@ -765,7 +774,7 @@ impl LibraryIndex {
     pub fn search_names(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, IndexError> {
         let query = ligatures_spelt_out(query);
         let query = &places_spelt_out(&query);
-        let words = name_words(query);
+        let words = QueryWords::of(query);
         let parser = QueryParser::for_index(&self.index, vec![self.fields.name]);
         let named = NameQuery::of(query);
         let pool = self
@@ -773,7 +782,7 @@ impl LibraryIndex {
                 &parser,
                 "+kind:case ",
                 &words,
-                &words.join(" "),
+                &words.words.join(" "),
                 pool_size(named.as_ref(), limit),
             )?
             .hits;
@@ -1077,7 +1086,7 @@ impl Parties {
 /// written "Bd." and "Peña" one written "Pena", but "Education" does not
 /// find every "L. Ed." citation. A spelling with an apostrophe is looked
 /// for as the index holds it, two words ("Nat'l" as `nat` `l`).
-fn every_spelling(word: &str) -> String {
+fn every_spelling(word: &str, initials: &HashSet<String>) -> String {
     let others: Vec<String> = names::spellings(word)
         .into_iter()
         .filter(|other| other != word)
@@ -1087,12 +1096,45 @@ fn every_spelling(word: &str) -> String {
                 .into_iter()
                 .map(|written| format!("name:\"{written}\"")),
         )
+        .chain(initials.contains(word).then(|| format!("initials:{word}")))
         .collect();
     if others.is_empty() {
         format!("+{word}")
     } else {
         format!("+({word} {})", others.join(" "))
     }
+}
+
+/// The words of a query worth searching ([`name_words`]), and which of
+/// them are written as initials ([`written_initials`]).
+struct QueryWords {
+    words: Vec<String>,
+    initials: HashSet<String>,
+}
+
+impl QueryWords {
+    fn of(query: &str) -> Self {
+        Self {
+            words: name_words(query),
+            initials: written_initials(query),
+        }
+    }
+}
+
+/// The words of a query written as initials ("INS", "NLRB"): three to six
+/// capitals, which may stand for a party of that many words
+/// ([`names::party_initials`]), lower-cased as [`name_words`] gives them.
+/// Initials with periods ("N.L.R.B.") are searched letter by letter, as a
+/// name that writes them so is indexed.
+fn written_initials(query: &str) -> HashSet<String> {
+    query
+        .split_whitespace()
+        .map(|word| word.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|word| {
+            (3..=6).contains(&word.len()) && word.chars().all(|c| c.is_ascii_uppercase())
+        })
+        .map(str::to_lowercase)
+        .collect()
 }
 
 /// Whether a word joins the parties of a case name ("v.", "of", "et al.").
@@ -1238,13 +1280,21 @@ pub(super) fn dedup(hits: Vec<SearchHit>) -> Vec<SearchHit> {
 /// A query with the abbreviations of places written with periods spelt out
 /// ("N.Y. Times v. Sullivan" as "New York Times v. Sullivan", "U.S. v.
 /// Nixon" as "United States v. Nixon"), as names of record write them; not
-/// a reporter after a volume ("347 U.S. 483").
+/// a reporter after a volume ("347 U.S. 483"), nor one inside a company's
+/// name, after a word of it ("Chevron U.S.A. Inc.", as its name of record
+/// writes it too).
 fn places_spelt_out(query: &str) -> Cow<'_, str> {
     let words: Vec<&str> = query.split_whitespace().collect();
     let spelt = |i: usize, word: &str| {
-        let volume_before = i > 0 && words[i - 1].bytes().all(|b| b.is_ascii_digit());
+        let before = i.checked_sub(1).map(|i| words[i]);
+        let volume_before = before.is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()));
+        let name_word_before = before.is_some_and(|w| {
+            w.starts_with(char::is_uppercase)
+                && !w.ends_with(['.', ',', ';', ':'])
+                && !matches!(w, "V" | "VS" | "Vs")
+        });
         let bare = word.trim_end_matches([',', ';', ':']);
-        (!volume_before)
+        (!volume_before && !name_word_before)
             .then(|| crate::citations::courts::place_spelt_out(bare))
             .flatten()
             .map(|place| format!("{place}{}", &word[bare.len()..]))
@@ -1357,6 +1407,13 @@ fn to_document(doc: &IndexDoc, f: Fields) -> TantivyDocument {
     for name in &doc.other_names {
         out.add_text(f.name, name);
     }
+    if doc.kind == "case" {
+        for name in std::iter::once(&doc.name).chain(&doc.other_names) {
+            for initials in names::party_initials(name) {
+                out.add_text(f.initials, initials);
+            }
+        }
+    }
     for citation in &doc.citations {
         out.add_text(f.citations, citation);
     }
@@ -1437,15 +1494,23 @@ mod tests {
 
     #[test]
     fn a_word_is_required_as_written_or_spelt_otherwise_in_names() {
-        assert_eq!(every_spelling("brown"), "+brown");
-        assert_eq!(every_spelling("bd"), "+(bd name:board)");
+        let none = HashSet::new();
+        assert_eq!(every_spelling("brown", &none), "+brown");
+        assert_eq!(every_spelling("bd", &none), "+(bd name:board)");
         // The index keeps accents: a name written either way is found.
-        assert_eq!(every_spelling("peña"), "+(peña name:pena)");
+        assert_eq!(every_spelling("peña", &none), "+(peña name:pena)");
         // The index splits "Ass'n" in two: it is looked for as a phrase.
         assert_eq!(
-            every_spelling("association"),
+            every_spelling("association", &none),
             "+(association name:assn name:\"ass'n\")"
         );
+        // Capitals may be a party's initials.
+        let written = written_initials("INS v. Chadha, NLRB v. Fed. Ins. Co., N.L.R.B. v. Bro");
+        assert_eq!(
+            written,
+            HashSet::from(["ins".to_string(), "nlrb".to_string()])
+        );
+        assert_eq!(every_spelling("nlrb", &written), "+(nlrb initials:nlrb)");
     }
 
     #[test]

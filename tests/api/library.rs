@@ -978,6 +978,12 @@ fn search_finds_cases_and_rules_by_name_and_text() {
         ("N.Y. Times v. Sullivan", "scdb-1963-067"),
         ("brown board of education", "scdb-1953-069"),
         ("Brown Board", "scdb-1953-069"),
+        // An agency by its initials, as briefs cite it, and a company with
+        // "U.S.A." in its name.
+        ("INS v. Chadha", "scdb-1982-130"),
+        ("NLRB v. Brown", "scdb-1964-063"),
+        ("EPA v. West Virginia", "scdb-2021-045"),
+        ("Chevron U.S.A. Inc. v. NRDC", "scdb-1983-134"),
     ] {
         assert_found_first(&library, query, id);
         if query.contains(" v. ") {
