@@ -1124,6 +1124,11 @@ fn without_representative(party: &str) -> &str {
 pub(crate) fn party_initials(name: &str) -> Vec<String> {
     const JOINING: [&str; 10] = ["and", "of", "the", "for", "on", "in", "to", "at", "&", "et"];
     let mut initials = Vec::new();
+    // Most names have no party of three words ("Petrov v. Young"): told
+    // without reading them word by word.
+    if name.split_whitespace().nth(3).is_none() {
+        return initials;
+    }
     for party in split_versus(name) {
         let own = without_representative(&party)
             .split(',')

@@ -130,6 +130,8 @@ pub struct IndexDoc {
     /// Ids of the cases this one cites: the citation graph read backwards
     /// ("which cases cite X") is a search of this field.
     pub cites: Vec<String>,
+    /// The initials its parties go by ([`names::party_initials`]).
+    pub initials: Vec<String>,
 }
 
 /// Search hits, and whether they hold every word searched for (or only
@@ -512,8 +514,10 @@ impl LibraryIndex {
         };
         let query = ligatures_spelt_out(query);
         let query = &places_spelt_out(&query);
-        let mut parser =
-            QueryParser::for_index(&self.index, vec![f.name, f.citations, f.dockets, f.text]);
+        let mut parser = QueryParser::for_index(
+            &self.index,
+            vec![f.name, f.citations, f.dockets, f.text, f.court],
+        );
         parser.set_field_boost(f.name, 4.0);
         parser.set_field_boost(f.citations, 2.0);
         parser.set_field_boost(f.dockets, 2.0);
@@ -534,9 +538,23 @@ impl LibraryIndex {
             }
             None => self.every_word_first(&names_parser, &kind, &words, "", names_limit)?,
         };
+        // Any word, when no document holds them all: the words of a name,
+        // not its "v." (which matches every "V.I." citation), unless the
+        // query quotes a phrase.
+        let any = if query.contains('"') {
+            sanitize(query)
+        } else {
+            words.words.join(" ")
+        };
+        let elsewhere = self.every_word_first(&parser, &kind, &words, &any, pool_limit)?;
         let mut same_word: fn(&str, &str) -> bool = as_written;
+        // A name of one party that a text holds as written ("Kagan", a
+        // judge) is no misspelling of another ("Kahan").
+        let one_party_written =
+            matches!(named, Some(NameQuery::OneParty(_))) && elsewhere.every_word;
         let misspelt_name = named.is_some()
             && !by_name.every_word
+            && !one_party_written
             && kind_term.is_none_or(|kind| kind == "case")
             && words.words.len() <= 2 * MAX_PARTY_WORDS;
         if misspelt_name {
@@ -549,8 +567,6 @@ impl LibraryIndex {
                 same_word = within_an_edit;
             }
         }
-        let elsewhere =
-            self.every_word_first(&parser, &kind, &words, &sanitize(query), pool_limit)?;
         let names_hold_every_word = by_name.every_word;
         let (head, beyond_pool) = split_at_pool(by_name.hits);
         let (in_order, by_name) = named_in_order(named.as_ref(), head, same_word);
@@ -1407,12 +1423,8 @@ fn to_document(doc: &IndexDoc, f: Fields) -> TantivyDocument {
     for name in &doc.other_names {
         out.add_text(f.name, name);
     }
-    if doc.kind == "case" {
-        for name in std::iter::once(&doc.name).chain(&doc.other_names) {
-            for initials in names::party_initials(name) {
-                out.add_text(f.initials, initials);
-            }
-        }
+    for initials in &doc.initials {
+        out.add_text(f.initials, initials);
     }
     for citation in &doc.citations {
         out.add_text(f.citations, citation);

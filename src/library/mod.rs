@@ -368,15 +368,19 @@ fn search_document(txn: &redb::ReadTransaction, id: &str) -> Result<Option<Index
             date: None,
             text: authority.text.clone().unwrap_or_default(),
             cites: Vec::new(),
+            initials: Vec::new(),
         }));
     }
     let Some(case) = store::case(txn, id)? else {
         return Ok(None);
     };
-    // What a reporter prints before the opinions (and, in some courts'
-    // orders, the ruling itself) is searched with them.
+    // What a reporter prints before the opinions (the judges, and, in some
+    // courts' orders, the ruling itself) is searched with them.
     let mut text = String::new();
-    for preamble in [&case.head_matter, &case.syllabus].into_iter().flatten() {
+    for preamble in [&case.judges, &case.head_matter, &case.syllabus]
+        .into_iter()
+        .flatten()
+    {
         text.push_str(preamble);
         text.push('\n');
     }
@@ -409,6 +413,12 @@ fn search_document(txn: &redb::ReadTransaction, id: &str) -> Result<Option<Index
         cites: store::cited_by_case(txn, &case.id)?
             .into_iter()
             .map(|(cited, _)| cited)
+            .collect(),
+        // Built here, on the threads that read documents for the index,
+        // not on its one writer.
+        initials: std::iter::once(&case.name)
+            .chain(&case.companion_names)
+            .flat_map(|name| crate::citations::names::party_initials(name))
             .collect(),
     }))
 }

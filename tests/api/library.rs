@@ -1065,6 +1065,30 @@ fn search_finds_cases_and_rules_by_name_and_text() {
             "{query}: {hits:?}"
         );
     }
+    // A court by its id; a name no case has lists no "V.I." citation for
+    // its "v."; a judge's name that opinions hold as written is no
+    // misspelling of a party's (Justice Kagan is not United States v.
+    // Kahan).
+    let scotus = library.search("scotus", Some("case"), 3).unwrap();
+    assert!(
+        scotus.len() == 3
+            && scotus
+                .iter()
+                .all(|hit| hit.court.as_deref() == Some("scotus")),
+        "{scotus:?}"
+    );
+    let nobody = library.search("Xyzzy v. Plugh", None, 10).unwrap();
+    assert!(
+        nobody
+            .iter()
+            .all(|hit| hit.citations.iter().all(|c| !c.contains("V.I."))),
+        "{nobody:?}"
+    );
+    let kagan = library.search("Kagan", None, 3).unwrap();
+    assert!(
+        !kagan.is_empty() && kagan.iter().all(|hit| !hit.name.contains("KAHAN")),
+        "{kagan:?}"
+    );
     // A matter is named by its subject: In re Oliver before the cases with
     // an Oliver as a party.
     for query in ["In re Oliver", "in re oliver"] {
