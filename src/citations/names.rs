@@ -786,11 +786,188 @@ fn party_matches(
     actual: &[String],
     cited_acronyms: Option<&HashSet<String>>,
     actual_acronyms: Option<&HashSet<String>>,
+    shape: Option<&PartyShape>,
 ) -> bool {
+    let aliases = alias_names(actual);
+    // A party's other names have no shape of their own.
+    let shape = shape.filter(|_| aliases.len() == 1);
     alias_names(cited).into_iter().any(|cited| {
-        alias_names(actual)
-            .into_iter()
-            .any(|actual| same_party(cited, actual, cited_acronyms, actual_acronyms))
+        aliases
+            .iter()
+            .any(|actual| same_party(cited, actual, cited_acronyms, actual_acronyms, shape))
+    })
+}
+
+/// Where a party's own name lies among its distinctive words (those of
+/// its name of record, in order): the words before its first comma, after
+/// which a name of record adds offices, places, given names and aliases
+/// ("WEATHERFORD, AGENT OF THE S.C. LAW ENFORCEMENT DIVISION", "PENSON,
+/// STEVEN A."), split into the names it joins with "and" ("GEORGE W. BUSH
+/// AND RICHARD CHENEY"), "ex rel." or "for the use of" ("UNITED STATES FOR
+/// THE USE OF INDUSTRIAL LUMBER CO.").
+#[derive(Debug)]
+struct PartyShape {
+    /// How many distinctive words the party's own name has.
+    own: usize,
+    /// Each name in it: the range of its words, and whether it is an
+    /// organisation's (a company's suffix, an institution's, an office's or
+    /// a government's word), named by its words in a row from its lead,
+    /// where a person is named by the surname.
+    names: Vec<(std::ops::Range<usize>, bool)>,
+}
+
+impl PartyShape {
+    fn of(party: &str) -> Self {
+        let own = without_representative(party)
+            .split(',')
+            .next()
+            .unwrap_or_default();
+        let words: Vec<&str> = own.split_whitespace().collect();
+        let bare = |i: usize| words.get(i).map(|w| squash_word(w)).unwrap_or_default();
+        // How many words at `i` join two names.
+        let joint = |i: usize| match bare(i).as_str() {
+            "and" => 1,
+            "ex" if bare(i + 1) == "rel" => 2,
+            "for" if bare(i + 1) == "the" && bare(i + 2) == "use" && bare(i + 3) == "of" => 4,
+            _ => 0,
+        };
+        // A suffix after the comma is the first name's ("NATURAL RESOURCES
+        // DEFENSE COUNCIL, INC.").
+        let suffixed = without_representative(party)
+            .split(',')
+            .nth(1)
+            .map(|next| parties(next).concat())
+            .is_some_and(|next| {
+                !next.is_empty() && next.iter().all(|t| SUFFIXES.contains(&t.as_str()))
+            });
+        let mut names = Vec::new();
+        let mut at = 0;
+        let mut name_start = 0;
+        let mut i = 0;
+        while i <= words.len() {
+            let joins = if i == words.len() { 1 } else { joint(i) };
+            if joins == 0 {
+                i += 1;
+                continue;
+            }
+            let tokens = parties(&words[name_start..i].join(" ")).concat();
+            let count = distinctive(&tokens).len();
+            if count > 0 {
+                let organization = names.is_empty() && suffixed
+                    || tokens.iter().any(|t| {
+                        let t = t.as_str();
+                        // An initial is a person's ("GEORGE S. BENNETT").
+                        t.chars().count() > 1
+                            && (SUFFIXES.contains(&t)
+                                || GOVERNMENT.contains(&t)
+                                || OFFICES.contains(&t)
+                                || lexicon().institutional.contains(t))
+                    });
+                names.push((at..at + count, organization));
+                at += count;
+            }
+            let end = (i + joins).min(words.len());
+            at += distinctive(&parties(&words[i..end].join(" ")).concat()).len();
+            name_start = end;
+            i = end.max(i + 1);
+        }
+        // A name of record that begins with what its body is ("LOCAL
+        // NUMBER 93, INTERNATIONAL ASSOCIATION OF FIREFIGHTERS") is named
+        // by the words after it: no shape.
+        const BODIES: [&str; 4] = ["local", "lodge", "number", "no"];
+        let named = parties(own).concat().iter().any(|t| {
+            t.chars().count() > 2
+                && t.chars().all(char::is_alphabetic)
+                && !BODIES.contains(&t.as_str())
+                && !lexicon().institutional.contains(t.as_str())
+                && ![
+                    &SUFFIXES[..],
+                    &GOVERNMENT[..],
+                    &OFFICES[..],
+                    &ROLES[..],
+                    &STOPWORDS[..],
+                ]
+                .iter()
+                .any(|list| list.contains(&t.as_str()))
+        });
+        PartyShape {
+            own: if named { at } else { 0 },
+            names,
+        }
+    }
+}
+
+/// Whether `part`, distinctive words all among a party's (`whole`, their
+/// order of record), names that party by its own name ([`PartyShape`]):
+/// an organisation by words in a row from the lead of one of its names
+/// (not "Michigan Bank" for MICHIGAN NATIONAL BANK, nor "Housing Expediter"
+/// for WOODS, HOUSING EXPEDITER), ending where that name ends when the
+/// citation gives a suffix ("Weyerhaeuser Co." is not WEYERHAEUSER
+/// STEAMSHIP CO.); a person by words in order that end at a surname ("Jerry
+/// Wilson" for JERRY LEE WILSON, not "John E." for JOHN E. WETZEL nor
+/// "Larry" for YOUNGBLOOD, LARRY). Initials the citation leaves out are
+/// passed over.
+fn named_by_its_own_name(
+    part: &[&str],
+    whole: &[&str],
+    cites_a_suffix: bool,
+    shape: &PartyShape,
+) -> bool {
+    if shape.own == 0 || shape.own > whole.len() {
+        return true;
+    }
+    let kept: Vec<usize> = (0..whole.len())
+        .filter(|&i| whole[i].chars().count() > 1 || part.contains(&whole[i]))
+        .collect();
+    // An organisation's name may hold an "and" ("RADIO AND TELEVISION
+    // BROADCAST ENGINEERS UNION"): a run from the lead of any name counts
+    // when it reaches an organisation's name.
+    let of_an_organization = |from: usize, to: usize| {
+        shape
+            .names
+            .iter()
+            .any(|(name, organization)| *organization && name.start < to && from < name.end)
+    };
+    let as_organization = shape.names.iter().any(|(name, _)| {
+        // Initials and numbers before the lead may be passed over
+        // ("Reynolds Tobacco" for R.J. REYNOLDS TOBACCO CO.).
+        let lead = (name.start..name.end)
+            .find(|&i| whole[i].chars().count() > 2 && whole[i].chars().all(char::is_alphabetic))
+            .unwrap_or(name.start);
+        kept.iter().enumerate().any(|(k, &start)| {
+            (name.start..=lead).contains(&start)
+                && kept.len() >= k + part.len()
+                && kept[k..k + part.len()]
+                    .iter()
+                    .zip(part)
+                    .all(|(&i, word)| whole[i] == *word)
+                && of_an_organization(start, kept[k + part.len() - 1] + 1)
+                && (!cites_a_suffix
+                    || shape
+                        .names
+                        .iter()
+                        .any(|(name, _)| kept[k + part.len() - 1] + 1 == name.end))
+        })
+    });
+    if as_organization {
+        return true;
+    }
+    let mut last = None;
+    let mut from = 0;
+    for word in part {
+        match (from..shape.own).find(|&i| whole[i] == *word) {
+            Some(i) => {
+                last = Some(i);
+                from = i + 1;
+            }
+            None => return false,
+        }
+    }
+    last.is_some_and(|last| {
+        shape
+            .names
+            .iter()
+            .any(|(name, organization)| !organization && name.end == last + 1)
     })
 }
 
@@ -799,9 +976,14 @@ fn same_party(
     actual: &[String],
     cited_acronyms: Option<&HashSet<String>>,
     actual_acronyms: Option<&HashSet<String>>,
+    shape: Option<&PartyShape>,
 ) -> bool {
     let cited = expand_acronyms(cited, actual, cited_acronyms);
-    let actual = expand_acronyms(actual, &cited, actual_acronyms);
+    let expanded = expand_acronyms(actual, &cited, actual_acronyms);
+    // The shape counts the words of record, which an acronym spelt out
+    // no longer are.
+    let shape = shape.filter(|_| expanded.len() == actual.len());
+    let actual = expanded;
     let (cited, actual) = (cited.as_slice(), actual.as_slice());
     let c = distinctive(cited);
     let a = distinctive(actual);
@@ -860,9 +1042,11 @@ fn same_party(
     // text often is ("Ri chardson", "Flint kote").
     // Initials too ("J.A. Croson" and "J. A. Croson", whose "a" is no
     // distinctive word).
+    let cites_a_suffix = cited.iter().any(|t| SUFFIXES.contains(&t.as_str()));
     (c.iter().all(|t| a.contains(t))
         && keeps_a_companys_lead(&c, actual, &a)
-        && !an_institutions_word_alone(&c, &a))
+        && !an_institutions_word_alone(&c, &a)
+        && shape.is_none_or(|shape| named_by_its_own_name(&c, &a, cites_a_suffix, shape)))
         || (a.iter().all(|t| c.contains(t))
             && keeps_a_companys_lead(&a, cited, &c)
             && adds_only_given_names(&c, &a))
@@ -1091,9 +1275,11 @@ fn party_heads(name: &str) -> Vec<Vec<String>> {
 /// ("NORTH DAKOTA BY AND THROUGH ITS TAX COMMISSIONER", "DOE, BY HIS NEXT
 /// FRIEND"): the party is the one named first.
 fn without_representative(party: &str) -> &str {
-    const REPRESENTED: [&str; 6] = [
+    const REPRESENTED: [&str; 8] = [
         " by and through ",
         " by next friend",
+        " by his friend",
+        " by her friend",
         " by his next friend",
         " by her next friend",
         " by their next friend",
@@ -1122,7 +1308,9 @@ fn without_representative(party: &str) -> &str {
 /// a leading "United States" too ("epa" for UNITED STATES ENVIRONMENTAL
 /// PROTECTION AGENCY). Briefs cite agencies by them ("INS v. Chadha").
 pub(crate) fn party_initials(name: &str) -> Vec<String> {
-    const JOINING: [&str; 10] = ["and", "of", "the", "for", "on", "in", "to", "at", "&", "et"];
+    const JOINING: [&str; 11] = [
+        "and", "of", "the", "for", "on", "in", "to", "at", "&", "et", "al",
+    ];
     let mut initials = Vec::new();
     // Most names have no party of three words ("Petrov v. Young"): told
     // without reading them word by word.
@@ -1273,26 +1461,43 @@ fn names_match_as_written(cited: &str, actual: &str) -> bool {
     // Read only for a one-word party that matched: the extractor calls this
     // for every short form it resolves.
     let actual_forenames = std::cell::OnceCell::new();
-    let same = |c: &[String], a: &[String]| {
-        party_matches(c, a, cited_acronyms.as_ref(), actual_acronyms.as_ref())
-            && !matches!(distinctive(c).as_slice(), [word]
-                if actual_forenames.get_or_init(|| forenames(actual)).contains(*word))
-    };
     // Both names by their parties' own names, without the offices a name
     // of record adds after a comma, and a citation may copy ("Gideon v.
     // Wainwright, Corrections Director").
     let cited = party_heads(cited);
+    let actual_text = actual;
     let actual = party_heads(actual);
+    let shapes: Vec<PartyShape> = split_versus(actual_text)
+        .iter()
+        .map(|party| PartyShape::of(party))
+        .collect();
+    let shapes = (shapes.len() == actual.len()).then_some(shapes);
+    let same = |c: &[String], i: usize| {
+        let shape = shapes.as_ref().map(|shapes| &shapes[i]);
+        party_matches(
+            c,
+            &actual[i],
+            cited_acronyms.as_ref(),
+            actual_acronyms.as_ref(),
+            shape,
+        ) && !matches!(distinctive(c).as_slice(), [word]
+                if actual_forenames.get_or_init(|| forenames(actual_text)).contains(*word))
+    };
+    // A side that reads as nothing ("Et Ux. v. Mid Atlantic Medical
+    // Services") leaves no one-party name to compare.
+    if split_versus(cited_text).len() > cited.len() {
+        return false;
+    }
     match (cited.as_slice(), actual.as_slice()) {
         ([], _) | (_, []) => false,
         // "In re Brown" is not Brown v. Board: it says the case has one party.
         ([_], [_, _, ..]) if names_one_party(cited_text) => false,
-        ([one], _) => !distinctive(one).is_empty() && actual.iter().any(|party| same(one, party)),
-        ([c1, c2], [a1, a2]) => same(c1, a1) && same(c2, a2),
-        ([c1, c2], [a]) => {
+        ([one], _) => !distinctive(one).is_empty() && (0..actual.len()).any(|i| same(one, i)),
+        ([c1, c2], [_, _]) => same(c1, 0) && same(c2, 1),
+        ([c1, c2], [_]) => {
             // "In re Smith" of record, cited as "Smith v. State": only if one
             // side is a government.
-            same(c1, a) && is_government_only(c2) || same(c2, a) && is_government_only(c1)
+            same(c1, 0) && is_government_only(c2) || same(c2, 0) && is_government_only(c1)
         }
         _ => false,
     }
@@ -1443,6 +1648,110 @@ mod tests {
             ["nlrb"]
         );
         assert!(party_initials("Brown v. Board of Education").is_empty());
+        assert_eq!(
+            party_initials("FEDERAL ENERGY REGULATORY COMMISSION et al. v. MISSISSIPPI et al."),
+            ["ferc"]
+        );
+    }
+
+    #[test]
+    fn a_party_is_named_by_its_own_name_not_by_words_from_it() {
+        // Wrong names whose words are all in the party of record.
+        assert_each_matches(
+            &[
+                (
+                    "Michigan Bank v. Robertson",
+                    "MICHIGAN NATIONAL BANK v. ROBERTSON",
+                ),
+                (
+                    "Pittsburgh Glass Co. v. United States",
+                    "PITTSBURGH PLATE GLASS CO. v. UNITED STATES",
+                ),
+                (
+                    "Weyerhaeuser Co. v. Nacirema Operating Co.",
+                    "WEYERHAEUSER STEAMSHIP CO. v. NACIREMA OPERATING CO., INC.",
+                ),
+                (
+                    "Rohr Corp. v. San Diego County",
+                    "ROHR AIRCRAFT CORP. v. COUNTY OF SAN DIEGO",
+                ),
+                (
+                    "Commissioner of Revenue v. Brown",
+                    "COMMISSIONER OF INTERNAL REVENUE v. BROWN",
+                ),
+                (
+                    "Agent v. Bursey",
+                    "WEATHERFORD, AGENT OF THE S.C. LAW ENFORCEMENT DIVISION v. BURSEY",
+                ),
+                (
+                    "Richland County v. Floyd",
+                    "ANDERS, SOLICITOR OF RICHLAND COUNTY v. FLOYD",
+                ),
+                ("Arizona v. Larry", "ARIZONA v. YOUNGBLOOD, LARRY"),
+                ("Steven A. v. Ohio", "PENSON, STEVEN A. v. OHIO"),
+                (
+                    "John E. v. Lambert",
+                    "JOHN E. WETZEL, SECRETARY v. JAMES LAMBERT",
+                ),
+                ("Kansas v. II", "KANSAS v. MICHAEL LEE MARSH, II"),
+                (
+                    "Morales v. Bynum",
+                    "MARTINEZ, AS NEXT FRIEND OF MORALES v. BYNUM",
+                ),
+                (
+                    "AFL-CIO v. Hechler",
+                    "INTERNATIONAL BROTHERHOOD OF ELECTRICAL WORKERS, AFL-CIO v. HECHLER",
+                ),
+                (
+                    "Et Ux. v. Mid Atlantic Medical Services",
+                    "SEREBOFF et ux. v. MID ATLANTIC MEDICAL SERVICES, INC.",
+                ),
+                (
+                    "Missouri v. Agyei",
+                    "MISSOURI v. JENKINS, BY HER FRIEND, AGYEI",
+                ),
+            ],
+            false,
+        );
+        // Right names: a person by the surname, or given name and surname;
+        // an organisation by its words from its lead, cut short or with an
+        // "and" inside; one of two people joined by "and".
+        assert_each_matches(
+            &[
+                (
+                    "Wetzel v. Lambert",
+                    "JOHN E. WETZEL, SECRETARY v. JAMES LAMBERT",
+                ),
+                ("Jerry Wilson v. Maryland", "JERRY LEE WILSON v. MARYLAND"),
+                ("Youngblood v. Arizona", "YOUNGBLOOD, LARRY v. ARIZONA"),
+                (
+                    "Bush v. Gore",
+                    "GEORGE W. BUSH AND RICHARD CHENEY v. ALBERT GORE, JR., et al.",
+                ),
+                (
+                    "Mich. Nat'l Bank v. Robertson",
+                    "MICHIGAN NATIONAL BANK v. ROBERTSON",
+                ),
+                (
+                    "NLRB v. Radio & Television Broad. Engineers Union",
+                    "NATIONAL LABOR RELATIONS BOARD v. RADIO AND TELEVISION BROADCAST ENGINEERS UNION, LOCAL 1212",
+                ),
+                (
+                    "Firefighters v. Cleveland",
+                    "LOCAL NUMBER 93, INTERNATIONAL ASSOCIATION OF FIREFIGHTERS, AFL-CIO, C. L. C. v. CITY OF CLEVELAND et al.",
+                ),
+                ("Smith v. Baldi", "UNITED STATES ex rel. SMITH v. BALDI"),
+                (
+                    "F. D. Rich Co. v. Industrial Lumber Co.",
+                    "F. D. RICH CO., INC., et al. v. UNITED STATES FOR THE USE OF INDUSTRIAL LUMBER CO., INC.",
+                ),
+                (
+                    "Natural Res. Def. Council, Inc. v. Train",
+                    "NATURAL RESOURCES DEFENSE COUNCIL, INC. v. TRAIN",
+                ),
+            ],
+            true,
+        );
     }
 
     #[test]

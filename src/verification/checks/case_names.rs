@@ -39,16 +39,47 @@ pub(super) fn cited_name(citations: &[Citation], index: usize) -> Option<String>
 /// the extractor could not read, which must not pass as no name at all.
 fn unread_case_name(citations: &[Citation], index: usize, text: &str) -> bool {
     let (sentence, _) = clause_before(citations, index, text, |c| c.span.start);
-    // The words of a caption in any case ("In Re:", "IN THE MATTER OF");
-    // "v." as written, since a capital "V" may be an initial.
-    let lowered = sentence.to_lowercase();
     [" v. ", " vs. ", " v "]
         .iter()
         .any(|marker| sentence.contains(marker))
-        || ["in re ", "in re:", "ex parte ", "matter of "]
-            .iter()
-            .any(|marker| lowered.contains(marker))
+        || has_caption_words(sentence)
         || ends_with_given_name(sentence)
+}
+
+/// Whether a text holds the words a caption of one party begins with, its
+/// first word capitalised, in any case and however spaced or punctuated
+/// ("In re", "IN RE:", "In Re.", "Ex Parte:", "IN THE MATTER\nOF", "Estate
+/// of"); not prose ("as a matter of law", "ex parte practice").
+fn has_caption_words(text: &str) -> bool {
+    const CAPTIONS: [&[&str]; 8] = [
+        &["in", "re"],
+        &["ex", "parte"],
+        &["matter", "of"],
+        &["re"],
+        &["petition", "of"],
+        &["estate", "of"],
+        &["application", "of"],
+        &["interest", "of"],
+    ];
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c == ':')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let bare = |w: &str| {
+        w.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase()
+    };
+    (0..words.len()).any(|i| {
+        let first = words[i].trim_matches(|c: char| !c.is_alphanumeric());
+        first.starts_with(char::is_uppercase)
+            && CAPTIONS.iter().any(|caption| {
+                caption
+                    .iter()
+                    .enumerate()
+                    .all(|(k, word)| words.get(i + k).is_some_and(|w| bare(w) == *word))
+                    && (caption.len() > 1 || first == "Re")
+            })
+    })
 }
 
 /// The name a citation is checked under, as [`name_as_checked`] reads it.
@@ -413,10 +444,24 @@ mod tests {
             "Smith v. Jones (opinion of Alito, J.), 347 U.S. 483."
         ));
         assert!(name_unread("See [In re Smith], 347 U.S. 483."));
-        // A caption's words in another case.
-        assert!(name_unread(
-            "In Re: Amendments to Rules of Traffic Court & in Re: Amendments to Rule 6.455, 2018 ME 95."
-        ));
+        // A caption's words in another case, however spaced.
+        for caption in [
+            "In Re: Amendments to Rules of Traffic Court & in Re: Amendments to Rule 6.455",
+            "IN RE\nAMENDMENTS TO RULES OF TRAFFIC COURT & AMENDMENTS TO RULE 6.455",
+            "IN THE MATTER OF: AMENDMENTS TO RULES & AMENDMENTS TO RULE 6.455",
+            "Ex Parte: Amendments to Rules & Amendments to Rule 6.455",
+            "In re\u{a0}Amendments to Rules & Amendments to Rule 6.455",
+        ] {
+            assert!(name_unread(&format!("{caption}, 2018 ME 95.")), "{caption}");
+        }
+        // Not prose that holds those words.
+        for prose in [
+            "As a matter of law, segregation is unconstitutional, 347 U.S. 483 (1954).",
+            "This is settled ex parte practice, 347 U.S. 483 (1954).",
+            "The transfer was a matter of right, see 347 U.S. 483, 495.",
+        ] {
+            assert!(!name_unread(prose), "{prose}");
+        }
         assert!(!name_unread("The rule is settled. 347 U.S. 483."));
         assert!(!name_unread(
             "Smith v. Jones held it. The rule is settled. 347 U.S. 483."
