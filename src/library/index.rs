@@ -1336,6 +1336,7 @@ fn places_spelt_out(query: &str) -> Cow<'_, str> {
 fn sanitize(query: &str) -> String {
     query
         .split_whitespace()
+        .filter_map(without_query_syntax)
         .map(|word| {
             let joined: String = word.chars().filter(|c| !matches!(c, '\'' | '’')).collect();
             if joined.len() < word.len() && names::spellings(&joined).len() > 1 {
@@ -1358,6 +1359,41 @@ fn sanitize(query: &str) -> String {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// A query's word without the search-engine syntax a user may type, which
+/// queries here do not read: a field before a colon ("name:miranda"), a
+/// fuzziness or boost after the word ("miranda~2", "miranda^10"), and the
+/// operators "AND", "OR" and "NOT" in capitals, which would otherwise be
+/// required as words.
+fn without_query_syntax(word: &str) -> Option<&str> {
+    if matches!(word, "AND" | "OR" | "NOT" | "&&" | "||") {
+        return None;
+    }
+    let word = match word.split_once(':') {
+        Some((field, rest))
+            if !rest.is_empty()
+                && matches!(
+                    field.to_ascii_lowercase().as_str(),
+                    "name" | "text" | "citations" | "dockets" | "court" | "kind" | "id"
+                ) =>
+        {
+            rest
+        }
+        _ => word,
+    };
+    let word = match word.rfind(['~', '^']) {
+        Some(at)
+            if at > 0
+                && word[at + 1..]
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c == '.') =>
+        {
+            &word[..at]
+        }
+        _ => word,
+    };
+    Some(word)
 }
 
 fn run_writer(mut writer: IndexWriter, fields: Fields, receiver: Receiver<WriterOp>) {
@@ -1523,6 +1559,20 @@ mod tests {
             HashSet::from(["ins".to_string(), "nlrb".to_string()])
         );
         assert_eq!(every_spelling("nlrb", &written), "+(nlrb initials:nlrb)");
+    }
+
+    #[test]
+    fn search_engine_syntax_is_read_as_the_words_it_holds() {
+        for (query, words) in [
+            ("name:miranda", "miranda"),
+            ("miranda~2", "miranda"),
+            ("miranda^10 arizona", "miranda arizona"),
+            ("NOT miranda", "miranda"),
+            ("Brown AND Board", "Brown Board"),
+            ("Smith v. Jones, 5:23-cv-1", "Smith v Jones 5 23 cv 1"),
+        ] {
+            assert_eq!(sanitize(query), words, "{query}");
+        }
     }
 
     #[test]

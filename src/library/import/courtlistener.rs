@@ -526,12 +526,14 @@ fn import_table(
                                 STORED
                             }
                             (describing, described) => {
-                                let missing: Vec<String> =
+                                let mut missing: Vec<String> =
                                     [(describing, p.describing), (described, p.described)]
                                         .into_iter()
                                         .filter(|(case, _)| case.is_none())
                                         .map(|(_, id)| id.to_string())
                                         .collect();
+                                // One opinion describing itself is named once.
+                                missing.dedup();
                                 Ok(Err(Skip::NamingMissing(format!(
                                     "opinion {} {} not in the library",
                                     missing.join(" and "),
