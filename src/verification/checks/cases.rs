@@ -19,16 +19,40 @@ use crate::store::StoreError;
 use crate::verification::case_status::CaseStatus;
 use crate::verification::{CheckedCitation, ContentType, Status, urls};
 
+/// Why a case citation has no address in the library.
+enum NoAddress {
+    /// It cannot be looked up, which tells nothing of the case.
+    Unknown(&'static str),
+    /// No reporter prints it: a volume or page too large for any.
+    Impossible(String),
+}
+
+impl NoAddress {
+    fn answer(self, written: String) -> CheckedCitation {
+        let case = Some(ContentType::Case);
+        match self {
+            NoAddress::Unknown(reason) => CheckedCitation::unavailable(written, case, reason),
+            NoAddress::Impossible(reason) => {
+                CheckedCitation::unverified(written, case, None, reason)
+            }
+        }
+    }
+}
+
 /// The library's address of a case citation, or why it has none.
-fn address_of(citation: &Citation) -> Result<CiteKey, &'static str> {
-    let reporter = citation
-        .reporter
-        .ok_or("the reporter abbreviation is unknown or could stand for several")?;
+fn address_of(citation: &Citation) -> Result<CiteKey, NoAddress> {
+    if let Some(reason) = number_past_any_volume(citation) {
+        return Err(NoAddress::Impossible(reason));
+    }
+    let reporter = citation.reporter.ok_or(NoAddress::Unknown(
+        "the reporter abbreviation is unknown or could stand for several",
+    ))?;
+    let no_page = NoAddress::Unknown("the citation has no volume or page to look up");
     let (Some(volume), Some(page)) = (
         citation.volume.as_deref().and_then(|v| v.parse().ok()),
         citation.page.as_deref(),
     ) else {
-        return Err("the citation has no volume or page to look up");
+        return Err(no_page);
     };
     CiteKey::of_page_text(
         volume,
@@ -36,7 +60,7 @@ fn address_of(citation: &Citation) -> Result<CiteKey, &'static str> {
         citation.reporter_found.as_deref().unwrap_or(reporter),
         page,
     )
-    .ok_or("the citation has no volume or page to look up")
+    .ok_or(no_page)
 }
 
 /// Why no reporter can print the volume or page a citation gives: a number
@@ -138,12 +162,9 @@ pub fn check_case(
             CheckedCitation::unverified(written, case, None, reason)
         });
     }
-    if let Some(reason) = number_past_any_volume(citation) {
-        return Ok(CheckedCitation::unverified(written, case, None, reason));
-    }
     let key = match address_of(citation) {
         Ok(key) => key,
-        Err(reason) => return Ok(CheckedCitation::unavailable(written, case, reason)),
+        Err(no_address) => return Ok(no_address.answer(written)),
     };
     if key.reporter == "U.S."
         && let Some(reason) = nominative_mismatch(key.volume, &written)
@@ -306,12 +327,9 @@ pub(super) fn check_short_form(
     written: String,
 ) -> Result<CheckedCitation, StoreError> {
     let case = Some(ContentType::Case);
-    if let Some(reason) = number_past_any_volume(citation) {
-        return Ok(CheckedCitation::unverified(written, case, None, reason));
-    }
     let key = match address_of(citation) {
         Ok(key) => key,
-        Err(reason) => return Ok(CheckedCitation::unavailable(written, case, reason)),
+        Err(no_address) => return Ok(no_address.answer(written)),
     };
     let Some(name) = citation.case_name.as_deref() else {
         return Ok(CheckedCitation::unavailable(

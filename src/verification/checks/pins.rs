@@ -23,6 +23,16 @@ pub(super) struct PinOutside {
     pub holder: Option<String>,
 }
 
+impl PinOutside {
+    fn new(reason: String, proven: bool) -> Self {
+        Self {
+            reason,
+            proven,
+            holder: None,
+        }
+    }
+}
+
 /// Why the pin page cannot be a page of `record` (cited at `key`), when the
 /// library can tell: it comes before the case's first page, after its known
 /// last page, or on a page another case holds. When the library cannot
@@ -120,11 +130,7 @@ fn page_outside_case(
     marked: &OnceCell<Option<u32>>,
 ) -> Result<Option<PinOutside>, StoreError> {
     let shown = ShownPage(pin);
-    let proven = |reason: String| PinOutside {
-        reason,
-        proven: true,
-        holder: None,
-    };
+    let proven = |reason: String| PinOutside::new(reason, true);
     let Some(own) = record.citations.iter().find(|c| {
         c.key.as_ref().is_some_and(|k| {
             k.reporter == key.reporter && k.volume == key.volume && k.page <= key.page
@@ -161,36 +167,36 @@ fn page_outside_case(
     if let Some((other, starts_there)) = other {
         if !is_named(&other) {
             let start = start_in_volume(&other, key).unwrap_or(pin);
-            return Ok(Some(PinOutside {
-                reason: format!(
+            return Ok(Some(PinOutside::new(
+                format!(
                     "page {shown} is at or past page {start}, where the library knows {} that no \
                      source names, so it cannot tell whether the page is still in the case",
                     described(&other)
                 ),
-                proven: false,
-                holder: None,
-            }));
+                false,
+            )));
         }
         // Most reporters run one case on after another: the case cited may
         // end on the page where the next begins. The U.S. Reports start
         // each on a page of its own.
         if starts_there && key.reporter != "U.S." {
-            return Ok(Some(PinOutside {
-                reason: format!(
+            return Ok(Some(PinOutside::new(
+                format!(
                     "page {shown} starts another case ({}); the case named may end on it",
                     described(&other)
                 ),
-                proven: false,
-                holder: None,
-            }));
+                false,
+            )));
         }
         return Ok(Some(PinOutside {
-            reason: format!(
-                "page {shown} belongs to another case ({})",
-                described(&other)
-            ),
-            proven: true,
             holder: Some(other.name.clone()),
+            ..PinOutside::new(
+                format!(
+                    "page {shown} belongs to another case ({})",
+                    described(&other)
+                ),
+                true,
+            )
         }));
     }
     // Another case the library knows starts between the first page and the
@@ -198,14 +204,13 @@ fn page_outside_case(
     if let Some((next, case)) = next_other_case(txn, key, first, record)?
         && pin > next
     {
-        return Ok(Some(PinOutside {
-            reason: format!(
+        return Ok(Some(PinOutside::new(
+            format!(
                 "page {shown} is past the start of the next case the library knows in the volume ({}, page {next})",
                 described(&case)
             ),
-            proven: is_named(&case),
-            holder: None,
-        }));
+            is_named(&case),
+        )));
     }
     // The text's own page marks end before the pin: no proof, since an
     // opinion of the case (a dissent) may be missing from the library.
@@ -217,25 +222,20 @@ fn page_outside_case(
         }
     };
     if let Some(last) = marked.filter(|&last| pin > last) {
-        return Ok(Some(PinOutside {
-            reason: format!(
+        return Ok(Some(PinOutside::new(
+            format!(
                 "the library's text of the case marks its pages from {first} to {last}; page {shown} is past them"
             ),
-            proven: false,
-            holder: None,
-        }));
+            false,
+        )));
     }
     // Nothing bounds the case (the last the library knows of its volume):
     // a page farther on than cases run is not placed in it.
-    Ok((pin - first > LONGEST_CASE_PAGES).then(|| PinOutside {
-        reason: format!(
+    Ok((pin - first > LONGEST_CASE_PAGES).then(|| PinOutside::new(format!(
             "the library does not know where the case ends, and page {shown} is {} pages past its \
              first page, {first}",
             pin - first
-        ),
-        proven: false,
-        holder: None,
-    }))
+        ), false)))
 }
 
 /// Pages past its first that a case whose end the library does not know
