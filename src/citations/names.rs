@@ -148,8 +148,9 @@ const GOVERNMENT: [&str; 16] = [
 ];
 
 /// Phrases that open a non-adversarial case name.
-const CAPTION_PREFIXES: [&str; 8] = [
+const CAPTION_PREFIXES: [&str; 9] = [
     "in the matter of ",
+    "in the interest of ",
     "in re the ",
     "in re ",
     "matter of ",
@@ -786,11 +787,11 @@ fn party_matches(
     actual: &[String],
     cited_acronyms: Option<&HashSet<String>>,
     actual_acronyms: Option<&HashSet<String>>,
-    shape: Option<&PartyShape>,
+    shape: ShapeOf<'_>,
 ) -> bool {
     let aliases = alias_names(actual);
     // A party's other names have no shape of their own.
-    let shape = shape.filter(|_| aliases.len() == 1);
+    let shape = (aliases.len() == 1).then_some(shape);
     alias_names(cited).into_iter().any(|cited| {
         aliases
             .iter()
@@ -805,6 +806,9 @@ fn party_matches(
 /// STEVEN A."), split into the names it joins with "and" ("GEORGE W. BUSH
 /// AND RICHARD CHENEY"), "ex rel." or "for the use of" ("UNITED STATES FOR
 /// THE USE OF INDUSTRIAL LUMBER CO.").
+/// A party's shape ([`PartyShape`]) when it is needed, and can be told.
+type ShapeOf<'s> = &'s dyn Fn() -> Option<&'s PartyShape>;
+
 #[derive(Debug)]
 struct PartyShape {
     /// How many distinctive words the party's own name has.
@@ -818,10 +822,7 @@ struct PartyShape {
 
 impl PartyShape {
     fn of(party: &str) -> Self {
-        let own = without_representative(party)
-            .split(',')
-            .next()
-            .unwrap_or_default();
+        let (own, added) = own_name(party);
         let words: Vec<&str> = own.split_whitespace().collect();
         let bare = |i: usize| words.get(i).map(|w| squash_word(w)).unwrap_or_default();
         // How many words at `i` join two names.
@@ -833,9 +834,8 @@ impl PartyShape {
         };
         // A suffix after the comma is the first name's ("NATURAL RESOURCES
         // DEFENSE COUNCIL, INC.").
-        let suffixed = without_representative(party)
-            .split(',')
-            .nth(1)
+        let suffixed = added
+            .and_then(|added| added.split(',').next())
             .map(|next| parties(next).concat())
             .is_some_and(|next| {
                 !next.is_empty() && next.iter().all(|t| SUFFIXES.contains(&t.as_str()))
@@ -853,16 +853,8 @@ impl PartyShape {
             let tokens = parties(&words[name_start..i].join(" ")).concat();
             let count = distinctive(&tokens).len();
             if count > 0 {
-                let organization = names.is_empty() && suffixed
-                    || tokens.iter().any(|t| {
-                        let t = t.as_str();
-                        // An initial is a person's ("GEORGE S. BENNETT").
-                        t.chars().count() > 1
-                            && (SUFFIXES.contains(&t)
-                                || GOVERNMENT.contains(&t)
-                                || OFFICES.contains(&t)
-                                || lexicon().institutional.contains(t))
-                    });
+                let organization =
+                    names.is_empty() && suffixed || tokens.iter().any(|t| is_organization_word(t));
                 names.push((at..at + count, organization));
                 at += count;
             }
@@ -878,23 +870,38 @@ impl PartyShape {
         let named = parties(own).concat().iter().any(|t| {
             t.chars().count() > 2
                 && t.chars().all(char::is_alphabetic)
-                && !BODIES.contains(&t.as_str())
-                && !lexicon().institutional.contains(t.as_str())
-                && ![
-                    &SUFFIXES[..],
-                    &GOVERNMENT[..],
-                    &OFFICES[..],
-                    &ROLES[..],
-                    &STOPWORDS[..],
-                ]
-                .iter()
-                .any(|list| list.contains(&t.as_str()))
+                && !is_organization_word(t)
+                && ![&BODIES[..], &ROLES[..], &STOPWORDS[..]]
+                    .iter()
+                    .any(|list| list.contains(&t.as_str()))
         });
         PartyShape {
             own: if named { at } else { 0 },
             names,
         }
     }
+}
+
+/// A party's own name, before its first comma, and what a name of record
+/// adds after it (offices, given names, a suffix), without who acts for it
+/// ([`without_representative`]).
+fn own_name(party: &str) -> (&str, Option<&str>) {
+    let party = without_representative(party);
+    match party.split_once(',') {
+        Some((own, added)) => (own, Some(added)),
+        None => (party, None),
+    }
+}
+
+/// A word of an organisation's name: a company's suffix, or a
+/// government's, an office's or an institution's word. An initial is a
+/// person's ("GEORGE S. BENNETT").
+fn is_organization_word(token: &str) -> bool {
+    token.chars().count() > 1
+        && (SUFFIXES.contains(&token)
+            || GOVERNMENT.contains(&token)
+            || OFFICES.contains(&token)
+            || lexicon().institutional.contains(token))
 }
 
 /// Whether `part`, distinctive words all among a party's (`whole`, their
@@ -976,7 +983,7 @@ fn same_party(
     actual: &[String],
     cited_acronyms: Option<&HashSet<String>>,
     actual_acronyms: Option<&HashSet<String>>,
-    shape: Option<&PartyShape>,
+    shape: Option<ShapeOf<'_>>,
 ) -> bool {
     let cited = expand_acronyms(cited, actual, cited_acronyms);
     let expanded = expand_acronyms(actual, &cited, actual_acronyms);
@@ -1046,7 +1053,9 @@ fn same_party(
     (c.iter().all(|t| a.contains(t))
         && keeps_a_companys_lead(&c, actual, &a)
         && !an_institutions_word_alone(&c, &a)
-        && shape.is_none_or(|shape| named_by_its_own_name(&c, &a, cites_a_suffix, shape)))
+        && shape
+            .and_then(|shape| shape())
+            .is_none_or(|shape| named_by_its_own_name(&c, &a, cites_a_suffix, shape)))
         || (a.iter().all(|t| c.contains(t))
             && keeps_a_companys_lead(&a, cited, &c)
             && adds_only_given_names(&c, &a))
@@ -1308,9 +1317,6 @@ fn without_representative(party: &str) -> &str {
 /// a leading "United States" too ("epa" for UNITED STATES ENVIRONMENTAL
 /// PROTECTION AGENCY). Briefs cite agencies by them ("INS v. Chadha").
 pub(crate) fn party_initials(name: &str) -> Vec<String> {
-    const JOINING: [&str; 11] = [
-        "and", "of", "the", "for", "on", "in", "to", "at", "&", "et", "al",
-    ];
     let mut initials = Vec::new();
     // Most names have no party of three words ("Petrov v. Young"): told
     // without reading them word by word.
@@ -1318,18 +1324,15 @@ pub(crate) fn party_initials(name: &str) -> Vec<String> {
         return initials;
     }
     for party in split_versus(name) {
-        let own = without_representative(&party)
-            .split(',')
-            .next()
-            .unwrap_or_default();
+        let (own, _) = own_name(&party);
+        // Initials stay, stopwords alike ("U. S. A.").
         let words: Vec<String> = own
             .split_whitespace()
             .map(squash_word)
             .filter(|word| {
-                !word.is_empty()
-                    && !JOINING.contains(&word.as_str())
-                    && !SUFFIXES.contains(&word.as_str())
-                    && !ROLES.contains(&word.as_str())
+                let word = word.as_str();
+                let joining = word.len() > 1 && STOPWORDS.contains(&word);
+                !(word.is_empty() || joining || SUFFIXES.contains(&word) || ROLES.contains(&word))
             })
             .collect();
         let mut from = 0;
@@ -1409,6 +1412,33 @@ pub fn reversed(name: &str) -> Option<String> {
     }
 }
 
+/// Whether a text holds the words a caption of one party begins with
+/// ([`CAPTION_PREFIXES`], or "Re:"), its first word capitalised, in any
+/// case and however spaced or punctuated ("In re", "IN RE:", "In Re.", "Ex
+/// Parte:", "IN THE MATTER\nOF"); not prose ("as a matter of law", "ex
+/// parte practice").
+pub(crate) fn holds_caption_words(text: &str) -> bool {
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c == ':')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let bare = |w: &str| {
+        w.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase()
+    };
+    (0..words.len()).any(|i| {
+        let first = words[i].trim_matches(|c: char| !c.is_alphanumeric());
+        first.starts_with(char::is_uppercase)
+            && (first == "Re"
+                || CAPTION_PREFIXES.iter().any(|caption| {
+                    caption
+                        .split_whitespace()
+                        .enumerate()
+                        .all(|(k, word)| words.get(i + k).is_some_and(|w| bare(w) == word))
+                }))
+    })
+}
+
 /// Whether a name is written as a case of one party ("In re Brown", "Ex
 /// parte Young").
 pub(crate) fn names_one_party(name: &str) -> bool {
@@ -1467,13 +1497,22 @@ fn names_match_as_written(cited: &str, actual: &str) -> bool {
     let cited = party_heads(cited);
     let actual_text = actual;
     let actual = party_heads(actual);
-    let shapes: Vec<PartyShape> = split_versus(actual_text)
-        .iter()
-        .map(|party| PartyShape::of(party))
-        .collect();
-    let shapes = (shapes.len() == actual.len()).then_some(shapes);
+    // Read only for a party whose words all matched, as the forenames are.
+    let shapes = std::cell::OnceCell::new();
+    let shapes = || {
+        shapes
+            .get_or_init(|| {
+                let shapes: Vec<PartyShape> = split_versus(actual_text)
+                    .iter()
+                    .map(|party| PartyShape::of(party))
+                    .collect();
+                (shapes.len() == actual.len()).then_some(shapes)
+            })
+            .as_ref()
+    };
     let same = |c: &[String], i: usize| {
-        let shape = shapes.as_ref().map(|shapes| &shapes[i]);
+        let shape = || shapes().map(|shapes| &shapes[i]);
+        let shape: ShapeOf<'_> = &shape;
         party_matches(
             c,
             &actual[i],

@@ -42,44 +42,8 @@ fn unread_case_name(citations: &[Citation], index: usize, text: &str) -> bool {
     [" v. ", " vs. ", " v "]
         .iter()
         .any(|marker| sentence.contains(marker))
-        || has_caption_words(sentence)
+        || crate::citations::names::holds_caption_words(sentence)
         || ends_with_given_name(sentence)
-}
-
-/// Whether a text holds the words a caption of one party begins with, its
-/// first word capitalised, in any case and however spaced or punctuated
-/// ("In re", "IN RE:", "In Re.", "Ex Parte:", "IN THE MATTER\nOF", "Estate
-/// of"); not prose ("as a matter of law", "ex parte practice").
-fn has_caption_words(text: &str) -> bool {
-    const CAPTIONS: [&[&str]; 8] = [
-        &["in", "re"],
-        &["ex", "parte"],
-        &["matter", "of"],
-        &["re"],
-        &["petition", "of"],
-        &["estate", "of"],
-        &["application", "of"],
-        &["interest", "of"],
-    ];
-    let words: Vec<&str> = text
-        .split(|c: char| c.is_whitespace() || c == ':')
-        .filter(|w| !w.is_empty())
-        .collect();
-    let bare = |w: &str| {
-        w.trim_matches(|c: char| !c.is_alphanumeric())
-            .to_lowercase()
-    };
-    (0..words.len()).any(|i| {
-        let first = words[i].trim_matches(|c: char| !c.is_alphanumeric());
-        first.starts_with(char::is_uppercase)
-            && CAPTIONS.iter().any(|caption| {
-                caption
-                    .iter()
-                    .enumerate()
-                    .all(|(k, word)| words.get(i + k).is_some_and(|w| bare(w) == *word))
-                    && (caption.len() > 1 || first == "Re")
-            })
-    })
 }
 
 /// The name a citation is checked under, as [`name_as_checked`] reads it.
