@@ -390,7 +390,8 @@ fn import_command(data: &Path, command: ImportCommand) -> anyhow::Result<()> {
     print_reports(std::slice::from_ref(&report));
     out(format_args!("indexed {indexed} records"));
     match report.failed_files.len() {
-        0 if report.stored == 0 && report.skipped > 0 => bail!(
+        // Not a resumed file whose rows before were stored.
+        0 if report.stored == 0 && report.resumed_past == 0 && report.skipped > 0 => bail!(
             "every row this import read was skipped ({} rows; the first are listed above with why): nothing was imported",
             report.skipped
         ),

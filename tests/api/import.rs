@@ -1457,13 +1457,7 @@ fn an_import_that_skips_every_row_fails() {
          \"1\",\"1\",\"F.3d\",\"8\",\"1\",\"424242\"\n",
     )
     .unwrap();
-    let output = lexstack_on(dir.path())
-        .args(["import", "courtlistener", "--partial"])
-        .arg(dump.path())
-        .output()
-        .unwrap();
-    assert!(!output.status.success());
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = failed_import(dir.path(), "courtlistener", dump.path());
     assert!(
         stderr.contains("every row this import read was skipped (1 rows"),
         "{stderr}"
