@@ -897,24 +897,11 @@ fn a_killed_import_resumes_where_it_stopped() {
     let bulk = generated_dump(&["--clusters", "1500", "--opinion-bytes", "300"]);
 
     let clean = data_with_library();
-    let clean_run = import(
-        clean.path(),
-        &[
-            "courtlistener",
-            "--batch-rows",
-            "100",
-            bulk.path().to_str().unwrap(),
-        ],
-    );
+    let clean_run = import(clean.path(), &in_batches(&bulk, "100"));
     let expected = counts(clean.path());
 
     let killed = data_with_library();
-    let batches = [
-        "courtlistener",
-        "--batch-rows",
-        "100",
-        bulk.path().to_str().unwrap(),
-    ];
+    let batches = in_batches(&bulk, "100");
     let mut child = spawn_import(killed.path(), &batches, Stdio::null());
     kill_once_rows_are_committed(&mut child, killed.path(), "courtlistener-opinion-clusters");
     // A store killed mid-write is repaired by the next writable open.
@@ -958,15 +945,7 @@ fn a_killed_import_resumes_where_it_stopped() {
         "{stopped:?}"
     );
 
-    let resumed = import(
-        killed.path(),
-        &[
-            "courtlistener",
-            "--batch-rows",
-            "100",
-            bulk.path().to_str().unwrap(),
-        ],
-    );
+    let resumed = import(killed.path(), &in_batches(&bulk, "100"));
     assert!(String::from_utf8_lossy(&resumed.stdout).contains("already done"));
     assert_eq!(counts(killed.path()), expected);
     let finished = Library::open_read_only(killed.path())
@@ -1582,6 +1561,16 @@ fn small_dump(
     dump
 }
 
+/// The arguments of `lexstack import courtlistener --batch-rows ROWS DUMP`.
+fn in_batches<'a>(dump: &'a tempfile::TempDir, rows: &'a str) -> [&'a str; 4] {
+    [
+        "courtlistener",
+        "--batch-rows",
+        rows,
+        dump.path().to_str().unwrap(),
+    ]
+}
+
 /// A synthetic CourtListener dump, `lexstack dev gen-courtlistener OPTIONS`.
 fn generated_dump(options: &[&str]) -> tempfile::TempDir {
     let bulk = tempfile::tempdir().unwrap();
@@ -1643,12 +1632,7 @@ fn wait_until_rows_are_committed(child: &mut Child, data: &Path, key_prefix: &st
 fn an_import_stopped_by_sigterm_says_how_to_go_on() {
     let bulk = generated_dump(&["--clusters", "3000"]);
     let data = data_with_library();
-    let batches = [
-        "courtlistener",
-        "--batch-rows",
-        "10",
-        bulk.path().to_str().unwrap(),
-    ];
+    let batches = in_batches(&bulk, "10");
     let mut child = spawn_import(data.path(), &batches, Stdio::piped());
     wait_until_rows_are_committed(&mut child, data.path(), "courtlistener-opinion-clusters");
     let signalled = std::process::Command::new("kill")
@@ -1752,12 +1736,7 @@ fn a_later_citations_file_killed_and_resumed_withdraws_as_run_once() {
     let import_both = |data: &Path| {
         import(data, &["courtlistener", bulk.path().to_str().unwrap()]);
     };
-    let later_args = [
-        "courtlistener",
-        "--batch-rows",
-        "1",
-        later.path().to_str().unwrap(),
-    ];
+    let later_args = in_batches(&later, "1");
 
     let clean = data_with_library();
     import_both(clean.path());
