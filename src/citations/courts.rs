@@ -231,6 +231,71 @@ pub fn court_by_name(name: &str) -> Option<&'static Court> {
     find_key(&all.names, &squash(name)).map(|index| &all.courts[index])
 }
 
+/// The court a search query names all by itself: its id ("ca9"), its
+/// full name ("Supreme Court of the United States"), or its abbreviation
+/// holding a court's word ("9th Cir.", "S.D.N.Y.", "Tex. App."), with a
+/// circuit's number and "Circuit" spelt out or not ("Ninth Circuit",
+/// "Federal Circuit"). A place alone ("Cal.") names no court here: a
+/// query is more often a party by it.
+pub fn court_named_by_query(query: &str) -> Option<&'static Court> {
+    let query = query.trim();
+    if let Some(court) = court_by_id(query) {
+        return Some(court);
+    }
+    if let Some(court) = court_by_name(query) {
+        return Some(court);
+    }
+    let abbreviated = circuit_abbreviated(query);
+    let holds_a_courts_word = abbreviated
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|word| {
+            ["cir", "ct", "app", "d", "dist", "super", "bankr"]
+                .iter()
+                .any(|court_word| word.eq_ignore_ascii_case(court_word))
+        });
+    holds_a_courts_word
+        .then(|| court_by_abbreviation(&abbreviated))
+        .flatten()
+}
+
+/// A circuit named in words as the Bluebook abbreviates it: "Ninth
+/// Circuit" as "9th Cir.", "Federal Circuit" as "Fed. Cir.".
+fn circuit_abbreviated(query: &str) -> String {
+    const SPELT: [(&str, &str); 12] = [
+        ("first", "1st"),
+        ("second", "2d"),
+        ("third", "3d"),
+        ("fourth", "4th"),
+        ("fifth", "5th"),
+        ("sixth", "6th"),
+        ("seventh", "7th"),
+        ("eighth", "8th"),
+        ("ninth", "9th"),
+        ("tenth", "10th"),
+        ("eleventh", "11th"),
+        ("federal", "Fed."),
+    ];
+    let words: Vec<&str> = query.split_whitespace().collect();
+    let circuit_at = |i: usize| {
+        words
+            .get(i)
+            .is_some_and(|w| w.eq_ignore_ascii_case("circuit") || w.eq_ignore_ascii_case("cir."))
+    };
+    (0..words.len())
+        .map(|i| {
+            let word = words[i];
+            if word.eq_ignore_ascii_case("circuit") {
+                return "Cir.";
+            }
+            SPELT
+                .iter()
+                .find(|(spelt, _)| circuit_at(i + 1) && word.eq_ignore_ascii_case(spelt))
+                .map_or(word, |(_, abbreviated)| abbreviated)
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn lookup(abbreviation: &str) -> Option<&'static Court> {
     let all = courts();
     let key = squash(abbreviation);
@@ -516,6 +581,34 @@ mod tests {
         let court = court_by_id("scotus").unwrap();
         assert_eq!(court.citation_string, "SCOTUS");
         assert!(court_by_id("no-such-court").is_none());
+    }
+
+    #[test]
+    fn a_query_names_a_court_by_its_id_name_or_abbreviation() {
+        let id = |query: &str| court_named_by_query(query).map(|court| court.id.to_string());
+        for (query, court) in [
+            ("ca9", "ca9"),
+            ("9th Cir.", "ca9"),
+            ("Ninth Circuit", "ca9"),
+            ("ninth circuit", "ca9"),
+            ("Second Circuit", "ca2"),
+            ("Federal Circuit", "cafc"),
+            ("D.C. Circuit", "cadc"),
+            ("S.D.N.Y.", "nysd"),
+            ("Supreme Court of the United States", "scotus"),
+        ] {
+            assert_eq!(id(query).as_deref(), Some(court), "{query}");
+        }
+        // A place alone, or a party's name, is no court.
+        for query in [
+            "Cal.",
+            "Texas",
+            "Brown v. Board",
+            "Ninth",
+            "Apple v. Samsung",
+        ] {
+            assert_eq!(id(query), None, "{query}");
+        }
     }
 
     #[test]

@@ -1325,35 +1325,57 @@ pub(crate) fn party_initials(name: &str) -> Vec<String> {
     }
     for party in split_versus(name) {
         let (own, _) = own_name(&party);
-        // Initials stay, stopwords alike ("U. S. A.").
-        let words: Vec<String> = own
-            .split_whitespace()
-            .map(squash_word)
-            .filter(|word| {
-                let word = word.as_str();
-                let joining = word.len() > 1 && STOPWORDS.contains(&word);
-                !(word.is_empty() || joining || SUFFIXES.contains(&word) || ROLES.contains(&word))
-            })
-            .collect();
-        let mut from = 0;
-        loop {
-            let rest = &words[from..];
-            if rest.len() >= 3
-                && rest
-                    .iter()
-                    .all(|w| w.starts_with(|c: char| c.is_ascii_alphabetic()))
-            {
-                initials.push(rest.iter().filter_map(|w| w.chars().next()).collect());
-            }
-            match rest {
-                [united, states, ..] if from == 0 && united == "united" && states == "states" => {
-                    from = 2
-                }
-                _ => break,
-            }
+        push_initials(own, &mut initials);
+        if let Some(acting) = acting_through(&party) {
+            push_initials(acting, &mut initials);
         }
     }
     initials
+}
+
+/// Adds the initials of one name of three words or more, and of the rest
+/// of it after a leading "United States" ([`party_initials`]).
+fn push_initials(name: &str, initials: &mut Vec<String>) {
+    // Initials stay, stopwords alike ("U. S. A.").
+    let words: Vec<String> = name
+        .split_whitespace()
+        .map(squash_word)
+        .filter(|word| {
+            let word = word.as_str();
+            let joining = word.len() > 1 && STOPWORDS.contains(&word);
+            !(word.is_empty() || joining || SUFFIXES.contains(&word) || ROLES.contains(&word))
+        })
+        .collect();
+    let mut from = 0;
+    loop {
+        let rest = &words[from..];
+        if rest.len() >= 3
+            && rest
+                .iter()
+                .all(|w| w.starts_with(|c: char| c.is_ascii_alphabetic()))
+        {
+            initials.push(rest.iter().filter_map(|w| w.chars().next()).collect());
+        }
+        match rest {
+            [united, states, ..] if from == 0 && united == "united" && states == "states" => {
+                from = 2
+            }
+            _ => break,
+        }
+    }
+}
+
+/// Who a party acts through, as a name of record writes it ("UNITED
+/// STATES BY AND THROUGH INTERNAL REVENUE SERVICE"): the agency briefs may
+/// cite the case by ("IRS v. McDermott"). Up to a comma.
+fn acting_through(party: &str) -> Option<&str> {
+    const THROUGH: &str = " by and through ";
+    let at = party
+        .as_bytes()
+        .windows(THROUGH.len())
+        .position(|here| here.eq_ignore_ascii_case(THROUGH.as_bytes()))?;
+    let acting = &party[at + THROUGH.len()..];
+    Some(acting.split(',').next().unwrap_or(acting))
 }
 
 /// A name split at each "v." (any spelling [`parties`] reads).
@@ -1690,6 +1712,13 @@ mod tests {
         assert_eq!(
             party_initials("FEDERAL ENERGY REGULATORY COMMISSION et al. v. MISSISSIPPI et al."),
             ["ferc"]
+        );
+        // The agency a party acts through.
+        assert_eq!(
+            party_initials(
+                "UNITED STATES BY AND THROUGH INTERNAL REVENUE SERVICE v. McDERMOTT et ux."
+            ),
+            ["irs"]
         );
     }
 

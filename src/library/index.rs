@@ -42,8 +42,9 @@ pub const INDEX_DIR: &str = "index";
 /// text's ligatures as their letters ([`ligatures_spelt_out`]), and head
 /// matter and syllabus searched with the opinions; 5: docket numbers, and
 /// equal scores ordered by [`TIEBREAK_FIELD`]; 6: the initials parties go
-/// by ([`names::party_initials`]).
-pub const INDEX_VERSION: u32 = 6;
+/// by ([`names::party_initials`]); 7: and those of the agency a party acts
+/// through.
+pub const INDEX_VERSION: u32 = 7;
 
 /// A fast field of a stable hash of the id, which orders hits of equal
 /// score ([`LibraryIndex::run`]).
@@ -512,6 +513,10 @@ impl LibraryIndex {
             }
             None => Vec::new(),
         };
+        let court_first = match crate::citations::court_named_by_query(query) {
+            Some(court) if docket.is_none() => self.court_cases(&court.id, limit)?,
+            _ => Vec::new(),
+        };
         let query = ligatures_spelt_out(query);
         let query = &places_spelt_out(&query);
         let mut parser = QueryParser::for_index(
@@ -585,10 +590,23 @@ impl LibraryIndex {
         } else {
             [named_first, elsewhere.hits]
         };
-        Ok(dedup([docket_first, ranked.concat()].concat())
+        Ok(dedup([docket_first, court_first, ranked.concat()].concat())
             .into_iter()
             .take(limit)
             .collect())
+    }
+
+    /// A court's cases, for a query naming the court ("Ninth Circuit"):
+    /// of a pool of them, those with a name before records known by their
+    /// citation alone, the most cited first.
+    fn court_cases(&self, court: &str, limit: usize) -> Result<Vec<SearchHit>, IndexError> {
+        let parser = QueryParser::for_index(&self.index, vec![self.fields.court]);
+        let pool = limit.max(COURT_POOL);
+        let hits = self.parse_and_run(&parser, &format!("\"{court}\""), pool)?;
+        let (named, nameless): (Vec<SearchHit>, Vec<SearchHit>) = hits
+            .into_iter()
+            .partition(|hit| !hit.name.trim().is_empty());
+        Ok([self.most_cited_first(named)?, nameless].concat())
     }
 
     /// Cases before authorities, the most cited first; equally cited hits
@@ -985,6 +1003,11 @@ fn pool_size(named: Option<&NameQuery>, limit: usize) -> usize {
 
 const PARTY_POOL: usize = 50;
 
+/// How many of a court's cases a query naming the court ranks by citing
+/// cases ([`LibraryIndex::court_cases`]): a court holds many thousands,
+/// and each counted is a look-up.
+const COURT_POOL: usize = 200;
+
 /// The hits ranked by parties and citing cases (the first [`PARTY_POOL`] by
 /// score), and those after them, kept in their order by score: so a larger
 /// limit adds hits after the ones a smaller limit shows, never before.
@@ -1113,12 +1136,20 @@ fn every_spelling(word: &str, initials: &HashSet<String>) -> String {
                 .map(|written| format!("name:\"{written}\"")),
         )
         .chain(initials.contains(word).then(|| format!("initials:{word}")))
+        .chain(initials.contains(word).then(|| letter_by_letter(word)))
         .collect();
     if others.is_empty() {
         format!("+{word}")
     } else {
         format!("+({word} {})", others.join(" "))
     }
+}
+
+/// Initials as a name that writes them with periods or spaces is indexed,
+/// a phrase of letters: "nlrb" as `name:"n l r b"`.
+fn letter_by_letter(initials: &str) -> String {
+    let letters: Vec<String> = initials.chars().map(String::from).collect();
+    format!("name:\"{}\"", letters.join(" "))
 }
 
 /// The words of a query worth searching ([`name_words`]), and which of
@@ -1137,20 +1168,47 @@ impl QueryWords {
     }
 }
 
-/// The words of a query written as initials ("INS", "NLRB"): three to six
-/// capitals, which may stand for a party of that many words
-/// ([`names::party_initials`]), lower-cased as [`name_words`] gives them.
-/// Initials with periods ("N.L.R.B.") are searched letter by letter, as a
-/// name that writes them so is indexed.
+/// The words of a query written as initials, lower-cased as [`name_words`]
+/// gives them: three to six capitals ("INS", "NLRB") or letters with
+/// periods ("N.L.R.B."), which may stand for a party of that many words
+/// ([`names::party_initials`]). A query typed all in lower case ("nlrb v.
+/// jones") tells nothing by its capitals: any word of three to six letters
+/// in it may be initials.
 fn written_initials(query: &str) -> HashSet<String> {
-    query
-        .split_whitespace()
-        .map(|word| word.trim_matches(|c: char| !c.is_alphanumeric()))
-        .filter(|word| {
-            (3..=6).contains(&word.len()) && word.chars().all(|c| c.is_ascii_uppercase())
+    let all_lower_case = !query.chars().any(char::is_uppercase);
+    let words: Vec<&str> = query.split_whitespace().collect();
+    (0..words.len())
+        .filter_map(|i| {
+            if let Some(joined) = dotted_initials(&words, i) {
+                return Some(joined);
+            }
+            let word = words[i].trim_matches(|c: char| !c.is_alphanumeric());
+            let letters = (3..=6).contains(&word.len())
+                && word.chars().all(|c| c.is_ascii_alphabetic())
+                && (all_lower_case || word.chars().all(|c| c.is_ascii_uppercase()));
+            (letters && !is_connective(word)).then(|| word.to_lowercase())
         })
-        .map(str::to_lowercase)
         .collect()
+}
+
+/// The `i`th of `words` as one word in lower case ("nlrb") when it is
+/// initials written with periods, three to six letters ("N.L.R.B.",
+/// "F.C.C"); `None` for other words, for "U.S." (a place, spelt out
+/// before), and after a number, where such letters are a code or a
+/// reporter ("42 U.S.C.").
+fn dotted_initials(words: &[&str], i: usize) -> Option<String> {
+    let after_a_number = i
+        .checked_sub(1)
+        .is_some_and(|before| words[before].bytes().all(|b| b.is_ascii_digit()));
+    if after_a_number {
+        return None;
+    }
+    let word = words[i].trim_matches(|c: char| !(c.is_alphanumeric() || c == '.'));
+    let letters: Vec<&str> = word.trim_end_matches('.').split('.').collect();
+    let single_letters = letters
+        .iter()
+        .all(|letter| letter.len() == 1 && letter.bytes().all(|b| b.is_ascii_alphabetic()));
+    ((3..=6).contains(&letters.len()) && single_letters).then(|| letters.concat().to_lowercase())
 }
 
 /// Whether a word joins the parties of a case name ("v.", "of", "et al.").
@@ -1332,12 +1390,19 @@ fn places_spelt_out(query: &str) -> Cow<'_, str> {
 /// "42 U.S.C. § 1983" or "Brown v. Board (1954)": only words reach the parser.
 /// An abbreviation with an apostrophe is one word ("Nat'l" is `Natl`,
 /// which T6 spells out as "National"); another apostrophe splits its word
-/// as the index does ("O'Connor" is `O Connor`).
+/// as the index does ("O'Connor" is `O Connor`). Initials with periods are
+/// one word too ([`dotted_initials`]).
 fn sanitize(query: &str) -> String {
-    query
+    let words: Vec<&str> = query
         .split_whitespace()
         .filter_map(without_query_syntax)
-        .map(|word| {
+        .collect();
+    (0..words.len())
+        .map(|i| {
+            let word = words[i];
+            if let Some(initials) = dotted_initials(&words, i) {
+                return initials;
+            }
             let joined: String = word.chars().filter(|c| !matches!(c, '\'' | '’')).collect();
             if joined.len() < word.len() && names::spellings(&joined).len() > 1 {
                 joined
@@ -1558,7 +1623,21 @@ mod tests {
             written,
             HashSet::from(["ins".to_string(), "nlrb".to_string()])
         );
-        assert_eq!(every_spelling("nlrb", &written), "+(nlrb initials:nlrb)");
+        assert_eq!(
+            every_spelling("nlrb", &written),
+            "+(nlrb initials:nlrb name:\"n l r b\")"
+        );
+        // Initials with periods, and any word of a query in lower case;
+        // not a code's or reporter's letters after a number.
+        assert_eq!(
+            written_initials("nlrb v. jones & laughlin"),
+            HashSet::from(["nlrb".to_string(), "jones".to_string()])
+        );
+        assert_eq!(
+            written_initials("F.C.C. v. Pacifica, 42 U.S.C. § 1983"),
+            HashSet::from(["fcc".to_string()])
+        );
+        assert_eq!(sanitize("F.C.C. v. Pacifica"), "fcc v Pacifica");
     }
 
     #[test]

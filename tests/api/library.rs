@@ -984,12 +984,32 @@ fn search_finds_cases_and_rules_by_name_and_text() {
         ("NLRB v. Brown", "scdb-1964-063"),
         ("EPA v. West Virginia", "scdb-2021-045"),
         ("Chevron U.S.A. Inc. v. NRDC", "scdb-1983-134"),
+        // Initials with periods, a query typed in lower case, and the
+        // agency a party acts through.
+        ("N.L.R.B. v. Brown", "scdb-1964-063"),
+        ("ins v. chadha", "scdb-1982-130"),
+        ("epa v. west virginia", "scdb-2021-045"),
+        ("IRS v. McDermott", "scdb-1992-048"),
     ] {
         assert_found_first(&library, query, id);
         if query.contains(" v. ") {
             let names = library.search_names(query, 3).unwrap();
             assert_eq!(names[0].id, id, "{query}: {names:?}");
         }
+    }
+    // A court named by a query, in words or as the Bluebook abbreviates
+    // it, lists its cases, those with names first.
+    for (query, court) in [
+        ("Ninth Circuit", "ca9"),
+        ("9th Cir.", "ca9"),
+        ("scotus", "scotus"),
+    ] {
+        let hits = library.search(query, None, 5).unwrap();
+        assert!(
+            hits.iter()
+                .all(|hit| hit.court.as_deref() == Some(court) && !hit.name.is_empty()),
+            "{query}: {hits:?}"
+        );
     }
     // A query that reads as a citation finds what it cites first, in the
     // shorthand lawyers type as well as in Bluebook form; numbers alone
