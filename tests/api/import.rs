@@ -1424,6 +1424,49 @@ fn dockets_imported_alone_give_a_later_runs_clusters_their_courts() {
     assert_eq!(smith.docket_numbers, ["99-55555"]);
 }
 
+/// Clusters imported before any dockets get no court, and the report says
+/// so; once the dockets are imported, the clusters file is read again and
+/// they get their courts and docket numbers.
+#[test]
+fn clusters_imported_before_their_dockets_get_their_courts_once_the_dockets_come() {
+    let dir = data_with_library();
+    let fixtures = fixtures("courtlistener");
+    let dump = tempfile::tempdir().unwrap();
+    let copy = |name: &str| {
+        std::fs::copy(fixtures.join(name), dump.path().join(name)).unwrap();
+    };
+    copy("opinion-clusters-2024-05-06.csv");
+    let args = ["courtlistener", "--partial", dump.path().to_str().unwrap()];
+    let first = import(dir.path(), &args);
+    let report = String::from_utf8_lossy(&first.stdout);
+    assert!(
+        report.contains("clusters name a docket, but the library held no dockets"),
+        "{report}"
+    );
+    let smith = |dir: &Path| {
+        Library::open_read_only(dir)
+            .unwrap()
+            .case("cl-101")
+            .unwrap()
+            .unwrap()
+    };
+    assert_eq!(smith(dir.path()).court, None);
+    copy("courts-2024-05-06.csv");
+    copy("dockets-2024-05-06.csv");
+    let second = import(dir.path(), &args);
+    let report = String::from_utf8_lossy(&second.stdout);
+    assert!(
+        report.contains("read again: an earlier run read it before the dockets"),
+        "{report}"
+    );
+    assert_eq!(smith(dir.path()).court.as_deref(), Some("ca9"));
+    assert_eq!(smith(dir.path()).docket_numbers, ["99-55555"]);
+    // Read again once: a third run finds every file done.
+    let third = import(dir.path(), &args);
+    let report = String::from_utf8_lossy(&third.stdout);
+    assert!(!report.contains("read again"), "{report}");
+}
+
 /// An import that stored none of the rows it read, every one skipped,
 /// fails, so a script sees nothing was imported.
 #[test]

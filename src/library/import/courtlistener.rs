@@ -17,7 +17,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::csv::{CsvReader, Dialect, Row, RowError};
 use super::{
-    Batches, DecisionDate, ImportError, ImportReport, Input, InputMeter, Progress,
+    Batches, Checkpoint, DecisionDate, ImportError, ImportReport, Input, InputMeter, Progress,
     UnknownReporters, checkpoint_key, decision_date, each_row, open_input, opinions_refused,
     real_date, unpaged_volume, volume_or_page_number, warn_recoded,
 };
@@ -378,6 +378,9 @@ fn import_table(
         names: table.names(),
     };
     let mut report = ImportReport::new(format!("{SOURCE} {label}"));
+    if table == Table::Clusters {
+        read_again_with_dockets(store, &key, path, &mut report)?;
+    }
     // A file an earlier run finished needs none of the set-up below (the
     // joins and the citation snapshot read the whole store).
     let Some(start) = batches.start(&mut report)? else {
@@ -427,6 +430,10 @@ fn import_table(
             // A second row with an id already read would be merged into
             // that case: it is reported and skipped instead.
             let mut seen = FxHashSet::default();
+            let mut before_dockets = BeforeDockets {
+                key: &key,
+                clusters: 0,
+            };
             batches.run(
                 start,
                 csv,
@@ -442,10 +449,20 @@ fn import_table(
                                 cluster.cluster
                             ))));
                         }
-                        store_cluster(writer, cluster)
+                        store_cluster(writer, cluster, &mut before_dockets)
                     }),
                 ),
             )?;
+            if before_dockets.clusters > 0 {
+                report_ref.note(format!(
+                    "{}: {} clusters name a docket, but the library held no dockets (the dump's \
+                     dockets file is read before its clusters), so they have no court or docket \
+                     number yet; import the dockets file, and this file is read again to give \
+                     them theirs",
+                    path.display(),
+                    before_dockets.clusters
+                ));
+            }
         }
         Table::Citations => {
             let c = CitationColumns::new(&columns);
@@ -840,7 +857,75 @@ fn cluster(c: &ClusterColumns, row: &Row) -> Result<ClusterRow, String> {
     })
 }
 
-fn store_cluster(writer: &mut LibraryWriter<'_>, cluster: ClusterRow) -> RowOutcome {
+/// The meta key listing the clusters files read while the library held
+/// no dockets, whose clusters got no court: each is read again by a run
+/// that holds dockets ([`read_again_with_dockets`]).
+const CLUSTERS_BEFORE_DOCKETS: &str = "courtlistener_clusters_before_dockets";
+
+/// The clusters of a file read while the library held no dockets.
+struct BeforeDockets<'k> {
+    /// The file's checkpoint key.
+    key: &'k str,
+    /// How many of them this run read.
+    clusters: u64,
+}
+
+impl BeforeDockets<'_> {
+    /// Counts a cluster that names a docket the library could not hold
+    /// yet; the first lists the file, in the transaction that stores it,
+    /// so a kill cannot leave it stored and unlisted.
+    fn count(&mut self, writer: &mut LibraryWriter<'_>) -> Result<(), ImportError> {
+        if self.clusters == 0 {
+            let mut files: BTreeSet<String> = writer
+                .get_meta(CLUSTERS_BEFORE_DOCKETS)?
+                .unwrap_or_default();
+            if files.insert(self.key.to_string()) {
+                writer.set_meta(CLUSTERS_BEFORE_DOCKETS, &files)?;
+            }
+        }
+        self.clusters += 1;
+        Ok(())
+    }
+}
+
+/// Reads a clusters file again, from its start, when an earlier run read
+/// it before any dockets and the library holds dockets now: its clusters
+/// get the courts and docket numbers they lack (storing a cluster again
+/// changes nothing else).
+fn read_again_with_dockets(
+    store: &Store,
+    key: &str,
+    path: &Path,
+    report: &mut ImportReport,
+) -> Result<(), ImportError> {
+    let read_again = store.write(|txn| -> Result<bool, ImportError> {
+        let mut writer = LibraryWriter::new(txn)?;
+        let mut files: BTreeSet<String> = writer
+            .get_meta(CLUSTERS_BEFORE_DOCKETS)?
+            .unwrap_or_default();
+        let read_again = writer.holds_dockets()? && files.remove(key);
+        if read_again {
+            writer.set_meta(CLUSTERS_BEFORE_DOCKETS, &files)?;
+            writer.set_checkpoint(key, &Checkpoint::default())?;
+        }
+        writer.finish()?;
+        Ok(read_again)
+    })?;
+    if read_again {
+        report.note(format!(
+            "{}: read again: an earlier run read it before the dockets that give its clusters \
+             their courts",
+            path.display()
+        ));
+    }
+    Ok(())
+}
+
+fn store_cluster(
+    writer: &mut LibraryWriter<'_>,
+    cluster: ClusterRow,
+    before_dockets: &mut BeforeDockets<'_>,
+) -> RowOutcome {
     let ClusterRow {
         cluster: _,
         mut record,
@@ -868,6 +953,7 @@ fn store_cluster(writer: &mut LibraryWriter<'_>, cluster: ClusterRow) -> RowOutc
                         format!("docket {id} is not in the dockets file, so the case has no court")
                     });
                 }
+                None if docket_id.is_some() => before_dockets.count(writer)?,
                 None => {}
             }
         }
