@@ -459,6 +459,25 @@ pub struct LibraryWriter<'txn> {
     counts: BTreeMap<String, i64>,
 }
 
+/// What [`LibraryWriter::settle_coverage`] made of a file's volumes.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Settled {
+    /// Volumes it brings that are not held: rows were skipped.
+    pub withheld: usize,
+    /// Volumes held from now on.
+    pub newly_held: usize,
+    /// Of those, volumes where the library has [`Self::SPARSE_CASES`] cases
+    /// or fewer: a reporter volume prints dozens, so a file whose volumes
+    /// are mostly so is likely a sample imported as a whole dump.
+    pub sparse: usize,
+    /// The source its volumes are held by.
+    pub source: Option<String>,
+}
+
+impl Settled {
+    pub const SPARSE_CASES: usize = 2;
+}
+
 /// What a cluster needs from its docket during a CourtListener import.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DocketInfo {
@@ -1159,8 +1178,8 @@ impl<'txn> LibraryWriter<'txn> {
     /// were skipped (in this run or a killed one before it). A volume it
     /// brings but cannot hold, that an earlier file of the same source held,
     /// is no longer held: this file has a case there the library lacks.
-    /// Returns how many volumes it brings are not held for that.
-    pub fn settle_coverage(&mut self, key: &str) -> Result<usize, StoreError> {
+    pub fn settle_coverage(&mut self, key: &str) -> Result<Settled, StoreError> {
+        let mut settled = Settled::default();
         let mut volumes = Vec::new();
         for entry in self
             .coverage_pending
@@ -1191,6 +1210,18 @@ impl<'txn> LibraryWriter<'txn> {
             match (held_by, source) {
                 (None, Some(source)) if holds => {
                     self.coverage.insert((reporter.as_str(), *volume), source)?;
+                    settled.newly_held += 1;
+                    let cases = self
+                        .cite_index
+                        .range(
+                            (reporter.as_str(), *volume, 0)
+                                ..=(reporter.as_str(), *volume, u32::MAX),
+                        )?
+                        .take(Settled::SPARSE_CASES + 1)
+                        .count();
+                    if cases <= Settled::SPARSE_CASES {
+                        settled.sparse += 1;
+                    }
                 }
                 (Some(held_by), _)
                     if !holds && file_source.as_deref() == Some(held_by.as_str()) =>
@@ -1200,7 +1231,9 @@ impl<'txn> LibraryWriter<'txn> {
                 _ => {}
             }
         }
-        Ok(if incomplete { volumes.len() - 1 } else { 0 })
+        settled.withheld = if incomplete { volumes.len() - 1 } else { 0 };
+        settled.source = file_source;
+        Ok(settled)
     }
 
     /// The file being imported lists `citations` for case `case_id`: once

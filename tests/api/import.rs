@@ -1467,6 +1467,46 @@ fn clusters_imported_before_their_dockets_get_their_courts_once_the_dockets_come
     assert!(!report.contains("read again"), "{report}");
 }
 
+/// A dump whose volumes mostly hold a case or two is likely a sample
+/// imported as a whole dump: the report says what that costs and how to
+/// undo it. With `--partial` nothing is held, and nothing is said.
+#[test]
+fn a_sample_imported_as_a_whole_dump_is_pointed_out() {
+    let fixtures = fixtures("courtlistener");
+    let dump = tempfile::tempdir().unwrap();
+    for name in [
+        "courts-2024-05-06.csv",
+        "dockets-2024-05-06.csv",
+        "opinion-clusters-2024-05-06.csv",
+    ] {
+        std::fs::copy(fixtures.join(name), dump.path().join(name)).unwrap();
+    }
+    std::fs::write(
+        dump.path().join("citations-2024-05-06.csv"),
+        "\"id\",\"volume\",\"reporter\",\"page\",\"type\",\"cluster_id\"\n\
+         \"1\",\"245\",\"F.3d\",\"100\",\"1\",\"101\"\n\
+         \"2\",\"24\",\"Cal. 4th\",\"500\",\"2\",\"102\"\n",
+    )
+    .unwrap();
+    let dump = dump.path().to_str().unwrap();
+    let whole = data_with_library();
+    let report = import(whole.path(), &["courtlistener", dump]);
+    let report = String::from_utf8_lossy(&report.stdout);
+    assert!(
+        report.contains(
+            "2 of the 2 volumes it brings, now counted as held completely, hold 2 cases or fewer"
+        ) && report.contains("lexstack library forget-coverage courtlistener"),
+        "{report}"
+    );
+    let partial = data_with_library();
+    let report = import(partial.path(), &["courtlistener", "--partial", dump]);
+    let report = String::from_utf8_lossy(&report.stdout);
+    assert!(
+        !report.contains("now counted as held completely"),
+        "{report}"
+    );
+}
+
 /// An import that stored none of the rows it read, every one skipped,
 /// fails, so a script sees nothing was imported.
 #[test]

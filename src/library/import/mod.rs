@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use super::index::IndexError;
 use super::model::{CaseCitation, CiteKey};
-use super::store::{LibraryWriter, NamedIds, Withdrawn, count_named_ids};
+use super::store::{LibraryWriter, NamedIds, Settled, Withdrawn, count_named_ids};
 use crate::store::{Store, StoreError};
 
 /// Rows committed per write transaction.
@@ -1131,14 +1131,28 @@ impl Batches<'_> {
         let withdrawn = self.settle_listed_citations(malformed == 0)?;
         self.store.write(|txn| -> Result<(), ImportError> {
             let mut writer = LibraryWriter::new(txn)?;
-            let volumes_withheld = writer.settle_coverage(self.key)?;
-            if volumes_withheld > 0 {
+            let settled = writer.settle_coverage(self.key)?;
+            if settled.withheld > 0 {
                 report.note(format!(
                     "{}: rows were skipped or placed no case in its volume, so the volumes it \
                      brings ({}) are not counted as held completely (citations there answer \
                      `unavailable`); mend the rows and import again",
                     self.file.display(),
-                    volumes_withheld
+                    settled.withheld
+                ));
+            }
+            if settled.sparse * 2 > settled.newly_held {
+                report.note(format!(
+                    "{}: {} of the {} volumes it brings, now counted as held completely, hold {} \
+                     cases or fewer in the library; if this is a sample of a dump rather than \
+                     the whole dump, a citation elsewhere in those volumes answers `unverified` \
+                     where it should be `unavailable`: run `lexstack library forget-coverage {}`, \
+                     and import samples with `--partial`",
+                    self.file.display(),
+                    settled.sparse,
+                    settled.newly_held,
+                    Settled::SPARSE_CASES,
+                    settled.source.as_deref().unwrap_or("SOURCE"),
                 ));
             }
             if withdrawn.citations > 0 {
