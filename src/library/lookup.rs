@@ -253,9 +253,20 @@ pub enum PartLookup {
 /// Why a code has no such title, when it numbers its titles.
 fn title_out_of_range(code: &str, title: &str) -> Option<String> {
     let last = last_title(code)?;
-    let held = title.parse::<u32>().is_ok_and(|t| (1..=last).contains(&t));
-    (!held).then(|| format!("its titles are numbered 1 to {last}"))
+    let number = title.parse::<u32>().ok().filter(|t| (1..=last).contains(t));
+    match number {
+        None => Some(format!("its titles are numbered 1 to {last}")),
+        Some(number) if code == codes::USC && number == USC_RESERVED_TITLE => Some(format!(
+            "title {USC_RESERVED_TITLE} of the U.S. Code is reserved: no section has been enacted in it"
+        )),
+        Some(_) => None,
+    }
 }
+
+/// The one title number of the U.S. Code below its last that no law has
+/// filled: the Office of the Law Revision Counsel lists it as
+/// "[Reserved]".
+const USC_RESERVED_TITLE: u32 = 53;
 
 /// The last title of a code: 54 of the U.S. Code, 50 of the CFR.
 fn last_title(code: &str) -> Option<u32> {
