@@ -242,7 +242,17 @@ pub fn court_named_by_query(query: &str) -> Option<&'static Court> {
     if let Some(court) = court_by_id(query) {
         return Some(court);
     }
-    if let Some(court) = court_by_name(query) {
+    // "U.S. Court of Appeals for the Ninth Circuit": courts-db names the
+    // federal courts without the country.
+    let without_country = ["U.S. ", "United States "].iter().find_map(|country| {
+        let head = query.get(..country.len())?;
+        head.eq_ignore_ascii_case(country)
+            .then(|| &query[country.len()..])
+    });
+    if let Some(court) = std::iter::once(query)
+        .chain(without_country)
+        .find_map(court_by_name)
+    {
         return Some(court);
     }
     let abbreviated = circuit_abbreviated(query);
@@ -596,6 +606,7 @@ mod tests {
             ("D.C. Circuit", "cadc"),
             ("S.D.N.Y.", "nysd"),
             ("Supreme Court of the United States", "scotus"),
+            ("U.S. Court of Appeals for the Ninth Circuit", "ca9"),
         ] {
             assert_eq!(id(query).as_deref(), Some(court), "{query}");
         }

@@ -1317,24 +1317,35 @@ fn without_representative(party: &str) -> &str {
 /// a leading "United States" too ("epa" for UNITED STATES ENVIRONMENTAL
 /// PROTECTION AGENCY). Briefs cite agencies by them ("INS v. Chadha").
 pub(crate) fn party_initials(name: &str) -> Vec<String> {
-    let mut initials = Vec::new();
+    initials_by_party(name).concat()
+}
+
+/// [`party_initials`] party by party, in the order of the name's parties.
+pub(crate) fn initials_by_party(name: &str) -> Vec<Vec<String>> {
     // Most names have no party of three words ("Petrov v. Young"): told
     // without reading them word by word.
     if name.split_whitespace().nth(3).is_none() {
-        return initials;
+        return Vec::new();
     }
-    for party in split_versus(name) {
-        let (own, _) = own_name(&party);
-        push_initials(own, &mut initials);
-        if let Some(acting) = acting_through(&party) {
-            push_initials(acting, &mut initials);
-        }
-    }
-    initials
+    split_versus(name)
+        .iter()
+        .map(|party| {
+            let mut initials = Vec::new();
+            let (own, _) = own_name(party);
+            push_initials(own, &mut initials);
+            if let Some(acting) = acting_through(party) {
+                push_initials(acting, &mut initials);
+            }
+            initials
+        })
+        .collect()
 }
 
-/// Adds the initials of one name of three words or more, and of the rest
-/// of it after a leading "United States" ([`party_initials`]).
+/// Adds the initials of one name of three words or more, with and without
+/// the company's word it ends with ("fdic" and "fdi" for FEDERAL DEPOSIT
+/// INSURANCE CORP., "ibm" for INTERNATIONAL BUSINESS MACHINES
+/// CORPORATION), and of the rest of it after a leading "United States" or
+/// "U.S." ([`party_initials`]).
 fn push_initials(name: &str, initials: &mut Vec<String>) {
     // Initials stay, stopwords alike ("U. S. A.").
     let words: Vec<String> = name
@@ -1343,23 +1354,34 @@ fn push_initials(name: &str, initials: &mut Vec<String>) {
         .filter(|word| {
             let word = word.as_str();
             let joining = word.len() > 1 && STOPWORDS.contains(&word);
-            !(word.is_empty() || joining || SUFFIXES.contains(&word) || ROLES.contains(&word))
+            !(word.is_empty() || joining || ROLES.contains(&word))
         })
         .collect();
+    let is_company_word =
+        |word: &str| SUFFIXES.contains(&word) || matches!(word, "company" | "corporation");
+    let body = words
+        .iter()
+        .rposition(|word| !is_company_word(word))
+        .map_or(0, |last| last + 1);
     let mut from = 0;
     loop {
-        let rest = &words[from..];
-        if rest.len() >= 3
-            && rest
-                .iter()
-                .all(|w| w.starts_with(|c: char| c.is_ascii_alphabetic()))
-        {
-            initials.push(rest.iter().filter_map(|w| w.chars().next()).collect());
+        for to in [body, words.len()] {
+            let rest = &words[from.min(to)..to];
+            let initialed: String = rest.iter().filter_map(|w| w.chars().next()).collect();
+            if rest.len() >= 3
+                && rest
+                    .iter()
+                    .all(|w| w.starts_with(|c: char| c.is_ascii_alphabetic()))
+                && !initials.contains(&initialed)
+            {
+                initials.push(initialed);
+            }
         }
-        match rest {
+        match &words[from..] {
             [united, states, ..] if from == 0 && united == "united" && states == "states" => {
                 from = 2
             }
+            [us, ..] if from == 0 && us == "us" => from = 1,
             _ => break,
         }
     }
@@ -1698,7 +1720,7 @@ mod tests {
             party_initials(
                 "CHEVRON U. S. A. INC. v. NATURAL RESOURCES DEFENSE COUNCIL, INC., et al."
             ),
-            ["cusa", "nrdc"]
+            ["cusa", "cusai", "nrdc"]
         );
         assert_eq!(
             party_initials("WEST VIRGINIA v. UNITED STATES ENVIRONMENTAL PROTECTION AGENCY"),
@@ -1712,6 +1734,19 @@ mod tests {
         assert_eq!(
             party_initials("FEDERAL ENERGY REGULATORY COMMISSION et al. v. MISSISSIPPI et al."),
             ["ferc"]
+        );
+        // With and without the company's word it ends with; after "U.S.".
+        assert_eq!(
+            party_initials("RODRIGUEZ v. FEDERAL DEPOSIT INSURANCE CORP."),
+            ["fdi", "fdic"]
+        );
+        assert_eq!(
+            party_initials("UNITED STATES v. INTERNATIONAL BUSINESS MACHINES CORPORATION"),
+            ["ibm", "ibmc"]
+        );
+        assert_eq!(
+            party_initials("SALINAS v. U.S. RAILROAD RETIREMENT BOARD"),
+            ["urrb", "rrb"]
         );
         // The agency a party acts through.
         assert_eq!(

@@ -43,8 +43,8 @@ pub const INDEX_DIR: &str = "index";
 /// matter and syllabus searched with the opinions; 5: docket numbers, and
 /// equal scores ordered by [`TIEBREAK_FIELD`]; 6: the initials parties go
 /// by ([`names::party_initials`]); 7: and those of the agency a party acts
-/// through.
-pub const INDEX_VERSION: u32 = 7;
+/// through; 8: with and without the company's word a name ends with.
+pub const INDEX_VERSION: u32 = 8;
 
 /// A fast field of a stable hash of the id, which orders hits of equal
 /// score ([`LibraryIndex::run`]).
@@ -598,15 +598,23 @@ impl LibraryIndex {
 
     /// A court's cases, for a query naming the court ("Ninth Circuit"):
     /// of a pool of them, those with a name before records known by their
-    /// citation alone, the most cited first.
+    /// citation alone, the most cited first. The pool grows until it holds
+    /// `limit` named cases, or the court's every case, or
+    /// [`MAX_COURT_POOL`].
     fn court_cases(&self, court: &str, limit: usize) -> Result<Vec<SearchHit>, IndexError> {
         let parser = QueryParser::for_index(&self.index, vec![self.fields.court]);
-        let pool = limit.max(COURT_POOL);
-        let hits = self.parse_and_run(&parser, &format!("\"{court}\""), pool)?;
-        let (named, nameless): (Vec<SearchHit>, Vec<SearchHit>) = hits
-            .into_iter()
-            .partition(|hit| !hit.name.trim().is_empty());
-        Ok([self.most_cited_first(named)?, nameless].concat())
+        let mut pool = limit.max(COURT_POOL);
+        loop {
+            let hits = self.parse_and_run(&parser, &format!("\"{court}\""), pool)?;
+            let every_case = hits.len() < pool;
+            let (named, nameless): (Vec<SearchHit>, Vec<SearchHit>) = hits
+                .into_iter()
+                .partition(|hit| !hit.name.trim().is_empty());
+            if named.len() >= limit || every_case || pool >= MAX_COURT_POOL {
+                return Ok([self.most_cited_first(named)?, nameless].concat());
+            }
+            pool = (pool * 4).min(MAX_COURT_POOL);
+        }
     }
 
     /// Cases before authorities, the most cited first; equally cited hits
@@ -1008,6 +1016,9 @@ const PARTY_POOL: usize = 50;
 /// and each counted is a look-up.
 const COURT_POOL: usize = 200;
 
+/// The most of a court's cases looked at to list its named cases first.
+const MAX_COURT_POOL: usize = 20_000;
+
 /// The hits ranked by parties and citing cases (the first [`PARTY_POOL`] by
 /// score), and those after them, kept in their order by score: so a larger
 /// limit adds hits after the ones a smaller limit shows, never before.
@@ -1080,12 +1091,12 @@ impl NameQuery {
     fn is_named_with(&self, name: &str, same_word: fn(&str, &str) -> bool) -> bool {
         match self {
             NameQuery::Parties(wanted) => {
-                Parties::of(name).is_some_and(|parties| parties.include(wanted, same_word))
+                Parties::of_record(name).is_some_and(|parties| parties.include(wanted, same_word))
             }
             NameQuery::Matter(words) => {
                 matter_of(name).is_some_and(|matter| holds(&name_tokens(matter), words, same_word))
             }
-            NameQuery::OneParty(words) => Parties::of(name).is_some_and(|parties| {
+            NameQuery::OneParty(words) => Parties::of_record(name).is_some_and(|parties| {
                 holds(&parties.first, words, same_word) || holds(&parties.second, words, same_word)
             }),
         }
@@ -1111,6 +1122,18 @@ impl Parties {
             second: named(second),
         };
         (!parties.first.is_empty() || !parties.second.is_empty()).then_some(parties)
+    }
+
+    /// [`Self::of`] a case's name of record, each side also holding the
+    /// initials its party goes by, so that "CBS v. FCC" names CBS, INC. v.
+    /// FEDERAL COMMUNICATIONS COMMISSION on the sides it asks.
+    fn of_record(name: &str) -> Option<Parties> {
+        let mut parties = Self::of(name)?;
+        if let [first, second] = names::initials_by_party(name).as_slice() {
+            parties.first.extend(first.iter().cloned());
+            parties.second.extend(second.iter().cloned());
+        }
+        Some(parties)
     }
 
     /// Whether every word of `wanted` is on the same side here.
@@ -1603,6 +1626,21 @@ mod tests {
         assert!(!named.include(&Parties::of("Brown v. Board").unwrap(), as_written));
         assert!(named.include(&Parties::of("Board v. Brown").unwrap(), as_written));
         assert!(named.include(&Parties::of("v. Brown").unwrap(), as_written));
+        // A party of record goes by its initials on its own side.
+        let cbs_v_fcc = Parties::of("CBS v. FCC").unwrap();
+        let of_record = |name: &str| Parties::of_record(name).unwrap();
+        assert!(
+            of_record("CBS, INC. v. FEDERAL COMMUNICATIONS COMMISSION")
+                .include(&cbs_v_fcc, as_written)
+        );
+        assert!(
+            !of_record("COLUMBIA BROADCASTING SYSTEM v. DEMOCRATIC NATIONAL COMMITTEE")
+                .include(&cbs_v_fcc, as_written)
+        );
+        assert!(
+            !of_record("FEDERAL COMMUNICATIONS COMMISSION v. CBS, INC.")
+                .include(&cbs_v_fcc, as_written)
+        );
     }
 
     #[test]

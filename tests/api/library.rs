@@ -996,6 +996,12 @@ fn search_finds_cases_and_rules_by_name_and_text() {
         ("ins v. chadha", "scdb-1982-130"),
         ("epa v. west virginia", "scdb-2021-045"),
         ("IRS v. McDermott", "scdb-1992-048"),
+        // Initials with or without the company's word, on the sides asked
+        // (not COLUMBIA BROADCASTING SYSTEM v. DEMOCRATIC NATIONAL
+        // COMMITTEE, more cited).
+        ("Rodriguez v. FDIC", "scdb-2019-023"),
+        ("United States v. IBM", "scdb-1995-065"),
+        ("CBS v. FCC", "scdb-1980-145"),
     ] {
         assert_found_first(&library, query, id);
         if query.contains(" v. ") {
@@ -1005,12 +1011,13 @@ fn search_finds_cases_and_rules_by_name_and_text() {
     }
     // A court named by a query, in words or as the Bluebook abbreviates
     // it, lists its cases, those with names first.
-    for (query, court) in [
-        ("Ninth Circuit", "ca9"),
-        ("9th Cir.", "ca9"),
-        ("scotus", "scotus"),
+    for (query, court, limit) in [
+        ("Ninth Circuit", "ca9", 5),
+        ("9th Cir.", "ca9", 5),
+        ("scotus", "scotus", 500),
     ] {
-        let hits = library.search(query, None, 5).unwrap();
+        let hits = library.search(query, None, limit).unwrap();
+        assert_eq!(hits.len(), limit, "{query}");
         assert!(
             hits.iter()
                 .all(|hit| hit.court.as_deref() == Some(court) && !hit.name.is_empty()),
