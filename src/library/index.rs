@@ -1158,8 +1158,13 @@ fn every_spelling(word: &str, initials: &HashSet<String>) -> String {
                 .into_iter()
                 .map(|written| format!("name:\"{written}\"")),
         )
-        .chain(initials.contains(word).then(|| format!("initials:{word}")))
-        .chain(initials.contains(word).then(|| letter_by_letter(word)))
+        .chain(
+            initials
+                .contains(word)
+                .then(|| [format!("initials:{word}"), letter_by_letter(word)])
+                .into_iter()
+                .flatten(),
+        )
         .collect();
     if others.is_empty() {
         format!("+{word}")

@@ -27,6 +27,7 @@ use crate::library::model::{
 };
 use crate::library::store::{
     CitationsAdded, DocketInfo, LibraryWriter, NamedIds, OpinionAdded, PreparedOpinion, Unjoined,
+    meta_value,
 };
 use crate::library::text::markup_to_text;
 use crate::store::{Store, StoreError};
@@ -898,6 +899,14 @@ fn read_again_with_dockets(
     path: &Path,
     report: &mut ImportReport,
 ) -> Result<(), ImportError> {
+    // Most runs have nothing to read again: told without a commit.
+    let listed = store.read(|txn| {
+        meta_value::<BTreeSet<String>>(txn, CLUSTERS_BEFORE_DOCKETS)
+            .map(|files| files.is_some_and(|files| files.contains(key)))
+    })?;
+    if !listed {
+        return Ok(());
+    }
     let read_again = store.write(|txn| -> Result<bool, ImportError> {
         let mut writer = LibraryWriter::new(txn)?;
         let mut files: BTreeSet<String> = writer

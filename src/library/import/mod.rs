@@ -1146,8 +1146,8 @@ impl Batches<'_> {
                     "{}: {} of the {} volumes it brings, now counted as held completely, hold {} \
                      cases or fewer in the library; if this is a sample of a dump rather than \
                      the whole dump, a case there that it lacks may be taken for one that does \
-                     not exist (`unverified` where it should be `unavailable`): run `lexstack library forget-coverage {}`, \
-                     and import samples with `--partial`",
+                     not exist (`unverified` where it should be `unavailable`): run `lexstack \
+                     library forget-coverage {}`, and import samples with `--partial`",
                     self.file.display(),
                     settled.sparse,
                     settled.newly_held,
