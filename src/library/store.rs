@@ -511,6 +511,12 @@ pub fn counts(txn: &ReadTransaction) -> Result<Counts, StoreError> {
 }
 
 /// A JSON value kept in `LIBRARY_META`.
+/// Whether a CourtListener import keeps dockets for clusters still to
+/// come ([`LibraryWriter::holds_dockets`]).
+pub fn holds_import_dockets(txn: &ReadTransaction) -> Result<bool, StoreError> {
+    Ok(txn.open_table(IMPORT_DOCKETS)?.first()?.is_some())
+}
+
 pub fn meta_value<T: serde::de::DeserializeOwned>(
     txn: &ReadTransaction,
     key: &str,

@@ -1465,6 +1465,37 @@ fn clusters_imported_before_their_dockets_get_their_courts_once_the_dockets_come
     let third = import(dir.path(), &args);
     let report = String::from_utf8_lossy(&third.stdout);
     assert!(!report.contains("read again"), "{report}");
+    // Dockets brought from a folder of their own name the clusters files
+    // waiting for them, which are read again with their folder.
+    let dir = data_with_library();
+    let (clusters, dockets) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    for (name, into) in [
+        ("opinion-clusters-2024-05-06.csv", &clusters),
+        ("courts-2024-05-06.csv", &dockets),
+        ("dockets-2024-05-06.csv", &dockets),
+    ] {
+        std::fs::copy(fixtures.join(name), into.path().join(name)).unwrap();
+    }
+    let import_folder = |folder: &tempfile::TempDir| {
+        let output = import(
+            dir.path(),
+            &[
+                "courtlistener",
+                "--partial",
+                folder.path().to_str().unwrap(),
+            ],
+        );
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    import_folder(&clusters);
+    let report = import_folder(&dockets);
+    assert!(
+        report.contains("read before any dockets wait for these: opinion-clusters-2024-05-06.csv"),
+        "{report}"
+    );
+    let report = import_folder(&clusters);
+    assert!(report.contains("read again"), "{report}");
+    assert_eq!(smith(dir.path()).court.as_deref(), Some("ca9"));
 }
 
 /// A dump whose volumes mostly hold a case or two is likely a sample

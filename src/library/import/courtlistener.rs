@@ -27,7 +27,7 @@ use crate::library::model::{
 };
 use crate::library::store::{
     CitationsAdded, DocketInfo, LibraryWriter, NamedIds, OpinionAdded, PreparedOpinion, Unjoined,
-    meta_value,
+    holds_import_dockets, meta_value,
 };
 use crate::library::text::markup_to_text;
 use crate::store::{Store, StoreError};
@@ -193,6 +193,9 @@ pub fn import_dir(
             writer.finish()?;
             Ok(())
         })?;
+    }
+    if !reads_clusters {
+        note_clusters_waiting_for_dockets(store, &mut report)?;
     }
     if report.failed_files.is_empty() {
         super::mark_folder_import(store, SOURCE, dir, true)?;
@@ -925,6 +928,32 @@ fn read_again_with_dockets(
             "{}: read again: an earlier run read it before the dockets that give its clusters \
              their courts",
             path.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Tells a run that brought dockets but no clusters which clusters files,
+/// read before any dockets, wait for them: they are read again when their
+/// folder is imported again.
+fn note_clusters_waiting_for_dockets(
+    store: &Store,
+    report: &mut ImportReport,
+) -> Result<(), ImportError> {
+    let (holds_dockets, waiting) = store.read(|txn| -> Result<_, StoreError> {
+        let waiting: Option<BTreeSet<String>> = meta_value(txn, CLUSTERS_BEFORE_DOCKETS)?;
+        Ok((holds_import_dockets(txn)?, waiting.unwrap_or_default()))
+    })?;
+    if holds_dockets && !waiting.is_empty() {
+        // A checkpoint key is "kind:file name:size:modified".
+        let names: Vec<&str> = waiting
+            .iter()
+            .map(|key| key.split(':').nth(1).unwrap_or(key))
+            .collect();
+        report.note(format!(
+            "clusters files read before any dockets wait for these: {}; import their folder \
+             again to give their clusters courts and docket numbers",
+            names.join(", ")
         ));
     }
     Ok(())
