@@ -249,8 +249,14 @@ pub fn court_named_by_query(query: &str) -> Option<&'static Court> {
         head.eq_ignore_ascii_case(country)
             .then(|| &query[country.len()..])
     });
-    if let Some(court) = std::iter::once(query)
-        .chain(without_country)
+    // "Supreme Court of Texas": courts-db names a state's court after the
+    // state ("Texas Supreme Court").
+    let state_first = query
+        .rsplit_once(" of ")
+        .map(|(court, state)| format!("{state} {court}"));
+    if let Some(court) = [Some(query), without_country, state_first.as_deref()]
+        .into_iter()
+        .flatten()
         .find_map(court_by_name)
     {
         return Some(court);
@@ -607,6 +613,8 @@ mod tests {
             ("S.D.N.Y.", "nysd"),
             ("Supreme Court of the United States", "scotus"),
             ("U.S. Court of Appeals for the Ninth Circuit", "ca9"),
+            ("Supreme Court of Texas", "tex"),
+            ("Supreme Judicial Court of Massachusetts", "mass"),
         ] {
             assert_eq!(id(query).as_deref(), Some(court), "{query}");
         }
