@@ -799,6 +799,9 @@ fn party_matches(
     })
 }
 
+/// A party's shape ([`PartyShape`]) when it is needed, and can be told.
+type ShapeOf<'s> = &'s dyn Fn() -> Option<&'s PartyShape>;
+
 /// Where a party's own name lies among its distinctive words (those of
 /// its name of record, in order): the words before its first comma, after
 /// which a name of record adds offices, places, given names and aliases
@@ -806,9 +809,6 @@ fn party_matches(
 /// STEVEN A."), split into the names it joins with "and" ("GEORGE W. BUSH
 /// AND RICHARD CHENEY"), "ex rel." or "for the use of" ("UNITED STATES FOR
 /// THE USE OF INDUSTRIAL LUMBER CO.").
-/// A party's shape ([`PartyShape`]) when it is needed, and can be told.
-type ShapeOf<'s> = &'s dyn Fn() -> Option<&'s PartyShape>;
-
 #[derive(Debug)]
 struct PartyShape {
     /// How many distinctive words the party's own name has.
@@ -1250,12 +1250,13 @@ const OFFICES: [&str; 30] = [
     "individually",
 ];
 
-/// The parties of a name, each without the office a name of record adds
-/// after a comma ("WADE, DISTRICT ATTORNEY OF DALLAS COUNTY" is Wade): a party is
-/// named by its name, not by its title or its county.
-fn party_heads(name: &str) -> Vec<Vec<String>> {
+/// The parties of a name (its `sides`, as [`split_versus`] gives them),
+/// each without the office a name of record adds after a comma ("WADE,
+/// DISTRICT ATTORNEY OF DALLAS COUNTY" is Wade): a party is named by its
+/// name, not by its title or its county.
+fn party_heads(name: &str, sides: &[String]) -> Vec<Vec<String>> {
     let whole = parties(name);
-    let heads: Vec<Vec<String>> = split_versus(name)
+    let heads: Vec<Vec<String>> = sides
         .iter()
         .map(|party| {
             let named: Vec<&str> = without_representative(party)
@@ -1294,16 +1295,10 @@ fn without_representative(party: &str) -> &str {
         " by their next friend",
         " by its next friend",
     ];
-    let bytes = party.as_bytes();
-    // ASCII words matched byte for byte: where one matches is a character
-    // boundary.
-    let cut = (1..bytes.len()).find(|&at| {
-        REPRESENTED.iter().any(|words| {
-            bytes[at..]
-                .get(..words.len())
-                .is_some_and(|here| here.eq_ignore_ascii_case(words.as_bytes()))
-        })
-    });
+    let cut = REPRESENTED
+        .iter()
+        .filter_map(|words| find_ascii_words(party, words))
+        .min();
     match cut {
         Some(at) => party[..at].trim_end_matches([' ', ',']),
         None => party,
@@ -1392,12 +1387,17 @@ fn push_initials(name: &str, initials: &mut Vec<String>) {
 /// cite the case by ("IRS v. McDermott"). Up to a comma.
 fn acting_through(party: &str) -> Option<&str> {
     const THROUGH: &str = " by and through ";
-    let at = party
-        .as_bytes()
-        .windows(THROUGH.len())
-        .position(|here| here.eq_ignore_ascii_case(THROUGH.as_bytes()))?;
+    let at = find_ascii_words(party, THROUGH)?;
     let acting = &party[at + THROUGH.len()..];
     Some(acting.split(',').next().unwrap_or(acting))
+}
+
+/// Where ASCII `words` first stand in `text`, in any case. Matched byte for
+/// byte, so where they match is a character boundary.
+fn find_ascii_words(text: &str, words: &str) -> Option<usize> {
+    text.as_bytes()
+        .windows(words.len())
+        .position(|here| here.eq_ignore_ascii_case(words.as_bytes()))
 }
 
 /// A name split at each "v." (any spelling [`parties`] reads).
@@ -1538,15 +1538,22 @@ fn names_match_as_written(cited: &str, actual: &str) -> bool {
     // Both names by their parties' own names, without the offices a name
     // of record adds after a comma, and a citation may copy ("Gideon v.
     // Wainwright, Corrections Director").
-    let cited = party_heads(cited);
+    let cited_sides = split_versus(cited_text);
+    let cited = party_heads(cited_text, &cited_sides);
+    // A side that reads as nothing ("Et Ux. v. Mid Atlantic Medical
+    // Services") leaves no one-party name to compare.
+    if cited_sides.len() > cited.len() {
+        return false;
+    }
     let actual_text = actual;
-    let actual = party_heads(actual);
+    let actual_sides = split_versus(actual_text);
+    let actual = party_heads(actual_text, &actual_sides);
     // Read only for a party whose words all matched, as the forenames are.
     let shapes = std::cell::OnceCell::new();
     let shapes = || {
         shapes
             .get_or_init(|| {
-                let shapes: Vec<PartyShape> = split_versus(actual_text)
+                let shapes: Vec<PartyShape> = actual_sides
                     .iter()
                     .map(|party| PartyShape::of(party))
                     .collect();
@@ -1566,11 +1573,6 @@ fn names_match_as_written(cited: &str, actual: &str) -> bool {
         ) && !matches!(distinctive(c).as_slice(), [word]
                 if actual_forenames.get_or_init(|| forenames(actual_text)).contains(*word))
     };
-    // A side that reads as nothing ("Et Ux. v. Mid Atlantic Medical
-    // Services") leaves no one-party name to compare.
-    if split_versus(cited_text).len() > cited.len() {
-        return false;
-    }
     match (cited.as_slice(), actual.as_slice()) {
         ([], _) | (_, []) => false,
         // "In re Brown" is not Brown v. Board: it says the case has one party.
