@@ -602,10 +602,13 @@ impl LibraryIndex {
     /// `limit` named cases, or the court's every case, or
     /// [`MAX_COURT_POOL`].
     fn court_cases(&self, court: &str, limit: usize) -> Result<Vec<SearchHit>, IndexError> {
-        let parser = QueryParser::for_index(&self.index, vec![self.fields.court]);
+        let of_the_court = TermQuery::new(
+            Term::from_field_text(self.fields.court, court),
+            IndexRecordOption::Basic,
+        );
         let mut pool = limit.max(COURT_POOL);
         loop {
-            let hits = self.parse_and_run(&parser, &format!("\"{court}\""), pool)?;
+            let hits = self.run(&of_the_court, pool)?;
             let every_case = hits.len() < pool;
             let (named, nameless): (Vec<SearchHit>, Vec<SearchHit>) = hits
                 .into_iter()
@@ -757,11 +760,15 @@ impl LibraryIndex {
 
     fn run(&self, query: &dyn Query, limit: usize) -> Result<Vec<SearchHit>, IndexError> {
         let searcher = self.reader.searcher();
+        // No more hits than documents: a limit past them ("--limit
+        // 18446744073709551615") overflowed the collector's capacity.
+        let documents = usize::try_from(searcher.num_docs()).unwrap_or(usize::MAX);
+        let limit = limit.clamp(1, documents.max(1));
         // Documents land in segments in whatever order the indexing threads
         // took them, so equal scores are told apart by a stable hash of the
         // id: which of them fall within a limit, and their order, are the
         // same in two identical libraries and for any limit.
-        let collector = TopDocs::with_limit(limit.max(1)).tweak_score(|segment: &SegmentReader| {
+        let collector = TopDocs::with_limit(limit).tweak_score(|segment: &SegmentReader| {
             let tiebreaks = segment
                 .fast_fields()
                 .u64(TIEBREAK_FIELD)

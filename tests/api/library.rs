@@ -1024,6 +1024,10 @@ fn search_finds_cases_and_rules_by_name_and_text() {
             "{query}: {hits:?}"
         );
     }
+    // A limit past the library's documents gives them all, not a panic.
+    for query in ["Brown v. Board", "scotus"] {
+        assert!(!library.search(query, None, usize::MAX).unwrap().is_empty());
+    }
     // A query that reads as a citation finds what it cites first, in the
     // shorthand lawyers type as well as in Bluebook form; numbers alone
     // would match regulations whose numbers hold them. A name misspelt
