@@ -466,9 +466,10 @@ pub struct Settled {
     pub withheld: usize,
     /// Volumes held from now on.
     pub newly_held: usize,
-    /// Of those, volumes where the library has [`Self::SPARSE_CASES`] cases
-    /// or fewer: a reporter volume prints dozens, so a file whose volumes
-    /// are mostly so is likely a sample imported as a whole dump.
+    /// Of those, volumes where [`Self::SPARSE_CASES`] pages or fewer start
+    /// a case the library holds: a reporter volume prints dozens of cases,
+    /// so a file whose volumes are mostly so is likely a sample imported as
+    /// a whole dump.
     pub sparse: usize,
     /// The source its volumes are held by.
     pub source: Option<String>,

@@ -18,8 +18,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::csv::{CsvReader, Dialect, Row, RowError};
 use super::{
     Batches, Checkpoint, DecisionDate, ImportError, ImportReport, Input, InputMeter, Progress,
-    UnknownReporters, checkpoint_key, decision_date, each_row, open_input, opinions_refused,
-    real_date, unpaged_volume, volume_or_page_number, warn_recoded,
+    UnknownReporters, checkpoint_file_name, checkpoint_key, decision_date, each_row, open_input,
+    opinions_refused, real_date, unpaged_volume, volume_or_page_number, warn_recoded,
 };
 use crate::library::cite_snapshot::{CiteSnapshot, MAX_SNAPSHOT_KEYS};
 use crate::library::model::{
@@ -57,6 +57,16 @@ enum Table {
 }
 
 impl Table {
+    /// Its files' checkpoints' kind ([`checkpoint_key`]).
+    fn kind(self) -> String {
+        format!("{SOURCE}-{}", self.label())
+    }
+
+    /// Its name in progress bars and reports: its files' prefix.
+    fn label(self) -> &'static str {
+        self.prefix().trim_end_matches('-')
+    }
+
     fn prefix(self) -> &'static str {
         match self {
             Table::Courts => "courts-",
@@ -360,14 +370,14 @@ fn import_table(
     joins: &mut Joins,
 ) -> Result<ImportReport, ImportError> {
     let TableFile { csv, meter, size } = file;
-    let label = table.prefix().trim_end_matches('-');
+    let label = table.label();
     let mut progress = Progress::new(label, meter, size);
     let columns = Columns {
         names: csv.header().to_vec(),
     };
     // A sample's citations hold no volume: the same file read again as a
     // whole dump is read again.
-    let table_kind = format!("{SOURCE}-{label}");
+    let table_kind = table.kind();
     let kind = if table == Table::Citations && !options.mark_coverage {
         format!("{table_kind}-partial")
     } else {
@@ -945,10 +955,10 @@ fn note_clusters_waiting_for_dockets(
         Ok((holds_import_dockets(txn)?, waiting.unwrap_or_default()))
     })?;
     if holds_dockets && !waiting.is_empty() {
-        // A checkpoint key is "kind:file name:size:modified".
+        let kind = Table::Clusters.kind();
         let names: Vec<&str> = waiting
             .iter()
-            .map(|key| key.split(':').nth(1).unwrap_or(key))
+            .map(|key| checkpoint_file_name(key, &kind))
             .collect();
         report.note(format!(
             "clusters files read before any dockets wait for these: {}; import their folder \

@@ -1235,6 +1235,15 @@ pub fn checkpoint_key(kind: &str, path: &Path, size: u64) -> String {
     format!("{kind}:{name}:{size}:{modified}")
 }
 
+/// The file name in a checkpoint key of `kind` ([`checkpoint_key`]), which
+/// may itself hold colons; the key itself when it is not of that kind.
+pub fn checkpoint_file_name<'k>(key: &'k str, kind: &str) -> &'k str {
+    key.strip_prefix(kind)
+        .and_then(|rest| rest.strip_prefix(':'))
+        .and_then(|rest| rest.rsplitn(3, ':').nth(2))
+        .unwrap_or(key)
+}
+
 /// Whether `key` is of the form builds before [`checkpoint_key`] took a
 /// file's modification time wrote ("kind:name:size"), which no import
 /// reads any more. The default library's keys ("default-v3:scdb") are not.
@@ -1430,6 +1439,20 @@ mod tests {
                 "{paged_or_no_volume}"
             );
         }
+    }
+
+    #[test]
+    fn a_checkpoint_key_gives_back_its_file_name() {
+        let file = std::env::temp_dir().join("opinion-clusters:2024.csv");
+        let key = checkpoint_key("courtlistener-clusters", &file, 120);
+        assert_eq!(
+            checkpoint_file_name(&key, "courtlistener-clusters"),
+            "opinion-clusters:2024.csv"
+        );
+        assert_eq!(
+            checkpoint_file_name("cap:a:1:2", "courtlistener-clusters"),
+            "cap:a:1:2"
+        );
     }
 
     #[test]
