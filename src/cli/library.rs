@@ -494,7 +494,7 @@ fn print_reports(reports: &[ImportReport]) {
         for error in &report.errors {
             out(format_args!("    {error}"));
         }
-        not_listed(report.skipped, report.errors.len());
+        not_listed(report.skipped, report.errors.len(), LISTED_AS_READ);
         if report.skipped_earlier > 0 {
             out(format_args!(
                 "  skipped by an earlier import of these files: {} (a malformed row holds back \
@@ -502,6 +502,14 @@ fn print_reports(reports: &[ImportReport]) {
                  case the library lacks its own volume; mend the rows and import again)",
                 report.skipped_earlier
             ));
+            for error in &report.errors_earlier {
+                out(format_args!("    {error}"));
+            }
+            not_listed(
+                report.skipped_earlier,
+                report.errors_earlier.len(),
+                "only the first are kept",
+            );
         }
         if report.warned > 0 {
             out(format_args!("  stored with a warning: {}", report.warned));
@@ -509,7 +517,7 @@ fn print_reports(reports: &[ImportReport]) {
         for warning in &report.warnings {
             out(format_args!("    {warning}"));
         }
-        not_listed(report.warned, report.warnings.len());
+        not_listed(report.warned, report.warnings.len(), LISTED_AS_READ);
         for note in &report.notes {
             out(format_args!("  note: {note}"));
         }
@@ -519,12 +527,16 @@ fn print_reports(reports: &[ImportReport]) {
     }
 }
 
+/// Where the rows a report counts but does not list are: in the log of
+/// the run that read them.
+const LISTED_AS_READ: &str = "`--log lexstack=debug` lists every one";
+
 /// A line for the rows a report counts but does not list.
-fn not_listed(counted: u64, listed: usize) {
+fn not_listed(counted: u64, listed: usize, why: &str) {
     let more = counted.saturating_sub(listed as u64);
     if more > 0 {
         out(format_args!(
-            "    … and {more} more, not listed here (`--log lexstack=debug` lists every one)"
+            "    … and {more} more, not listed here ({why})"
         ));
     }
 }

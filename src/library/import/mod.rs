@@ -116,6 +116,11 @@ pub struct ImportReport {
     pub naming_missing: u64,
     /// The first malformed rows, as "file line L column C: why".
     pub errors: Vec<String>,
+    /// The first of the rows an earlier run skipped (`skipped_earlier`),
+    /// as in `errors`: what to mend is listed however often the import
+    /// was stopped and run again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors_earlier: Vec<String>,
     /// What the skipped rows cost: volumes not counted as held.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -187,6 +192,11 @@ impl ImportReport {
         }
     }
 
+    fn list_skipped_earlier(&mut self, rows: Vec<String>) {
+        let room = MAX_REPORTED_ERRORS.saturating_sub(self.errors_earlier.len());
+        self.errors_earlier.extend(rows.into_iter().take(room));
+    }
+
     pub fn absorb(&mut self, other: ImportReport) {
         self.rows += other.rows;
         self.stored += other.stored;
@@ -196,6 +206,7 @@ impl ImportReport {
         self.naming_missing += other.naming_missing;
         let room = MAX_REPORTED_ERRORS.saturating_sub(self.errors.len());
         self.errors.extend(other.errors.into_iter().take(room));
+        self.list_skipped_earlier(other.errors_earlier);
         self.notes.extend(other.notes);
         self.warned += other.warned;
         let room = MAX_REPORTED_ERRORS.saturating_sub(self.warnings.len());
@@ -222,6 +233,10 @@ pub struct Checkpoint {
     /// others, those rows may be placed, so the file is read again.
     #[serde(default)]
     pub named_ids_when_done: Option<u64>,
+    /// The first skipped rows, as the report lists them, for a run that
+    /// resumes the file or finds it done to list again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped_rows: Vec<String>,
 }
 
 /// Tells that a row's text was not UTF-8 (CourtListener's dumps and
@@ -940,6 +955,7 @@ impl Batches<'_> {
         }
         report.resumed_past += earlier.rows_committed;
         report.skipped_earlier += earlier.rows_skipped;
+        report.list_skipped_earlier(earlier.skipped_rows.clone());
         Ok((!earlier.done).then_some(earlier))
     }
 
@@ -1035,6 +1051,7 @@ impl Batches<'_> {
         let mut committed = start.rows_committed;
         let mut skipped = start.rows_skipped;
         let mut naming_missing = start.rows_naming_missing;
+        let mut skipped_rows = start.skipped_rows.clone();
         std::thread::scope(|scope| -> Result<(), ImportError> {
             // Batch i goes to worker i % workers and comes back on that
             // worker's lane, so the writer takes the lanes in turn to get the
@@ -1089,6 +1106,7 @@ impl Batches<'_> {
                     writer.import_file(self.key);
                     report.rows += taken;
                     let (skipped_before, missing_before) = (report.skipped, report.naming_missing);
+                    let listed_before = report.errors.len();
                     apply(&mut writer, batch, report)?;
                     // A malformed row may be a case of any volume the file
                     // brings; a row naming a case the library lacks withholds
@@ -1099,6 +1117,8 @@ impl Batches<'_> {
                     }
                     skipped += report.skipped - skipped_before;
                     naming_missing += report.naming_missing - missing_before;
+                    let room = MAX_REPORTED_ERRORS.saturating_sub(skipped_rows.len());
+                    skipped_rows.extend(report.errors[listed_before..].iter().take(room).cloned());
                     writer.set_checkpoint(
                         self.key,
                         &Checkpoint {
@@ -1107,6 +1127,7 @@ impl Batches<'_> {
                             rows_skipped: skipped,
                             rows_naming_missing: naming_missing,
                             named_ids_when_done: None,
+                            skipped_rows: skipped_rows.clone(),
                         },
                     )?;
                     writer.finish()?;
@@ -1180,6 +1201,7 @@ impl Batches<'_> {
                     rows_skipped: skipped,
                     rows_naming_missing: naming_missing,
                     named_ids_when_done,
+                    skipped_rows,
                 },
             )?;
             writer.finish()?;
@@ -1340,6 +1362,7 @@ mod tests {
         let stopped = Checkpoint {
             rows_committed: 10,
             rows_skipped: 3,
+            skipped_rows: vec!["f.csv line 4 column 2: why".into()],
             ..Checkpoint::default()
         };
         write(&store, |w| w.set_checkpoint(batches.key, &stopped).unwrap());
@@ -1347,6 +1370,11 @@ mod tests {
         let start = batches.start(&mut report).unwrap().expect("resumed");
         assert_eq!(start.rows_committed, 10);
         assert_eq!((report.resumed_past, report.skipped_earlier), (10, 3));
+        assert_eq!(report.errors_earlier, stopped.skipped_rows);
+        assert_eq!(
+            start.skipped_rows, stopped.skipped_rows,
+            "kept as more are added"
+        );
     }
 
     #[test]
@@ -1359,6 +1387,7 @@ mod tests {
             rows_skipped: 2,
             rows_naming_missing: 1,
             named_ids_when_done: Some(0),
+            skipped_rows: Vec::new(),
         };
         let opinions = batches_over(&store, Some(NamedIds::CourtListenerOpinions));
         let clusters = batches_over(&store, Some(NamedIds::Cases("courtlistener")));
