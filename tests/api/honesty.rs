@@ -842,6 +842,21 @@ async fn a_pin_far_past_a_case_whose_end_is_unknown_is_unavailable() {
     assert_eq!(near["status"], "verified", "{near}");
 }
 
+/// A U.S. Reports case whose end no source gives runs no farther than its
+/// S. Ct. and L. Ed. pages allow: the pages after the last decision of a
+/// volume's opinions are its orders, not that decision's.
+#[tokio::test]
+async fn a_pin_past_what_a_cases_parallel_citations_allow_is_unavailable() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    let first_options = "First Options of Chicago, Inc. v. Kaplan, 514 U.S. 938";
+    let far = only(&app, &key, &format!("{first_options}, 1075 (1995).")).await;
+    assert_eq!(far["status"], "unavailable", "{far}");
+    assert_reason(&far, "more than its S. Ct. and L. Ed. pages allow");
+    let near = only(&app, &key, &format!("{first_options}, 944 (1995).")).await;
+    assert_eq!(near["status"], "verified", "{near}");
+}
+
 /// A pin past the last page the case's text marks ("*655") is `unavailable`
 /// (a dissent may be missing from the library's text), and so is one on the
 /// page where the next case begins; inside, verified.

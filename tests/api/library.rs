@@ -167,6 +167,23 @@ fn a_pin_page_finds_the_case_that_holds_it() {
         ["scdb-2008-070"],
         "Nijhawan v. Holder, 29-51"
     );
+    // No farther than the case's S. Ct. and L. Ed. pages allow: First
+    // Options v. Kaplan runs 7 pages in the S. Ct., and the pages after it
+    // up to the next decision SCDB lists are the volume's orders.
+    assert_eq!(
+        case_ids(&lookup(&library, "514 U.S. 945")),
+        ["scdb-1994-061"]
+    );
+    assert_eq!(
+        lookup(&library, "514 U.S. 1075")["verdict"],
+        "page_not_placed"
+    );
+    // Citizens United runs 175 pages; SCDB puts another decision 7 pages
+    // into it in the S. Ct., and its L. Ed. pages still allow them.
+    assert_eq!(
+        case_ids(&lookup(&library, "558 U.S. 365")),
+        ["scdb-2009-012"]
+    );
     // The dates index alone does not: it lacks Wilson v. Daniel, 3 U.S.
     // 401 (which the table of overruled decisions brings), so 402 is not
     // the case at 386's.

@@ -5,7 +5,7 @@ use std::cell::OnceCell;
 use redb::ReadTransaction;
 
 use crate::citations::range_end_in_full;
-use crate::library::lookup::{CaseLookup, find_case};
+use crate::library::lookup::{CaseLookup, find_case, us_pages_at_most};
 use crate::library::model::{CaseRecord, CiteKey, numbers_documents};
 use crate::library::store;
 use crate::library::text::star_pages;
@@ -221,10 +221,27 @@ fn page_outside_case(
             *marked.get_or_init(|| last)
         }
     };
-    if let Some(last) = marked.filter(|&last| pin > last) {
+    match marked {
+        Some(last) if pin > last => {
+            return Ok(Some(PinOutside::new(
+                format!(
+                    "the library's text of the case marks its pages from {first} to {last}; page {shown} is past them"
+                ),
+                false,
+            )));
+        }
+        Some(_) => return Ok(None),
+        None => {}
+    }
+    if key.reporter == "U.S."
+        && let Some(most) = us_pages_at_most(txn, record)?
+        && pin - first > most
+    {
         return Ok(Some(PinOutside::new(
             format!(
-                "the library's text of the case marks its pages from {first} to {last}; page {shown} is past them"
+                "the library does not know where the case ends, and page {shown} is {} pages past \
+                 its first page, {first}: more than its S. Ct. and L. Ed. pages allow ({most})",
+                pin - first
             ),
             false,
         )));
