@@ -512,7 +512,10 @@ fn print_reports(reports: &[ImportReport]) {
             );
         }
         if report.warned > 0 {
-            out(format_args!("  stored with a warning: {}", report.warned));
+            out(format_args!(
+                "  with a warning (stored, less what each says was left out): {}",
+                report.warned
+            ));
         }
         for warning in &report.warnings {
             out(format_args!("    {warning}"));

@@ -315,14 +315,18 @@ impl CaseRecord {
     /// stay, and only those this record lacks are filled. Docket numbers,
     /// citations and sources are added to, except that the record's only
     /// source, giving its citations again, gives all of them: one it no
-    /// longer gives is withdrawn.
+    /// longer gives is withdrawn; and giving its one docket number again
+    /// replaces it (a corrected dump). A decision of several dockets keeps
+    /// them all: SCDB gives each in a row of its own.
     pub fn merge(&mut self, other: CaseRecord) {
-        let only_source_again = self.provenance.len() == 1
-            && other.provenance.first() == self.provenance.first()
-            && !other.citations.is_empty();
-        if only_source_again {
+        let only_source_again =
+            self.provenance.len() == 1 && other.provenance.first() == self.provenance.first();
+        if only_source_again && !other.citations.is_empty() {
             self.citations
                 .retain(|held| other.citations.iter().any(|c| c.is_written_as(held)));
+        }
+        if only_source_again && self.docket_numbers.len() == 1 && other.docket_numbers.len() == 1 {
+            self.docket_numbers.clear();
         }
         let other_caption = other
             .provenance
@@ -681,6 +685,31 @@ mod tests {
         held.merge(again);
         assert_eq!(held.citations.len(), 1);
         assert_eq!(held.citations[0].key, key);
+    }
+
+    #[test]
+    fn a_sources_new_docket_number_replaces_its_old_one_and_adds_to_anothers() {
+        let with_docket = |source: &str, docket: &str| CaseRecord {
+            docket_numbers: vec![docket.into()],
+            ..from(source, "9101")
+        };
+        let mut held = with_docket("courtlistener", "02-9101");
+        held.merge(with_docket("courtlistener", "02-9101-CORR"));
+        assert_eq!(held.docket_numbers, ["02-9101-CORR"]);
+        held.merge(from("courtlistener", "9101"));
+        assert_eq!(held.docket_numbers, ["02-9101-CORR"], "none given: kept");
+        held.merge(with_docket("cap", "9101"));
+        assert_eq!(held.docket_numbers, ["02-9101-CORR", "9101"]);
+        let mut companions = from("scdb", "1965-059");
+        companions.docket_numbers = vec!["759".into(), "760".into()];
+        let mut again = with_docket("scdb", "759");
+        again.provenance = companions.provenance.clone();
+        companions.merge(again);
+        assert_eq!(
+            companions.docket_numbers,
+            ["759", "760"],
+            "a decision's companion dockets stay"
+        );
     }
 
     #[test]

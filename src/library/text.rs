@@ -15,24 +15,51 @@ pub fn markup_to_text(markup: &str) -> String {
             break;
         };
         let tag = &after[1..close];
-        if breaks_line(tag) && !out.ends_with('\n') {
+        let name = tag_name(tag);
+        if breaks_line(&name) && !out.ends_with('\n') {
             out.push('\n');
         }
         rest = &after[close + 1..];
+        // A script's or a style's content is code, not text.
+        if !tag.starts_with('/') && matches!(name.as_str(), "script" | "style") {
+            rest = after_closing_tag(rest, &name);
+        }
     }
     push_decoded(&mut out, rest);
     out
 }
 
-fn breaks_line(tag: &str) -> bool {
-    let name: String = tag
-        .trim_start_matches('/')
+/// A tag's element name, in lower case ("p" of "/P class=x").
+fn tag_name(tag: &str) -> String {
+    tag.trim_start_matches('/')
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric())
         .collect::<String>()
-        .to_ascii_lowercase();
+        .to_ascii_lowercase()
+}
+
+/// What follows the tag closing element `name` (in any case), or nothing
+/// when it is never closed.
+fn after_closing_tag<'a>(markup: &'a str, name: &str) -> &'a str {
+    let mut from = 0;
+    while let Some(at) = markup[from..].find("</") {
+        let start = from + at + 2;
+        let named = markup.as_bytes()[start..]
+            .get(..name.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(name.as_bytes()));
+        if named {
+            return markup[start..]
+                .find('>')
+                .map_or("", |close| &markup[start + close + 1..]);
+        }
+        from = start;
+    }
+    ""
+}
+
+fn breaks_line(name: &str) -> bool {
     matches!(
-        name.as_str(),
+        name,
         "p" | "br"
             | "div"
             | "li"
@@ -222,6 +249,12 @@ mod tests {
             super::star_pages(body).into_iter().collect::<Vec<_>>(),
             [650, 651, 654, 655]
         );
+    }
+
+    #[test]
+    fn scripts_and_styles_are_not_text() {
+        let html = "<p>a</p><SCRIPT type=x>alert(\"</p>\")</Script ><style>p{}</style>b<script>";
+        assert_eq!(markup_to_text(html), "\na\nb");
     }
 
     #[test]

@@ -68,7 +68,12 @@ fn failed_import(data: &Path, source: &str, input: &Path) -> String {
 
 /// Rows an import read, over all its files (its report lines' "rows N").
 fn rows_read(output: &Output) -> u64 {
-    String::from_utf8_lossy(&output.stdout)
+    rows_in(&String::from_utf8_lossy(&output.stdout))
+}
+
+/// The rows an import's printed report says it read.
+fn rows_in(stdout: &str) -> u64 {
+    stdout
         .lines()
         .filter_map(|line| {
             let mut words = line.split_whitespace().skip_while(|w| *w != "rows");
@@ -150,7 +155,7 @@ fn courtlistener_bulk_files_with_every_quirk() {
     );
     assert_eq!(unnamed.decision_date, None);
     assert!(
-        stdout.contains("stored with a warning: 1")
+        stdout.contains("with a warning (stored, less what each says was left out): 1")
             && stdout.contains(
                 "opinion-clusters-2024-05-06.csv line 6: decision date \"2002-02-30\" is not a real date"
             ),
@@ -335,11 +340,14 @@ fn an_scdb_file_cut_inside_a_quoted_field_fails_its_import() {
         .output()
         .unwrap();
     assert!(!output.status.success());
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    // The rows before the cut are stored, and reported with the file.
+    let said = String::from_utf8_lossy(&output.stdout);
     assert!(
-        stderr.contains("the file ends inside a quoted field"),
-        "{stderr}"
+        said.contains("could not be read: ")
+            && said.contains("the file ends inside a quoted field"),
+        "{said}"
     );
+    assert!(rows_in(&said) > 0, "{said}");
 }
 
 /// A file that breaks off part-way (its header read, so the import began)
@@ -385,6 +393,10 @@ fn a_file_broken_part_way_does_not_keep_the_later_tables_out() {
         "{stdout}"
     );
     assert!(
+        rows_in(&stdout) > 1_000,
+        "the rows read before the break are counted: {stdout}"
+    );
+    assert!(
         counts(dir.path())["opinions"] > before,
         "no opinion was imported after the broken file: {stdout}"
     );
@@ -414,7 +426,7 @@ fn re_running_an_import_changes_nothing() {
     let first_said = String::from_utf8_lossy(&first.stdout);
     let skipped_rows: Vec<&str> = first_said
         .lines()
-        .take_while(|line| !line.starts_with("  stored with a warning"))
+        .take_while(|line| !line.starts_with("  with a warning"))
         .filter(|line| line.starts_with("    ") && line.contains(" line "))
         .collect();
     assert!(!skipped_rows.is_empty(), "{first_said}");
@@ -2446,8 +2458,8 @@ fn a_truncated_jsonl_archive_ends_its_import_with_an_error() {
         .arg(dir.path())
         .args(["import", "cap", "--partial"])
         .arg(&path)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
         .spawn()
         .unwrap();
     // A guard against the old endless loop, not a speed check.
@@ -2461,12 +2473,15 @@ fn a_truncated_jsonl_archive_ends_its_import_with_an_error() {
     }
     let output = child.wait_with_output().unwrap();
     assert!(!output.status.success());
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    // The rows read before the break are reported with the file.
+    let said = String::from_utf8_lossy(&output.stdout);
     assert!(
-        stderr.contains("cases.jsonl.gz: unreadable after ")
-            && stderr.contains("ends before its compressed data does"),
-        "{stderr}"
+        said.contains("could not be read: ")
+            && said.contains("cases.jsonl.gz: unreadable after ")
+            && said.contains("ends before its compressed data does"),
+        "{said}"
     );
+    assert!(rows_in(&said) > 0, "{said}");
     let unfinished = || {
         Library::open_read_only(dir.path())
             .unwrap()

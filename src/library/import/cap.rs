@@ -56,7 +56,14 @@ pub fn import_path(
         if is_archive(path) {
             return Err(ImportError::format(path, UNPACK_FIRST));
         }
-        report.absorb(import_jsonl_file(store, path, options)?);
+        let (read, outcome) = import_jsonl_file(store, path, options);
+        let read_some = read.rows > 0;
+        report.absorb(read);
+        match outcome {
+            // What a file cut short stored before its end is reported with it.
+            Err(failure) if read_some => report.fail_file(failure)?,
+            outcome => outcome?,
+        }
         return Ok(report);
     }
     let mut found = Found::default();
@@ -91,9 +98,11 @@ pub fn import_path(
     // Each file and volume stands alone: one that cannot be read is
     // reported, and the others are imported.
     for file in jsonl {
-        match import_jsonl_file(store, &file, options) {
-            Ok(read) => report.absorb(read),
-            Err(failure) => report.fail_file(failure)?,
+        let (read, outcome) = import_jsonl_file(store, &file, options);
+        // What a file cut short stored before its end counts too.
+        report.absorb(read);
+        if let Err(failure) = outcome {
+            report.fail_file(failure)?;
         }
     }
     for volume in volumes {
@@ -173,34 +182,53 @@ fn collect(
 }
 
 /// Imports one JSON-lines file of CAP cases.
-pub fn import_jsonl_file(
+/// Imports one jsonl file: what it did, and whether it was read to its end.
+fn import_jsonl_file(
     store: &Store,
     path: &Path,
     options: Options,
-) -> Result<ImportReport, ImportError> {
-    let input = open_input(path)?;
-    let mut progress = Progress::new("cap", input.meter.clone(), input.size);
-    import_jsonl(
-        store,
-        path,
-        input.reader,
-        input.size,
-        options,
-        &mut progress,
-    )
+) -> (ImportReport, Result<(), ImportError>) {
+    let mut report = ImportReport::new(SOURCE);
+    let outcome = open_input(path).and_then(|input| {
+        let mut progress = Progress::new("cap", input.meter.clone(), input.size);
+        read_jsonl(
+            store,
+            path,
+            input.reader,
+            input.size,
+            options,
+            &mut progress,
+            &mut report,
+        )
+    });
+    (report, outcome)
 }
 
 /// Imports CAP cases, one JSON object per line, from any reader.
 pub fn import_jsonl(
     store: &Store,
     name: &Path,
-    mut reader: impl BufRead + Send,
+    reader: impl BufRead + Send,
     size: u64,
     options: Options,
     progress: &mut Progress,
 ) -> Result<ImportReport, ImportError> {
-    super::skip_byte_order_mark(&mut reader);
     let mut report = ImportReport::new(SOURCE);
+    read_jsonl(store, name, reader, size, options, progress, &mut report)?;
+    Ok(report)
+}
+
+/// [`import_jsonl`], telling `report` of the lines read before a failure.
+fn read_jsonl(
+    store: &Store,
+    name: &Path,
+    mut reader: impl BufRead + Send,
+    size: u64,
+    options: Options,
+    progress: &mut Progress,
+    report: &mut ImportReport,
+) -> Result<(), ImportError> {
+    super::skip_byte_order_mark(&mut reader);
     let key = checkpoint_key(options.checkpoint_kind(), name, size);
     // A blank line (one at the end of the file, say) holds no case.
     let lines = Lines::new(reader).map(|(line_number, line)| {
@@ -216,7 +244,7 @@ pub fn import_jsonl(
         name,
         lines,
         progress,
-        &mut report,
+        report,
         |writer, (line, case), report| {
             let Some(id) = id_text(&case.id) else {
                 report.skip(name, format!("line {line}: {}", not_a_case_id(&case.id)));
@@ -237,8 +265,8 @@ pub fn import_jsonl(
             Ok(())
         },
     )?;
-    unknown_reporters.note(&mut report, name);
-    Ok(report)
+    unknown_reporters.note(report, name);
+    Ok(())
 }
 
 /// Which volumes a file's cases may make held.

@@ -177,19 +177,14 @@ pub fn import_dir(
     // skipped, and read again once a mended file brings it.
     for (table, file, path) in opened {
         let clusters = matches!(table, Table::Clusters);
-        match import_table(store, table, file, &path, options, &mut joins) {
-            Ok(read) => {
-                if clusters {
-                    clusters_skipped += read.skipped + read.skipped_earlier;
-                }
-                report.absorb(read);
-            }
-            Err(failure) => {
-                if clusters {
-                    clusters_skipped += 1;
-                }
-                report.fail_file(failure)?;
-            }
+        let (read, outcome) = import_table(store, table, file, &path, options, &mut joins);
+        if clusters {
+            clusters_skipped += read.skipped + read.skipped_earlier + u64::from(outcome.is_err());
+        }
+        // What a file cut short stored before its end counts too.
+        report.absorb(read);
+        if let Err(failure) = outcome {
+            report.fail_file(failure)?;
         }
     }
     // The dockets give clusters their courts, so they stay until a run
@@ -361,6 +356,8 @@ fn open_table(table: Table, path: &Path) -> Result<TableFile, ImportError> {
     Ok(TableFile { csv, meter, size })
 }
 
+/// Imports one table's file: what it did, and whether it was read to its
+/// end.
 fn import_table(
     store: &Store,
     table: Table,
@@ -368,7 +365,21 @@ fn import_table(
     path: &Path,
     options: Options,
     joins: &mut Joins,
-) -> Result<ImportReport, ImportError> {
+) -> (ImportReport, Result<(), ImportError>) {
+    let mut report = ImportReport::new(format!("{SOURCE} {}", table.label()));
+    let outcome = read_table(store, table, file, path, options, joins, &mut report);
+    (report, outcome)
+}
+
+fn read_table(
+    store: &Store,
+    table: Table,
+    file: TableFile,
+    path: &Path,
+    options: Options,
+    joins: &mut Joins,
+    report: &mut ImportReport,
+) -> Result<(), ImportError> {
     let TableFile { csv, meter, size } = file;
     let label = table.label();
     let mut progress = Progress::new(label, meter, size);
@@ -391,16 +402,15 @@ fn import_table(
         rows_per_batch: options.batch_rows.unwrap_or(table.rows_per_batch()),
         names: table.names(),
     };
-    let mut report = ImportReport::new(format!("{SOURCE} {label}"));
     if table == Table::Clusters {
-        read_again_with_dockets(store, &key, path, &mut report)?;
+        read_again_with_dockets(store, &key, path, report)?;
     }
     // A file an earlier run finished needs none of the set-up below (the
     // joins and the citation snapshot read the whole store).
-    let Some(start) = batches.start(&mut report)? else {
-        return Ok(report);
+    let Some(start) = batches.start(report)? else {
+        return Ok(());
     };
-    let report_ref = &mut report;
+    let report_ref = report;
     let progress = &mut progress;
     match table {
         Table::Courts => {
@@ -577,7 +587,7 @@ fn import_table(
             )?;
         }
     }
-    Ok(report)
+    Ok(())
 }
 
 fn save_courts(store: &Store, courts: BTreeMap<String, CourtInfo>) -> Result<(), ImportError> {
@@ -695,10 +705,13 @@ impl Col {
         let value = self
             .get(row)
             .ok_or_else(|| format!("{} is empty", self.name))?;
-        value
-            .trim()
-            .parse()
-            .map_err(|_| format!("{} {value:?} is not a number", self.name))
+        value.trim().parse().map_err(|_| {
+            format!(
+                "{} {value:?} is not an id (a whole number from 0 to {})",
+                self.name,
+                u64::MAX
+            )
+        })
     }
 }
 
@@ -820,14 +833,18 @@ fn cluster(c: &ClusterColumns, row: &Row) -> Result<ClusterRow, String> {
         .case_name
         .text(row)
         .or_else(|| c.case_name_full.text(row))
-        .or_else(|| c.case_name_short.text(row))
-        .unwrap_or_default();
+        .or_else(|| c.case_name_short.text(row));
+    let mut left_out = Vec::new();
+    if name.is_none() {
+        // Search by name cannot find it; its citations still can.
+        left_out.push("the cluster gives no case name, so the case is stored without one".into());
+    }
+    let name = name.unwrap_or_default();
     let slug = c.slug.get(row).unwrap_or("case");
     let mut provenance = vec![Provenance {
         source: SOURCE.into(),
         id: id.to_string(),
     }];
-    let mut left_out = Vec::new();
     if let Some(scdb_id) = c.scdb_id.get(row) {
         // Joins a Supreme Court cluster to the SCDB record already held; a
         // value that is no SCDB id would join every cluster giving it.
@@ -1437,10 +1454,11 @@ fn store_citation_map(
                         .filter(|(case, _, _)| case.is_none())
                         .map(|(_, role, opinion)| format!("{role} opinion {opinion}"))
                         .collect();
+                let verb = if missing.len() > 1 { "are" } else { "is" };
                 report.skip_naming_missing(
                     path,
                     format!(
-                        "line {line}: the {} is not in the library",
+                        "line {line}: the {} {verb} not in the library",
                         missing.join(" and the ")
                     ),
                 )

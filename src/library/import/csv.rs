@@ -362,9 +362,21 @@ impl<R: BufRead> CsvReader<R> {
                         return Step::Row(row);
                     }
                     Some(other) => {
+                        // The quote may have been left open lines before:
+                        // say where, since that row and those after it
+                        // are what was lost.
+                        let opened = (line < self.line).then(|| {
+                            format!(
+                                "; the quoted field it closes opened on line {line}{}: a \
+                                 quote left open there took in the lines after it, and the \
+                                 rows on them",
+                                at_column(column)
+                            )
+                        });
                         return self.malformed(format!(
-                            "unexpected {:?} after a closing quote",
-                            char::from(other)
+                            "unexpected {:?} after a closing quote{}",
+                            char::from(other),
+                            opened.unwrap_or_default()
                         ));
                     }
                 }
@@ -724,6 +736,17 @@ mod tests {
         );
         let (_, open) = rows("\"a\",\"b\"\n\"1\",\"open\n", Dialect::Postgres);
         assert_eq!(open[0].as_ref().unwrap_err().column, 5);
+        let (_, left_open) = rows(
+            "\"a\",\"b\"\n\"1\",\"open\n\"2\",\"x\"\n\"3\",\"y\"\n",
+            Dialect::Postgres,
+        );
+        let error = left_open[0].as_ref().unwrap_err();
+        assert_eq!(error.line, 3, "where the quote closed");
+        assert!(
+            error.message.contains("opened on line 2 column 5"),
+            "{error}"
+        );
+        assert_eq!(left_open[1].as_ref().unwrap().field(1), Some("y"));
         let (_, stray) = rows("\"a\",\"b\"\n\"5\"7\",\"2\"\n", Dialect::Postgres);
         assert_eq!(
             stray[0].as_ref().unwrap_err().column,

@@ -64,7 +64,10 @@ use crate::store::{Store, StoreError};
 /// Supreme Court case's own caption dropped from its companion names.
 /// 21: juriscraper's citations run into their page ("154 Haw.434") keyed as
 /// a lookup reads them.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 21;
+/// 22: the official FRCP print's rule texts without its table of contents
+/// and its page heads; SCDB's S. Ct. cites printed before decisions of
+/// months earlier left out.
+pub const DEFAULT_LIBRARY_VERSION: u32 = 22;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");
@@ -1300,16 +1303,38 @@ fn frcp_print_texts() -> HashMap<String, String> {
             && let Some((number, _)) = rest.split_once(". ")
             && number.chars().all(|c| c.is_ascii_digit() || c == '.')
         {
+            // The table of contents names some rules as headings too; the
+            // rule's own heading comes after it, and its text starts there.
+            texts.insert(number.to_string(), String::new());
             current = Some(number.to_string());
+            continue;
+        }
+        let line = line.trim_start_matches("# ");
+        if is_running_head(line) {
             continue;
         }
         if let Some(rule) = &current {
             let entry = texts.entry(rule.clone()).or_default();
-            entry.push_str(line.trim_start_matches("# "));
+            entry.push_str(line);
             entry.push('\n');
         }
     }
     texts
+}
+
+/// A line of the print's page heads, not of a rule: "FEDERAL RULES OF CIVIL
+/// PROCEDURE", the rule a page holds ("Rule 54"), "Page 58 59".
+fn is_running_head(line: &str) -> bool {
+    let line = line.trim();
+    let numbers = |rest: &str| {
+        !rest.is_empty()
+            && rest
+                .split_whitespace()
+                .all(|word| word.chars().all(|c| c.is_ascii_digit() || c == '.'))
+    };
+    line == "FEDERAL RULES OF CIVIL PROCEDURE"
+        || line.strip_prefix("Rule ").is_some_and(numbers)
+        || line.strip_prefix("Page ").is_some_and(numbers)
 }
 
 /// Every live U.S. Code section, and the repealed, transferred and omitted
@@ -1574,6 +1599,26 @@ fn cfr(store: &Store) -> Result<ImportReport, ImportError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_official_prints_rules_leave_out_its_contents_and_page_heads() {
+        let texts = frcp_print_texts();
+        let conducting_business = &texts["77"];
+        assert!(
+            conducting_business.contains("WHEN COURT IS OPEN")
+                && !conducting_business.contains("TITLE XI"),
+            "{conducting_business}"
+        );
+        let judgment = &texts["54"];
+        assert!(judgment.contains("DEMAND FOR JUDGMENT"));
+        for head in [
+            "FEDERAL RULES OF CIVIL PROCEDURE\n",
+            "\nRule 54\n",
+            "\nPage ",
+        ] {
+            assert!(!judgment.contains(head), "{head:?} in {judgment}");
+        }
+    }
 
     #[test]
     fn a_rules_text_ends_where_another_rule_begins() {

@@ -34,7 +34,21 @@ pub fn import_file(store: &Store, path: &Path) -> Result<ImportReport, ImportErr
     let input = open_input(path)?;
     let mut progress = Progress::new("scdb", input.meter.clone(), input.size);
     let key = checkpoint_key(SOURCE, path, input.size);
-    import_reader(store, path, &key, input.reader, &survey, &mut progress)
+    let mut report = ImportReport::new(SOURCE);
+    match read_rows(
+        store,
+        path,
+        &key,
+        input.reader,
+        &survey,
+        &mut progress,
+        &mut report,
+    ) {
+        // What a file cut short stored before its end is reported with it.
+        Err(failure) if report.rows > 0 => report.fail_file(failure)?,
+        outcome => outcome?,
+    }
+    Ok(report)
 }
 
 /// What a first reading of a whole SCDB file tells about each row: the
@@ -48,6 +62,9 @@ pub struct Survey {
     /// L. Ed. volumes (sorted) by series and by the decisions' U.S. volume
     /// or term.
     led_volumes: BTreeMap<(String, LedGroup), Vec<u32>>,
+    /// The S. Ct. pages of each volume's decisions, with the day each was
+    /// decided ([`day_number`]).
+    sct_pages: BTreeMap<u32, BTreeSet<(u32, u32)>>,
 }
 
 /// The decisions an L. Ed. cite is compared with: those of its U.S. volume
@@ -75,10 +92,26 @@ pub fn survey(name: &Path, reader: impl BufRead) -> Result<Survey, ImportError> 
         .map_err(|e| ImportError::format(name, e.to_string()))?;
     let [us, term, led] = required_columns(&csv, ["usCite", "term", "ledCite"])
         .map_err(|missing| not_scdb(name, &missing))?;
+    let (sct, date) = (csv.column("sctCite"), csv.column("dateDecision"));
     let mut unpaginated_terms = BTreeSet::new();
     let mut volume_terms: BTreeMap<u32, BTreeSet<String>> = BTreeMap::new();
     let mut led_volumes: BTreeMap<(String, LedGroup), Vec<u32>> = BTreeMap::new();
+    let mut sct_pages: BTreeMap<u32, BTreeSet<(u32, u32)>> = BTreeMap::new();
     for row in csv.flatten() {
+        let sct_key = sct
+            .and_then(|column| row.field(column))
+            .and_then(|cite| column_citation(cite, "sctCite", &["S. Ct."]).ok())
+            .and_then(|cite| cite.key);
+        let day = date
+            .and_then(|column| row.field(column))
+            .and_then(us_date_to_iso)
+            .and_then(|iso| day_number(&iso));
+        if let (Some(key), Some(day)) = (sct_key, day) {
+            sct_pages
+                .entry(key.volume)
+                .or_default()
+                .insert((day, key.page));
+        }
         let term_value = row.field(term).unwrap_or_default().trim().to_string();
         let us_cite = row
             .field(us)
@@ -126,10 +159,51 @@ pub fn survey(name: &Path, reader: impl BufRead) -> Result<Survey, ImportError> 
     Ok(Survey {
         held_volumes,
         led_volumes,
+        sct_pages,
     })
 }
 
+/// A date as a count of days, near enough to compare dates months apart
+/// (every month 31 days).
+fn day_number(iso: &str) -> Option<u32> {
+    let (year, month) = year_and_month(iso)?;
+    let day: u32 = iso.get(8..10)?.parse().ok()?;
+    Some((year * 12 + month) * 31 + day)
+}
+
 impl Survey {
+    /// Why an S. Ct. cite cannot be its decision's, when it cannot: the
+    /// Supreme Court Reporter prints a term's documents in the order they
+    /// came down, and the cite is on a page before those of several
+    /// decisions of months earlier. SCDB has a few such cites of the grant
+    /// of certiorari in the decision's own volume ("135 S. Ct. 44" for Baker
+    /// Botts v. ASARCO, decided in June 2015 and printed at 2158).
+    fn sct_page_misfit(&self, sct: &CaseCitation, date: Option<&str>) -> Option<String> {
+        /// Decisions of months earlier printed after it that make a cite
+        /// misplaced: one could be a misplaced cite itself.
+        const FEWEST_EARLIER: usize = 3;
+        const DAYS_EARLIER: u32 = 45;
+        const PAGES_AFTER: u32 = 50;
+        let key = sct.key.as_ref()?;
+        let day = day_number(date?)?;
+        let earlier_printed_after = self
+            .sct_pages
+            .get(&key.volume)?
+            .iter()
+            .filter(|(other_day, page)| {
+                other_day + DAYS_EARLIER < day && *page > key.page + PAGES_AFTER
+            })
+            .count();
+        (earlier_printed_after >= FEWEST_EARLIER).then(|| {
+            format!(
+                "sctCite {} is printed before {earlier_printed_after} decisions of more than \
+                 {DAYS_EARLIER} days earlier in its volume, so it is not this decision's page \
+                 (SCDB gives a few of a grant of certiorari): the case is stored without it",
+                sct.cite
+            )
+        })
+    }
+
     /// Why an L. Ed. cite cannot be its decision's, when it cannot: its
     /// volume is far from where the other decisions of its U.S. volume (or,
     /// without one, of its term) are. SCDB has a few mistyped ones
@@ -202,6 +276,20 @@ pub fn import_reader(
     progress: &mut Progress,
 ) -> Result<ImportReport, ImportError> {
     let mut report = ImportReport::new(SOURCE);
+    read_rows(store, name, key, reader, survey, progress, &mut report)?;
+    Ok(report)
+}
+
+/// [`import_reader`], telling `report` of the rows read before a failure.
+fn read_rows(
+    store: &Store,
+    name: &Path,
+    key: &str,
+    reader: impl BufRead + Send,
+    survey: &Survey,
+    progress: &mut Progress,
+    report: &mut ImportReport,
+) -> Result<(), ImportError> {
     let csv = CsvReader::new(reader, Dialect::Rfc4180)
         .map_err(|e| ImportError::format(name, e.to_string()))?
         .reporting_cuts_to(progress.input.clone());
@@ -215,7 +303,7 @@ pub fn import_reader(
         name,
         csv,
         progress,
-        &mut report,
+        report,
         |writer, row, report| {
             if row.recoded {
                 warn_recoded(name, row.line, report);
@@ -253,8 +341,7 @@ pub fn import_reader(
             }
             Ok(())
         },
-    )?;
-    Ok(report)
+    )
 }
 
 struct Columns {
@@ -360,6 +447,7 @@ impl Columns {
         });
         let sct = kept(sct, &mut left_out, |sct| {
             sct_volume_misfit(sct, sct_judged_by)
+                .or_else(|| survey.sct_page_misfit(sct, sct_judged_by))
         });
         let us_volume = us.as_ref().and_then(|c| c.key.as_ref()).map(|k| k.volume);
         let led = kept(
@@ -605,6 +693,41 @@ mod tests {
         assert!(misfit("116 S. Ct. 4", "1995-06-10").is_some());
         let unpaged = column_citation("142 S. Ct. ___", "sctCite", &["S. Ct."]).unwrap();
         assert_eq!(sct_volume_misfit(&unpaged, Some("2020-01-01")), None);
+    }
+
+    #[test]
+    fn an_sct_page_before_those_of_decisions_months_earlier_is_a_misfit() {
+        let mut csv = String::from("usCite,term,ledCite,sctCite,dateDecision\n");
+        for (page, date) in [
+            (1, "10/20/2014"),
+            (300, "11/10/2014"),
+            (800, "1/20/2015"),
+            (1200, "3/2/2015"),
+            (2158, "6/15/2015"),
+        ] {
+            csv.push_str(&format!(",2014,,135 S. Ct. {page},{date}\n"));
+        }
+        let survey = survey(Path::new("scdb.csv"), csv.as_bytes()).unwrap();
+        let misfit = |cite: &str, date: &str| {
+            let sct = column_citation(cite, "sctCite", &["S. Ct."]).unwrap();
+            survey.sct_page_misfit(&sct, Some(date))
+        };
+        // A June decision at page 44: three decisions of months before are
+        // printed after it.
+        assert!(
+            misfit("135 S. Ct. 44", "2015-06-15")
+                .unwrap()
+                .contains("printed before 3 decisions")
+        );
+        assert_eq!(misfit("135 S. Ct. 2158", "2015-06-15"), None);
+        // Two such are not enough, nor pages within a few of each other.
+        assert_eq!(misfit("135 S. Ct. 250", "2015-03-02"), None);
+        assert_eq!(misfit("135 S. Ct. 1190", "2015-06-15"), None);
+        assert_eq!(
+            misfit("136 S. Ct. 44", "2015-06-15"),
+            None,
+            "no decisions there"
+        );
     }
 
     #[test]
