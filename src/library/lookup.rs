@@ -134,7 +134,7 @@ pub fn find_case(txn: &ReadTransaction, key: &CiteKey) -> Result<CaseLookup, Sto
     } else if lists_every_start(&source, key) {
         // The pages up to the next case belong to the case before them, as
         // far as a case can run.
-        if key.reporter == "U.S." && past_every_case_at(txn, &ids, key.page - first_page)? {
+        if past_every_case_at(txn, key, &ids, key.page - first_page)? {
             CaseLookup::Unplaced { source }
         } else {
             CaseLookup::Found {
@@ -147,10 +147,12 @@ pub fn find_case(txn: &ReadTransaction, key: &CiteKey) -> Result<CaseLookup, Sto
     })
 }
 
-/// Whether a page `past` pages after the first page of each of `ids` is
-/// farther than each of them can run ([`us_pages_at_most`]).
+/// Whether a page `past` pages after the first page of each of `ids` (in
+/// `key`'s reporter) is farther than each of them can run
+/// ([`pages_at_most`]).
 fn past_every_case_at(
     txn: &ReadTransaction,
+    key: &CiteKey,
     ids: &[String],
     past: u32,
 ) -> Result<bool, StoreError> {
@@ -158,26 +160,33 @@ fn past_every_case_at(
         let Some(case) = store::case(txn, id)? else {
             continue;
         };
-        if us_pages_at_most(txn, &case)?.is_none_or(|most| past <= most) {
+        if pages_at_most(txn, &case, &key.reporter)?.is_none_or(|most| past <= most) {
             return Ok(false);
         }
     }
     Ok(true)
 }
 
-/// How many pages past its first page a case of the U.S. Reports can run,
-/// when the library knows where its S. Ct. or its L. Ed. citation ends (or
-/// where the next case starts there). SCDB gives no last pages, and a
+/// How many pages past its first page in `reporter` a case can run, when
+/// its parallel citations tell: for the U.S. Reports, when the library
+/// knows where its S. Ct. or its L. Ed. citation ends (or where the next
+/// case starts there). SCDB gives no last pages, and a
 /// volume's decisions are followed by its orders, which SCDB does not list:
 /// "514 U.S. 938, 1075" would otherwise be a page of First Options v.
 /// Kaplan, which runs 7 pages in the S. Ct. The longer of the two counts,
 /// so that where both are known one wrong citation in a source cannot cut
 /// a case short (SCDB puts another decision 7 pages into Citizens United's
 /// 105 in the S. Ct.).
-pub fn us_pages_at_most(
+pub fn pages_at_most(
     txn: &ReadTransaction,
     case: &CaseRecord,
+    reporter: &str,
 ) -> Result<Option<u32>, StoreError> {
+    // Measured for the U.S. Reports alone; other reporters' pages compare
+    // otherwise with their parallels'.
+    if reporter != "U.S." {
+        return Ok(None);
+    }
     let (mut sct, mut led) = (None, None);
     for citation in &case.citations {
         let Some(key) = &citation.key else {
@@ -192,7 +201,7 @@ pub fn us_pages_at_most(
             continue;
         }
         *slot = match citation.last_page {
-            Some(last) => Some(last.saturating_sub(key.page) + 1),
+            Some(last) => Some(last.saturating_sub(key.page).saturating_add(1)),
             None => store::next_case_page(txn, &key.reporter, key.volume, key.page)?
                 .map(|next| next - key.page),
         };

@@ -57,13 +57,8 @@ pub fn import_path(
             return Err(ImportError::format(path, UNPACK_FIRST));
         }
         let (read, outcome) = import_jsonl_file(store, path, options);
-        let read_some = read.rows > 0;
         report.absorb(read);
-        match outcome {
-            // What a file cut short stored before its end is reported with it.
-            Err(failure) if read_some => report.fail_file(failure)?,
-            outcome => outcome?,
-        }
+        report.end_one_file(outcome)?;
         return Ok(report);
     }
     let mut found = Found::default();
@@ -181,8 +176,8 @@ fn collect(
     Ok(())
 }
 
-/// Imports one JSON-lines file of CAP cases.
-/// Imports one jsonl file: what it did, and whether it was read to its end.
+/// Imports one JSON-lines file of CAP cases: what it did, and whether it
+/// was read to its end.
 fn import_jsonl_file(
     store: &Store,
     path: &Path,

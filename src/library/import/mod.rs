@@ -197,6 +197,16 @@ impl ImportReport {
         self.errors_earlier.extend(rows.into_iter().take(room));
     }
 
+    /// Ends a one-file import: a failure after rows were read is listed
+    /// beside what they stored ([`Self::fail_file`]); one before any row (a
+    /// header that is not the source's) is the import's error.
+    pub fn end_one_file(&mut self, outcome: Result<(), ImportError>) -> Result<(), ImportError> {
+        match outcome {
+            Err(failure) if self.rows > 0 => self.fail_file(failure),
+            outcome => outcome,
+        }
+    }
+
     pub fn absorb(&mut self, other: ImportReport) {
         self.rows += other.rows;
         self.stored += other.stored;

@@ -35,7 +35,7 @@ pub fn import_file(store: &Store, path: &Path) -> Result<ImportReport, ImportErr
     let mut progress = Progress::new("scdb", input.meter.clone(), input.size);
     let key = checkpoint_key(SOURCE, path, input.size);
     let mut report = ImportReport::new(SOURCE);
-    match read_rows(
+    let outcome = read_rows(
         store,
         path,
         &key,
@@ -43,11 +43,8 @@ pub fn import_file(store: &Store, path: &Path) -> Result<ImportReport, ImportErr
         &survey,
         &mut progress,
         &mut report,
-    ) {
-        // What a file cut short stored before its end is reported with it.
-        Err(failure) if report.rows > 0 => report.fail_file(failure)?,
-        outcome => outcome?,
-    }
+    );
+    report.end_one_file(outcome)?;
     Ok(report)
 }
 

@@ -5,7 +5,7 @@ use std::cell::OnceCell;
 use redb::ReadTransaction;
 
 use crate::citations::range_end_in_full;
-use crate::library::lookup::{CaseLookup, find_case, us_pages_at_most};
+use crate::library::lookup::{CaseLookup, find_case, pages_at_most};
 use crate::library::model::{CaseRecord, CiteKey, numbers_documents};
 use crate::library::store;
 use crate::library::text::star_pages;
@@ -233,8 +233,7 @@ fn page_outside_case(
         Some(_) => return Ok(None),
         None => {}
     }
-    if key.reporter == "U.S."
-        && let Some(most) = us_pages_at_most(txn, record)?
+    if let Some(most) = pages_at_most(txn, record, &key.reporter)?
         && pin - first > most
     {
         return Ok(Some(PinOutside::new(
