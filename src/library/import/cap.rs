@@ -186,7 +186,7 @@ fn import_jsonl_file(
     let mut report = ImportReport::new(SOURCE);
     let outcome = open_input(path).and_then(|input| {
         let mut progress = Progress::new("cap", input.meter.clone(), input.size);
-        read_jsonl(
+        import_jsonl(
             store,
             path,
             input.reader,
@@ -199,22 +199,9 @@ fn import_jsonl_file(
     (report, outcome)
 }
 
-/// Imports CAP cases, one JSON object per line, from any reader.
+/// Imports CAP cases, one JSON object per line, from any reader, telling
+/// `report` what it did, also of the lines read before a failure.
 pub fn import_jsonl(
-    store: &Store,
-    name: &Path,
-    reader: impl BufRead + Send,
-    size: u64,
-    options: Options,
-    progress: &mut Progress,
-) -> Result<ImportReport, ImportError> {
-    let mut report = ImportReport::new(SOURCE);
-    read_jsonl(store, name, reader, size, options, progress, &mut report)?;
-    Ok(report)
-}
-
-/// [`import_jsonl`], telling `report` of the lines read before a failure.
-fn read_jsonl(
     store: &Store,
     name: &Path,
     mut reader: impl BufRead + Send,

@@ -177,7 +177,8 @@ pub fn import_dir(
     // skipped, and read again once a mended file brings it.
     for (table, file, path) in opened {
         let clusters = matches!(table, Table::Clusters);
-        let (read, outcome) = import_table(store, table, file, &path, options, &mut joins);
+        let mut read = ImportReport::new(format!("{SOURCE} {}", table.label()));
+        let outcome = import_table(store, table, file, &path, options, &mut joins, &mut read);
         if clusters {
             clusters_skipped += read.skipped + read.skipped_earlier + u64::from(outcome.is_err());
         }
@@ -356,22 +357,9 @@ fn open_table(table: Table, path: &Path) -> Result<TableFile, ImportError> {
     Ok(TableFile { csv, meter, size })
 }
 
-/// Imports one table's file: what it did, and whether it was read to its
-/// end.
+/// Imports one table's file, telling `report` what it did, also of the
+/// rows read before a failure.
 fn import_table(
-    store: &Store,
-    table: Table,
-    file: TableFile,
-    path: &Path,
-    options: Options,
-    joins: &mut Joins,
-) -> (ImportReport, Result<(), ImportError>) {
-    let mut report = ImportReport::new(format!("{SOURCE} {}", table.label()));
-    let outcome = read_table(store, table, file, path, options, joins, &mut report);
-    (report, outcome)
-}
-
-fn read_table(
     store: &Store,
     table: Table,
     file: TableFile,

@@ -193,7 +193,8 @@ pub fn build(store: &Store) -> Result<Vec<ImportReport>, ImportError> {
         juriscraper(store)?,
     ];
     let mut illinois = Progress::rows("cap sample", 10);
-    reports.push(super::cap::import_jsonl(
+    let mut cap_sample = ImportReport::new(super::cap::SOURCE);
+    super::cap::import_jsonl(
         store,
         Path::new("default/cap/illinois_bulk_sample_10.jsonl"),
         gunzip(CAP_ILLINOIS),
@@ -202,7 +203,9 @@ pub fn build(store: &Store) -> Result<Vec<ImportReport>, ImportError> {
             mark_coverage: false,
         },
         &mut illinois,
-    )?);
+        &mut cap_sample,
+    )?;
+    reports.push(cap_sample);
     reports.push(fastcase(store)?);
     reports.push(courtlistener_sample(store)?);
     reports.push(corpus(store)?);
@@ -290,6 +293,7 @@ fn scdb(store: &Store, survey: &super::scdb::Survey) -> Result<ImportReport, Imp
         Ok(())
     })?;
     let mut progress = Progress::rows("scdb", 10_783);
+    let mut report = ImportReport::new(super::scdb::SOURCE);
     super::scdb::import_reader(
         store,
         Path::new(SCDB_NAME),
@@ -297,7 +301,9 @@ fn scdb(store: &Store, survey: &super::scdb::Survey) -> Result<ImportReport, Imp
         gunzip(SCDB_DOCKETS),
         survey,
         &mut progress,
-    )
+        &mut report,
+    )?;
+    Ok(report)
 }
 
 /// Where a table of overruled Supreme Court decisions comes from: the label

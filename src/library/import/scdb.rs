@@ -35,7 +35,7 @@ pub fn import_file(store: &Store, path: &Path) -> Result<ImportReport, ImportErr
     let mut progress = Progress::new("scdb", input.meter.clone(), input.size);
     let key = checkpoint_key(SOURCE, path, input.size);
     let mut report = ImportReport::new(SOURCE);
-    let outcome = read_rows(
+    let outcome = import_reader(
         store,
         path,
         &key,
@@ -260,25 +260,10 @@ fn not_scdb(name: &Path, missing: &[&str]) -> ImportError {
 }
 
 /// Imports SCDB rows from any reader (the embedded copy or a file),
-/// counting the `held` volumes as held completely.
-/// Imports SCDB rows from `reader`, resumable under the checkpoint `key`
-/// (the embedded copy's names the default library's version, so a new
-/// version reads it again).
+/// resumable under the checkpoint `key` (the embedded copy's names the
+/// default library's version, so a new version reads it again), telling
+/// `report` what it did, also of the rows read before a failure.
 pub fn import_reader(
-    store: &Store,
-    name: &Path,
-    key: &str,
-    reader: impl BufRead + Send,
-    survey: &Survey,
-    progress: &mut Progress,
-) -> Result<ImportReport, ImportError> {
-    let mut report = ImportReport::new(SOURCE);
-    read_rows(store, name, key, reader, survey, progress, &mut report)?;
-    Ok(report)
-}
-
-/// [`import_reader`], telling `report` of the rows read before a failure.
-fn read_rows(
     store: &Store,
     name: &Path,
     key: &str,
