@@ -274,6 +274,39 @@ pub fn court_named_by_query(query: &str) -> Option<&'static Court> {
         .flatten()
 }
 
+/// A query that names a court beside other words ("Ninth Circuit
+/// immigration", "asylum 9th Cir."): the court, named at the query's start
+/// or end by its name or an abbreviation with a court's word, and the other
+/// words. A court's bare id names none here: ids are words too ("cal",
+/// "mass", "tex").
+pub fn court_and_words(query: &str) -> Option<(&'static Court, String)> {
+    let words: Vec<&str> = query.split_whitespace().collect();
+    let named = |phrase: &[&str]| {
+        let phrase = phrase.join(" ");
+        court_by_id(&phrase)
+            .is_none()
+            .then(|| court_named_by_query(&phrase))
+            .flatten()
+    };
+    // The longest run of leading words that names a court, else of
+    // trailing ones; no court's name is longer than a few words, and a
+    // long query must not cost a join per word.
+    let longest = words.len().saturating_sub(1).min(MOST_WORDS_OF_A_COURT);
+    let leading = (1..=longest)
+        .rev()
+        .find_map(|n| named(&words[..n]).map(|court| (court, words[n..].join(" "))));
+    leading.or_else(|| {
+        (1..=longest).rev().find_map(|n| {
+            let at = words.len() - n;
+            named(&words[at..]).map(|court| (court, words[..at].join(" ")))
+        })
+    })
+}
+
+/// The most words a court's name in a query runs to ("United States Court
+/// of Appeals for the District of Columbia Circuit" is 12).
+const MOST_WORDS_OF_A_COURT: usize = 12;
+
 /// A circuit named in words as the Bluebook abbreviates it: "Ninth
 /// Circuit" as "9th Cir.", "Federal Circuit" as "Fed. Cir.".
 fn circuit_abbreviated(query: &str) -> String {
@@ -627,6 +660,41 @@ mod tests {
             "Apple v. Samsung",
         ] {
             assert_eq!(id(query), None, "{query}");
+        }
+    }
+
+    #[test]
+    fn a_query_names_a_court_beside_other_words() {
+        let split = |query: &str| {
+            court_and_words(query).map(|(court, words)| (court.id.to_string(), words))
+        };
+        for (query, court, words) in [
+            ("Ninth Circuit immigration", "ca9", "immigration"),
+            ("asylum 9th Cir.", "ca9", "asylum"),
+            (
+                "Supreme Court of Texas parental rights",
+                "tex",
+                "parental rights",
+            ),
+            ("D.C. Circuit net neutrality", "cadc", "net neutrality"),
+        ] {
+            assert_eq!(
+                split(query),
+                Some((court.to_string(), words.to_string())),
+                "{query}"
+            );
+        }
+        for query in [
+            "Ninth Circuit",
+            "ca9 immigration",
+            "Texas v. Johnson",
+            "Brown v. Board of Education",
+            "United States v. Nixon",
+            "Circuit City Stores v. Adams",
+            "Board of Regents v. Roth",
+            "Mass. v. EPA",
+        ] {
+            assert_eq!(split(query), None, "{query}");
         }
     }
 

@@ -39,8 +39,8 @@ mod vocab;
 
 pub use bluebook::bluebook;
 pub use courts::{
-    Court, court_by_abbreviation, court_by_id, court_by_name, court_named_by_query, courts_differ,
-    written_court_differs,
+    Court, court_and_words, court_by_abbreviation, court_by_id, court_by_name,
+    court_named_by_query, courts_differ, written_court_differs,
 };
 pub use extract::Extractor;
 pub use laws::{

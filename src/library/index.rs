@@ -514,8 +514,14 @@ impl LibraryIndex {
             None => Vec::new(),
         };
         let court_first = match crate::citations::court_named_by_query(query) {
-            Some(court) if docket.is_none() => self.court_cases(&court.id, limit)?,
-            _ => Vec::new(),
+            _ if docket.is_some() => Vec::new(),
+            Some(court) => self.court_cases(&court.id, limit)?,
+            None => match crate::citations::court_and_words(query) {
+                Some((court, words)) => {
+                    self.court_cases_matching(&court.id, &words, kind, limit)?
+                }
+                None => Vec::new(),
+            },
         };
         let query = ligatures_spelt_out(query);
         let query = &places_spelt_out(&query);
@@ -618,6 +624,35 @@ impl LibraryIndex {
             }
             pool = (pool * 4).min(MAX_COURT_POOL);
         }
+    }
+
+    /// A court's cases that hold `words` ("Ninth Circuit immigration"), by
+    /// name, citation, docket or text: those holding them all first.
+    fn court_cases_matching(
+        &self,
+        court: &str,
+        words: &str,
+        kind: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<SearchHit>, IndexError> {
+        // The id goes into the query's syntax: courts-db's are letters and
+        // digits.
+        if !court.chars().all(|c| c.is_ascii_alphanumeric()) {
+            return Ok(Vec::new());
+        }
+        let f = self.fields;
+        let mut parser =
+            QueryParser::for_index(&self.index, vec![f.name, f.citations, f.dockets, f.text]);
+        parser.set_field_boost(f.name, 4.0);
+        let kind = kind
+            .filter(|kind| kind.chars().all(|c| c.is_ascii_alphanumeric()))
+            .map_or(String::new(), |kind| format!("+kind:{kind} "));
+        let required = format!("{kind}+court:{court} ");
+        let words = QueryWords::of(words);
+        let any = words.words.join(" ");
+        Ok(self
+            .every_word_first(&parser, &required, &words, &any, limit)?
+            .hits)
     }
 
     /// Cases before authorities, the most cited first; equally cited hits

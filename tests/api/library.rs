@@ -1041,6 +1041,16 @@ fn search_finds_cases_and_rules_by_name_and_text() {
             "{query}: {hits:?}"
         );
     }
+    // ... and, beside other words, its cases that hold them.
+    for query in ["Ninth Circuit Garland", "Garland 9th Cir."] {
+        let hits = library.search(query, None, 5).unwrap();
+        assert_eq!(hits.len(), 5, "{query}");
+        assert!(
+            hits.iter()
+                .all(|hit| hit.court.as_deref() == Some("ca9") && hit.name.contains("Garland")),
+            "{query}: {hits:?}"
+        );
+    }
     // A limit past the library's documents gives them all, not a panic.
     for query in ["Brown v. Board", "scotus"] {
         assert!(!library.search(query, None, usize::MAX).unwrap().is_empty());
