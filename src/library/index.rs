@@ -513,18 +513,6 @@ impl LibraryIndex {
             }
             None => Vec::new(),
         };
-        let court_first = match crate::citations::court_named_by_query(query) {
-            _ if docket.is_some() => Vec::new(),
-            Some(court) => self.court_cases(&court.id, limit)?,
-            None => match crate::citations::court_and_words(query) {
-                Some((court, words)) => {
-                    self.court_cases_matching(&court.id, &words, kind, limit)?
-                }
-                None => Vec::new(),
-            },
-        };
-        let query = ligatures_spelt_out(query);
-        let query = &places_spelt_out(&query);
         let mut parser = QueryParser::for_index(
             &self.index,
             vec![f.name, f.citations, f.dockets, f.text, f.court],
@@ -534,6 +522,18 @@ impl LibraryIndex {
         parser.set_field_boost(f.dockets, 2.0);
         let kind_term = kind.filter(|kind| kind.chars().all(|c| c.is_ascii_alphanumeric()));
         let kind = kind_term.map_or(String::new(), |kind| format!("+kind:{kind} "));
+        let court_first = match crate::citations::court_named_by_query(query) {
+            _ if docket.is_some() => Vec::new(),
+            Some(court) => self.court_cases(&court.id, limit)?,
+            None => match crate::citations::court_and_words(query) {
+                Some((court, words)) => {
+                    self.court_cases_matching(&parser, &kind, &court.id, &words, limit)?
+                }
+                None => Vec::new(),
+            },
+        };
+        let query = ligatures_spelt_out(query);
+        let query = &places_spelt_out(&query);
         // "Brown v. Board of Education" is Brown, not every case that
         // names a board.
         let named = NameQuery::of(query);
@@ -627,12 +627,14 @@ impl LibraryIndex {
     }
 
     /// A court's cases that hold `words` ("Ninth Circuit immigration"), by
-    /// name, citation, docket or text: those holding them all first.
+    /// the search's own `parser` and `kind` filter: those holding them all
+    /// first.
     fn court_cases_matching(
         &self,
+        parser: &QueryParser,
+        kind: &str,
         court: &str,
         words: &str,
-        kind: Option<&str>,
         limit: usize,
     ) -> Result<Vec<SearchHit>, IndexError> {
         // The id goes into the query's syntax: courts-db's are letters and
@@ -640,18 +642,11 @@ impl LibraryIndex {
         if !court.chars().all(|c| c.is_ascii_alphanumeric()) {
             return Ok(Vec::new());
         }
-        let f = self.fields;
-        let mut parser =
-            QueryParser::for_index(&self.index, vec![f.name, f.citations, f.dockets, f.text]);
-        parser.set_field_boost(f.name, 4.0);
-        let kind = kind
-            .filter(|kind| kind.chars().all(|c| c.is_ascii_alphanumeric()))
-            .map_or(String::new(), |kind| format!("+kind:{kind} "));
         let required = format!("{kind}+court:{court} ");
         let words = QueryWords::of(words);
         let any = words.words.join(" ");
         Ok(self
-            .every_word_first(&parser, &required, &words, &any, limit)?
+            .every_word_first(parser, &required, &words, &any, limit)?
             .hits)
     }
 
