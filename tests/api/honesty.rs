@@ -413,6 +413,54 @@ async fn reversed_and_loosely_matched_names_are_not_verified() {
     assert_reason(&johnson, "509 U.S. 350");
 }
 
+/// An initial shared with the case at the page is no part of its name: a
+/// name that shares nothing else is another case's, `unverified`.
+#[tokio::test]
+async fn a_shared_initial_is_no_partial_match() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    for text in [
+        "Carman L. Deck v. Missouri, 544 U.S. 581 (2005).",
+        "Quillfeather L. Brannigan v. Zork, 544 U.S. 581 (2005).",
+    ] {
+        let answer = only_with_status(&app, &key, text, "unverified").await;
+        assert_reason(&answer, "CLINGMAN");
+    }
+    // A party word shared is still a partial match.
+    only_with_status(
+        &app,
+        &key,
+        "Clingman v. Deck, 544 U.S. 581 (2005).",
+        "unavailable",
+    )
+    .await;
+}
+
+/// A name the extractor reads from a word inside it (after "in", "at",
+/// "for", or a number) is checked as written in full when that is the
+/// name of the case at the page; a sentence's own words before a name do
+/// not change it.
+#[tokio::test]
+async fn a_name_read_short_is_checked_as_written_in_full() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    for text in [
+        "First National Bank in Plant City v. Dickinson, 396 U.S. 122 (1969).",
+        "Long Island Care at Home v. Evelyn Coke, 551 U.S. 158 (2007).",
+        "Hughes v. Superior Court of California for Contra Costa County, 339 U.S. 460 (1950).",
+        "The Court in Brown v. Board of Education, 347 U.S. 483 (1954), held as much.",
+    ] {
+        only_with_status(&app, &key, text, "verified").await;
+    }
+    only_with_status(
+        &app,
+        &key,
+        "As the Court held in Deck v. Missouri, 544 U.S. 581 (2005), that is so.",
+        "unverified",
+    )
+    .await;
+}
+
 /// A year the library knows is wrong is never printed: more than a year
 /// off is `unverified`, one year off verifies with the decision's year.
 /// A page inside the case given as its first page says so.
@@ -1122,6 +1170,22 @@ async fn a_case_dated_in_a_year_to_come_is_unverified() {
             "Brown v. Board of Education, 347 U.S. 483 (1054).",
             "not in 1054",
         ),
+        // A number of another length there is no year either.
+        (
+            "Brown v. Board of Education, 347 U.S. 483 (954).",
+            "not in 954",
+        ),
+        ("Brown v. Board of Education, 347 U.S. 483 (0).", "not in 0"),
+        (
+            "Roe v. Wade, 410 U.S. 113 (19730).",
+            "more than four digits",
+        ),
+        (
+            "Brown v. Board of Education, 347 U.S. 483 (99999999999999999999).",
+            "more than four digits",
+        ),
+        ("See 42 U.S.C. § 1983 (2106).", "2106 is still to come"),
+        ("See 42 U.S.C. § 1983 (20000).", "more than four digits"),
     ] {
         let answer = only_with_status(&app, &key, text, "unverified").await;
         assert!(
@@ -1129,6 +1193,15 @@ async fn a_case_dated_in_a_year_to_come_is_unverified() {
             "{answer}"
         );
     }
+}
+
+/// A small number apart after a section is a subsection written with a
+/// space, not a year.
+#[tokio::test]
+async fn a_subsection_written_apart_is_no_year() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    only_with_status(&app, &key, "See 29 U.S.C. § 158 (3).", "verified").await;
 }
 
 /// Every rule or section a citation names is checked, not only the first:

@@ -750,6 +750,12 @@ fn main_volume_date(inner: &str) -> Option<DateParenthetical> {
 fn publisher_year(inner: &str) -> Option<Option<i32>> {
     let words: Vec<&str> = inner.split_whitespace().collect();
     let (last, rest) = words.split_last()?;
+    // A number of four digits or more alone is a year, mistyped if it is
+    // none a code can have ("(2106)", "(20000)"); a shorter one may be a
+    // subsection written apart ("§ 158 (3)").
+    if rest.is_empty() && last.len() >= 4 && last.bytes().all(|b| b.is_ascii_digit()) {
+        return Some(Some(last.parse().unwrap_or(i32::MAX)));
+    }
     // Four digits, maybe a range after them ("2005-06"), never a longer
     // number cut to four ("20009").
     let longer = last.as_bytes().get(4).is_some_and(u8::is_ascii_digit);
@@ -819,6 +825,10 @@ mod tests {
         assert_eq!(publisher_year("2005-06"), Some(Some(2005)));
         assert_eq!(publisher_year("repealed"), None);
         assert_eq!(publisher_year("West 20009"), None);
+        // Alone, a number of four digits or more is a year, however wrong.
+        assert_eq!(publisher_year("2106"), Some(Some(2106)));
+        assert_eq!(publisher_year("20000"), Some(Some(20000)));
+        assert_eq!(publisher_year("3"), None, "a subsection written apart");
         let dated = |publisher: Option<&str>, year| {
             Some(DateParenthetical {
                 publisher: publisher.map(str::to_string),

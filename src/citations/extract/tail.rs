@@ -335,12 +335,25 @@ const MONTHS: [&str; 24] = [
     "Jul.",
 ];
 
+/// A number alone in a parenthetical that is not four digits long
+/// ("(20000)", "(954)", "(0)"): where a citation's year goes, and no year a
+/// decision can have. It is read as the year given (saturating), so that
+/// the check says the year is wrong rather than passing it over.
+fn number_for_a_year(content: &str) -> Option<i32> {
+    let digits = content.trim();
+    (!digits.is_empty() && digits.len() != 4 && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.parse().unwrap_or(i32::MAX))
+}
+
 /// Reads a court-and-year parenthetical; `None` if `inner` is something
 /// else (an explanatory parenthetical, a parallel citation).
 pub(crate) fn court_year(text: &str, inner: Range<usize>) -> Option<CourtYear> {
     let content = text.get(inner.clone())?;
     if content.len() > 120 {
         return None;
+    }
+    if let Some(year) = number_for_a_year(content) {
+        return Some(CourtYear { court: None, year });
     }
     // The year is the last 4-digit number; after it may come a range end
     // ("1993-94") and, Texas style, a short writ history (", no pet.").
@@ -608,6 +621,11 @@ mod tests {
             Some((Some("Tex. App.—Houston [14th Dist.]"), 2005))
         );
         assert_eq!(cy("2106"), Some((None, 2106)), "a mistyped year is read");
+        // A number of another length alone stands where the year goes.
+        assert_eq!(cy("20000"), Some((None, 20000)));
+        assert_eq!(cy(" 954 "), Some((None, 954)));
+        assert_eq!(cy("0"), Some((None, 0)));
+        assert_eq!(cy("99999999999999999999"), Some((None, i32::MAX)));
         assert_eq!(
             cy("No. 1054"),
             None,

@@ -103,6 +103,37 @@ pub(super) fn name_as_checked(
     }
 }
 
+/// Most words of its clause read before a name cut short
+/// ([`longer_name`]).
+const LONGER_NAME_WORDS: usize = 10;
+
+/// The case at the page that the name `read` names when read with the
+/// words before it in its clause, one word more at a time, and that longer
+/// name. The extractor stops at a lower-case word or a number it does not
+/// take for a name's ("First National Bank in Plant City v. Dickinson" is
+/// read from "Plant City", "BLDG 89-41 164th St., LLC" from "St."): such
+/// words more often begin the sentence's own words ("the Court in Brown v.
+/// Board"), so a longer reading is taken only when it holds a "v." and is
+/// the name of a case at the page.
+pub(super) fn longer_name<'r>(
+    citations: &[Citation],
+    index: usize,
+    text: &str,
+    read: &str,
+    records: &'r [CaseRecord],
+) -> Option<(&'r CaseRecord, String)> {
+    let (clause, _) = clause_before(citations, index, text, |c| c.full_span.start);
+    let words: Vec<&str> = clause.split_whitespace().collect();
+    (1..=words.len().min(LONGER_NAME_WORDS)).find_map(|taken| {
+        let longer = format!("{} {read}", words[words.len() - taken..].join(" "));
+        let has_versus = longer
+            .split_whitespace()
+            .any(|word| matches!(word, "v." | "v" | "vs." | "vs"));
+        let record = has_versus.then(|| named_case(&longer, records))??;
+        Some((record, longer))
+    })
+}
+
 /// The text of the sentence or clause before the citation `index` and its
 /// parallels, up to where `start` says each begins, and after any earlier
 /// citation.
@@ -296,9 +327,11 @@ fn partial_or_different(name: &str, records: &[CaseRecord], written: String) -> 
 }
 
 /// Whether the cited name and the case's name share a word that
-/// identifies a party (not "Inc.", "United States", "v.").
+/// identifies a party (not "Inc.", "United States", "v.", nor an initial:
+/// "Carman L. Deck" shares nothing with "Andrea L. Beaver").
 fn shares_a_party_word(cited: &str, record: &CaseRecord) -> bool {
-    let cited = distinctive_tokens(cited);
+    let mut cited = distinctive_tokens(cited);
+    cited.retain(|token| token.chars().nth(1).is_some());
     [
         Some(record.name.as_str()),
         record.name_abbreviation.as_deref(),

@@ -4,8 +4,8 @@
 use redb::ReadTransaction;
 
 use super::case_names::{
-    NameAsChecked, cited_name, companion_named, name_as_checked, name_mismatch, named_case,
-    vague_name,
+    NameAsChecked, cited_name, companion_named, longer_name, name_as_checked, name_mismatch,
+    named_case, vague_name,
 };
 use super::pins::{described, pin_outside_case};
 use super::{this_year, year_to_come};
@@ -172,6 +172,7 @@ pub fn check_case(
         return Ok(CheckedCitation::unverified(written, case, None, reason));
     }
     let name = cited_name(citations, index);
+    let read = name.clone();
     let records = match cases_at(txn, &key, &written)? {
         Ok(records) => records,
         Err(answer) => return Ok(answer),
@@ -214,6 +215,16 @@ pub fn check_case(
     let was_turned = turned.is_some();
     let (chosen, name) = match turned {
         Some((record, turned)) => (Some(record), Some(turned)),
+        None => (chosen, name),
+    };
+    // A name the extractor cut short at a word it does not take for a
+    // name's ("First National Bank in Plant City v. Dickinson").
+    let longer = match (chosen, read.as_deref()) {
+        (None, Some(read)) => longer_name(citations, index, text, read, &records),
+        _ => None,
+    };
+    let (chosen, name) = match longer {
+        Some((record, longer)) => (Some(record), Some(longer)),
         None => (chosen, name),
     };
     if let Some(record) = chosen {

@@ -61,6 +61,10 @@ fn this_year() -> i32 {
     chrono::Datelike::year(&chrono::Utc::now())
 }
 
+/// Past it, a year is printed as "more than four digits", not as the
+/// number, which may have been cut to fit (`i32::MAX`).
+const LAST_FOUR_DIGIT_YEAR: i32 = 9_999;
+
 /// Why a decision's or a code edition's date cannot be right: it gives a
 /// year still to come, as the year or in a supplement ("(2018 & Supp. V
 /// 2090)"). Journals are not asked: an article may be "forthcoming 2027".
@@ -73,7 +77,14 @@ fn year_to_come(citation: &Citation, this_year: i32) -> Option<String> {
         .into_iter()
         .flatten()
         .find(|&year| year > this_year)
-        .map(|year| format!("the year {year} is still to come"))
+        .map(|year| {
+            if year > LAST_FOUR_DIGIT_YEAR {
+                "the year given has more than four digits: no year a decision or a code can have"
+                    .to_string()
+            } else {
+                format!("the year {year} is still to come")
+            }
+        })
 }
 
 /// Checks the full case citation `citations[index]` of `text` as if its
