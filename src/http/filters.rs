@@ -234,8 +234,13 @@ pub fn parse_json<T: DeserializeOwned>(meta: &RequestMeta, body: Body) -> Result
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
         let path = err.path().to_string();
         let inner = err.into_inner();
-        // Broken JSON has no field to name (the path reads "?" there).
-        if path == "." || inner.is_syntax() || inner.is_eof() {
+        // Broken JSON has no field to name (the path reads "?" there). A
+        // well-formed body whose field holds the wrong kind of value has
+        // one, even where serde_json words it as syntax ("expected value"
+        // for a number where a word goes).
+        let broken = (inner.is_syntax() || inner.is_eof())
+            && serde_json::from_slice::<serde::de::IgnoredAny>(json).is_err();
+        if path == "." || broken {
             ApiError::bad_request(format!("invalid request body: {inner}"))
         } else {
             ApiError::bad_request(format!("invalid field `{path}`: {inner}"))

@@ -734,6 +734,14 @@ async fn resolve_input_errors_name_the_item() {
             json!({ "citations": ["ok"], "searchMode": "fuzzy" }),
             "searchMode",
         ),
+        (
+            json!({ "citations": ["ok"], "searchMode": 1 }),
+            "searchMode",
+        ),
+        (
+            json!({ "citations": ["ok"], "searchMode": [] }),
+            "searchMode",
+        ),
     ] {
         let (status, reply) = app.post("/v1/citations/resolve", Some(&key), body).await;
         assert_error(status, &reply, 400, "bad_request");
