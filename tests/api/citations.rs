@@ -736,7 +736,7 @@ async fn resolve_input_errors_name_the_item() {
         ),
         (
             json!({ "citations": ["ok"], "searchMode": 1 }),
-            "searchMode",
+            "searchMode`: invalid type: integer `1`, expected a string",
         ),
         (
             json!({ "citations": ["ok"], "searchMode": [] }),

@@ -452,13 +452,43 @@ async fn a_name_read_short_is_checked_as_written_in_full() {
     ] {
         only_with_status(&app, &key, text, "verified").await;
     }
-    only_with_status(
+    // The Bluebook form names the case as written in full.
+    let plant_city = only(
         &app,
         &key,
-        "As the Court held in Deck v. Missouri, 544 U.S. 581 (2005), that is so.",
-        "unverified",
+        "First National Bank in Plant City v. Dickinson, 396 U.S. 122 (1969).",
     )
     .await;
+    assert_eq!(
+        plant_city["bluebookCitation"],
+        "First Nat'l Bank in Plant City v. Dickinson, 396 U.S. 122 (1969)"
+    );
+    // Words before a wrong name are the sentence's, even where they hold a
+    // party of the case at the page up to a comma, or the name's own end.
+    for (text, status) in [
+        (
+            "As the Court held in Deck v. Missouri, 544 U.S. 581 (2005), that is so.",
+            "unverified",
+        ),
+        (
+            "Terry Lee Shannon, like the defendant in Smith v. United States, 512 U.S. 573 (1994), lost.",
+            "unverified",
+        ),
+        (
+            "As in First National Bank in Plant City, the Court in Jones v. Dickinson, 396 U.S. 122 (1969), held.",
+            "unavailable",
+        ),
+        (
+            "Smith v. 564.54 Acres of Land, 441 U.S. 506 (1979).",
+            "unavailable",
+        ),
+        (
+            "Hughes v. Whatever Court for Contra Costa County, 339 U.S. 460 (1950).",
+            "unavailable",
+        ),
+    ] {
+        only_with_status(&app, &key, text, status).await;
+    }
 }
 
 /// A year the library knows is wrong is never printed: more than a year
@@ -1182,6 +1212,14 @@ async fn a_case_dated_in_a_year_to_come_is_unverified() {
         ),
         (
             "Brown v. Board of Education, 347 U.S. 483 (99999999999999999999).",
+            "more than four digits",
+        ),
+        (
+            "Brown v. Board of Education, 347 U.S. 483 (9th Cir. 20000).",
+            "more than four digits",
+        ),
+        (
+            "Brown v. Board of Education, 347 U.S. 483 (Jan. 5, 20000).",
             "more than four digits",
         ),
         ("See 42 U.S.C. § 1983 (2106).", "2106 is still to come"),

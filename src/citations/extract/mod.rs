@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 
 pub(crate) use build::Context;
 pub use case_name::name_before;
+pub(crate) use case_name::split as split_parties;
 
 use super::model::{Citation, CitationKind};
 use super::resolve;

@@ -4,6 +4,7 @@
 
 use std::ops::Range;
 
+use crate::citations::courts;
 use crate::citations::text::{char_after, char_before};
 
 /// Longest parenthetical read, in bytes; longer ones are left alone.
@@ -345,6 +346,16 @@ fn number_for_a_year(content: &str) -> Option<i32> {
         .then(|| digits.parse().unwrap_or(i32::MAX))
 }
 
+/// Where a parenthetical's last word, a number not four digits long,
+/// starts, and its length ("9th Cir. 20000").
+fn last_number(content: &str) -> Option<(usize, usize)> {
+    let trimmed = content.trim_end();
+    let word_at = trimmed.rfind(char::is_whitespace)? + 1;
+    let word = &trimmed[word_at..];
+    (word.len() != 4 && !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()))
+        .then_some((word_at, word.len()))
+}
+
 /// Reads a court-and-year parenthetical; `None` if `inner` is something
 /// else (an explanatory parenthetical, a parallel citation).
 pub(crate) fn court_year(text: &str, inner: Range<usize>) -> Option<CourtYear> {
@@ -371,16 +382,21 @@ pub(crate) fn court_year(text: &str, inner: Range<usize>) -> Option<CourtYear> {
             i += 1;
         }
     }
-    let year_at = year_at?;
-    let year: i32 = content[year_at..year_at + 4].parse().ok()?;
-    // A number outside the years of American reports, alone in the
-    // parenthetical, is still a year, mistyped ("(2106)" for 2016): a claim
-    // to check, not a note to pass over. With other words it may be a
-    // docket or a record number.
-    if !(1600..=2100).contains(&year) && content.trim() != &content[year_at..year_at + 4] {
-        return None;
-    }
-    let mut after = &content[year_at + 4..];
+    // Else a number of another length ending it may be a mistyped year
+    // ("9th Cir. 20000"), if a court or a date comes before it (below).
+    let (year_at, year_len) = match year_at {
+        Some(at) => (at, 4),
+        None => last_number(content)?,
+    };
+    let year: i32 = content[year_at..year_at + year_len]
+        .parse()
+        .unwrap_or(i32::MAX);
+    // A number outside the years of American reports is still a year,
+    // mistyped ("(2106)" for 2016), alone in the parenthetical or after a
+    // court or a date: a claim to check, not a note to pass over. With
+    // other words it may be a docket or a record number.
+    let mistyped = year_len != 4 || !(1600..=2100).contains(&year);
+    let mut after = &content[year_at + year_len..];
     if let Some(rest) = after.strip_prefix(['-', '–']) {
         let n = rest.bytes().take_while(u8::is_ascii_digit).count();
         if n == 2 || n == 4 {
@@ -405,14 +421,20 @@ pub(crate) fn court_year(text: &str, inner: Range<usize>) -> Option<CourtYear> {
             court_text = before;
         }
     }
+    let mut dated = false;
     if let Some(month) = MONTHS.iter().find(|m| court_text.ends_with(**m)) {
         let before = &court_text[..court_text.len() - month.len()];
         if before.is_empty() || before.ends_with(' ') {
             court_text = before.trim_end();
+            dated = true;
         }
     }
     let court_text = court_text.trim_matches(|c: char| c.is_whitespace() || c == ',');
     if !looks_like_court(court_text) {
+        return None;
+    }
+    let court_known = || courts::court_by_abbreviation(court_text).is_some();
+    if mistyped && !(court_text.is_empty() && (dated || after.is_empty())) && !court_known() {
         return None;
     }
     let court = if court_text.is_empty() {
@@ -626,6 +648,14 @@ mod tests {
         assert_eq!(cy(" 954 "), Some((None, 954)));
         assert_eq!(cy("0"), Some((None, 0)));
         assert_eq!(cy("99999999999999999999"), Some((None, i32::MAX)));
+        // After a court or a date too; after other words it may be a
+        // docket's or a record's number.
+        assert_eq!(cy("9th Cir. 20000"), Some((Some("9th Cir."), 20000)));
+        assert_eq!(cy("N.M. 211"), Some((Some("N.M."), 211)));
+        assert_eq!(cy("Jan. 5, 20000"), Some((None, 20000)));
+        assert_eq!(cy("9th Cir. 1066"), Some((Some("9th Cir."), 1066)));
+        assert_eq!(cy("No. 12"), None);
+        assert_eq!(cy("Harvard 12"), None);
         assert_eq!(
             cy("No. 1054"),
             None,

@@ -42,15 +42,32 @@ pub const MAX_INLINE_CHARS: usize = 100_000;
 /// The ceiling for text verified as a job.
 pub const MAX_TEXT_CHARS: usize = 500_000;
 
-/// searchMode of resolve (ours to define, public-api.md §4 rule 8).
+/// searchMode of resolve (ours to define, public-api.md §4 rule 8). Read
+/// from a string, so that another kind of value is told as such ("invalid
+/// type: integer `1`, expected a string"), where an enum's own reading
+/// says only "expected value".
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(try_from = "String")]
 pub enum SearchMode {
     /// Citations only.
     #[default]
     Exact,
     /// Also a bare case name, looked up by name.
     Lenient,
+}
+
+impl TryFrom<String> for SearchMode {
+    type Error = String;
+
+    fn try_from(mode: String) -> Result<Self, String> {
+        match mode.as_str() {
+            "exact" => Ok(SearchMode::Exact),
+            "lenient" => Ok(SearchMode::Lenient),
+            other => Err(format!(
+                "unknown variant `{other}`, expected `exact` or `lenient`"
+            )),
+        }
+    }
 }
 
 #[derive(Deserialize)]

@@ -3,8 +3,10 @@
 
 use redb::ReadTransaction;
 
-use crate::citations::extract::name_before;
-use crate::citations::names::{distinctive_tokens, is_abbreviation, names_one_party, reversed};
+use crate::citations::extract::{name_before, split_parties};
+use crate::citations::names::{
+    distinctive_tokens, is_abbreviation, names_one_party, reversed, word_tokens,
+};
 use crate::citations::{Citation, case_names_match};
 use crate::library::model::CaseRecord;
 use crate::library::{Library, store};
@@ -111,10 +113,13 @@ const LONGER_NAME_WORDS: usize = 10;
 /// words before it in its clause, one word more at a time, and that longer
 /// name. The extractor stops at a lower-case word or a number it does not
 /// take for a name's ("First National Bank in Plant City v. Dickinson" is
-/// read from "Plant City", "BLDG 89-41 164th St., LLC" from "St."): such
-/// words more often begin the sentence's own words ("the Court in Brown v.
-/// Board"), so a longer reading is taken only when it holds a "v." and is
-/// the name of a case at the page.
+/// read from "Plant City", "BLDG 89-41 164th St., LLC" from "St."). Such
+/// words more often begin the sentence's own ("the Court in Brown v.
+/// Board", "Shannon, like the defendant in Smith v. United States"), which
+/// the name matcher, reading a party up to its first comma, would pass. So
+/// a longer reading is taken only when the party its words were added to
+/// is, word for word, a party of the name of record
+/// ([`party_of_record`]), and the whole is that case's name.
 pub(super) fn longer_name<'r>(
     citations: &[Citation],
     index: usize,
@@ -124,14 +129,71 @@ pub(super) fn longer_name<'r>(
 ) -> Option<(&'r CaseRecord, String)> {
     let (clause, _) = clause_before(citations, index, text, |c| c.full_span.start);
     let words: Vec<&str> = clause.split_whitespace().collect();
+    // Read without a "v.", the name's words were all of its second party
+    // ("Costa County"), which the longer reading adds to as well.
+    let read_second_party_whole = split_parties(read).0.is_some();
     (1..=words.len().min(LONGER_NAME_WORDS)).find_map(|taken| {
         let longer = format!("{} {read}", words[words.len() - taken..].join(" "));
-        let has_versus = longer
-            .split_whitespace()
-            .any(|word| matches!(word, "v." | "v" | "vs." | "vs"));
-        let record = has_versus.then(|| named_case(&longer, records))??;
+        let (Some(first), Some(second)) = split_parties(&longer) else {
+            return None;
+        };
+        let record = records.iter().find(|record| {
+            !record.name.is_empty()
+                && party_of_record(&first, Side::First, record)
+                && (read_second_party_whole || party_of_record(&second, Side::Second, record))
+                && names_match(&longer, record)
+        })?;
         Some((record, longer))
     })
+}
+
+#[derive(Clone, Copy)]
+enum Side {
+    First,
+    Second,
+}
+
+/// Whether `party` is that side's party of the record's name (or of its
+/// abbreviated or short name) as written there, up to one of its commas
+/// (after which a record adds offices: "DICKINSON, COMPTROLLER OF
+/// FLORIDA"), compared by [`party_letters`].
+fn party_of_record(party: &str, side: Side, record: &CaseRecord) -> bool {
+    let written = party_letters(party);
+    if written.is_empty() {
+        return false;
+    }
+    [
+        Some(record.name.as_str()),
+        record.name_abbreviation.as_deref(),
+        record.name_short.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .filter_map(|name| {
+        let (first, second) = split_parties(name);
+        match side {
+            Side::First => first,
+            Side::Second => second,
+        }
+    })
+    .any(|of_record| {
+        of_record
+            .match_indices(',')
+            .map(|(at, _)| &of_record[..at])
+            .chain([of_record.as_str()])
+            .any(|prefix| party_letters(prefix) == written)
+    })
+}
+
+/// A party's words as the tokens names compare by, run together: neither
+/// a word a PDF broke ("C hevron") nor an abbreviation ("Bd.") tells it
+/// from its name of record; "et al." at its end is left out.
+fn party_letters(party: &str) -> String {
+    let mut tokens: Vec<String> = party.split_whitespace().flat_map(word_tokens).collect();
+    if tokens.ends_with(&["et".to_string(), "al".to_string()]) {
+        tokens.truncate(tokens.len() - 2);
+    }
+    tokens.concat()
 }
 
 /// The text of the sentence or clause before the citation `index` and its

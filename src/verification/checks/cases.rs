@@ -9,6 +9,7 @@ use super::case_names::{
 };
 use super::pins::{described, pin_outside_case};
 use super::{this_year, year_to_come};
+use crate::citations::extract::split_parties;
 use crate::citations::names::reversed;
 use crate::citations::{Citation, bluebook, reporters};
 use crate::library::import::scdb;
@@ -212,20 +213,16 @@ pub fn check_case(
         }
         _ => None,
     };
-    let was_turned = turned.is_some();
-    let (chosen, name) = match turned {
-        Some((record, turned)) => (Some(record), Some(turned)),
-        None => (chosen, name),
-    };
-    // A name the extractor cut short at a word it does not take for a
-    // name's ("First National Bank in Plant City v. Dickinson").
-    let longer = match (chosen, read.as_deref()) {
-        (None, Some(read)) => longer_name(citations, index, text, read, &records),
+    // Else a name the extractor cut short at a word it does not take for
+    // a name's ("First National Bank in Plant City v. Dickinson").
+    let longer = match (chosen, &turned, read.as_deref()) {
+        (None, None, Some(read)) => longer_name(citations, index, text, read, &records),
         _ => None,
     };
-    let (chosen, name) = match longer {
-        Some((record, longer)) => (Some(record), Some(longer)),
-        None => (chosen, name),
+    let (chosen, name, name_read) = match (turned, longer) {
+        (Some((record, turned)), _) => (Some(record), Some(turned), NameRead::TurnedRound),
+        (None, Some((record, longer))) => (Some(record), Some(longer), NameRead::InFull),
+        (None, None) => (chosen, name, NameRead::AsRead),
     };
     if let Some(record) = chosen {
         if let Some(outside) = pin_outside_case(txn, &key, pin, record)? {
@@ -245,7 +242,7 @@ pub fn check_case(
             written,
             record,
             name.as_deref(),
-            was_turned,
+            name_read,
         );
     }
     if let Some(reason) = year_of_no_decision_here(citation, &records) {
@@ -498,6 +495,17 @@ fn dated_to_its_day(record: &CaseRecord) -> bool {
         .any(|term| term == term_of_date)
 }
 
+/// How the name a case is verified under was read from the citation.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NameRead {
+    /// As the extractor read it.
+    AsRead,
+    /// A later decision's, with its parties turned round.
+    TurnedRound,
+    /// Written in full, with words the extractor stopped before.
+    InFull,
+}
+
 fn verified_case(
     txn: &ReadTransaction,
     public_url: &str,
@@ -505,14 +513,23 @@ fn verified_case(
     written: String,
     record: &CaseRecord,
     name: Option<&str>,
-    turned_round: bool,
+    name_read: NameRead,
 ) -> Result<CheckedCitation, StoreError> {
     // The library supplies what the citation left out; nothing is guessed.
     let mut complete = citation.clone();
-    if turned_round {
-        // Its Bluebook form names the parties as the decision cited does.
-        std::mem::swap(&mut complete.plaintiff, &mut complete.defendant);
-        complete.case_name = name.map(str::to_string);
+    // Its Bluebook form names the parties as the name verified does.
+    match name_read {
+        NameRead::AsRead => {}
+        NameRead::TurnedRound => {
+            std::mem::swap(&mut complete.plaintiff, &mut complete.defendant);
+            complete.case_name = name.map(str::to_string);
+        }
+        NameRead::InFull => {
+            if let Some(name) = name {
+                (complete.plaintiff, complete.defendant) = split_parties(name);
+                complete.case_name = Some(name.to_string());
+            }
+        }
     }
     let mut notes = Vec::new();
     if let Some(reason) = court_mismatch(citation, record) {
@@ -605,7 +622,7 @@ fn verified_case(
             record.name
         ));
     }
-    let mut reason = if turned_round {
+    let mut reason = if name_read == NameRead::TurnedRound {
         "the library holds this case at this citation, as a later decision in the case, cited under the caption below with its parties the other way round"
             .to_string()
     } else if name.is_some() {
