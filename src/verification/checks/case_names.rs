@@ -162,6 +162,25 @@ fn party_of_record(party: &str, side: Side, record: &CaseRecord) -> bool {
     if written.is_empty() {
         return false;
     }
+    names_of(record)
+        .filter_map(|name| {
+            let (first, second) = split_parties(name);
+            match side {
+                Side::First => first,
+                Side::Second => second,
+            }
+        })
+        .any(|of_record| {
+            of_record
+                .match_indices(',')
+                .map(|(at, _)| &of_record[..at])
+                .chain([of_record.as_str()])
+                .any(|prefix| party_letters(prefix) == written)
+        })
+}
+
+/// A case's name of record, abbreviated name and short name, those it has.
+fn names_of(record: &CaseRecord) -> impl Iterator<Item = &str> {
     [
         Some(record.name.as_str()),
         record.name_abbreviation.as_deref(),
@@ -169,20 +188,6 @@ fn party_of_record(party: &str, side: Side, record: &CaseRecord) -> bool {
     ]
     .into_iter()
     .flatten()
-    .filter_map(|name| {
-        let (first, second) = split_parties(name);
-        match side {
-            Side::First => first,
-            Side::Second => second,
-        }
-    })
-    .any(|of_record| {
-        of_record
-            .match_indices(',')
-            .map(|(at, _)| &of_record[..at])
-            .chain([of_record.as_str()])
-            .any(|prefix| party_letters(prefix) == written)
-    })
 }
 
 /// A party's words as the tokens names compare by, run together: neither
@@ -394,14 +399,7 @@ fn partial_or_different(name: &str, records: &[CaseRecord], written: String) -> 
 fn shares_a_party_word(cited: &str, record: &CaseRecord) -> bool {
     let mut cited = distinctive_tokens(cited);
     cited.retain(|token| token.chars().nth(1).is_some());
-    [
-        Some(record.name.as_str()),
-        record.name_abbreviation.as_deref(),
-        record.name_short.as_deref(),
-    ]
-    .into_iter()
-    .flatten()
-    .any(|actual| {
+    names_of(record).any(|actual| {
         let actual = distinctive_tokens(actual);
         cited.iter().any(|token| actual.contains(token))
     })
@@ -414,15 +412,7 @@ fn names_match(cited: &str, record: &CaseRecord) -> bool {
 }
 
 fn own_name_matches(cited: &str, record: &CaseRecord) -> bool {
-    case_names_match(cited, &record.name)
-        || record
-            .name_abbreviation
-            .as_deref()
-            .is_some_and(|n| case_names_match(cited, n))
-        || record
-            .name_short
-            .as_deref()
-            .is_some_and(|n| case_names_match(cited, n))
+    names_of(record).any(|name| case_names_match(cited, name))
 }
 
 /// The case decided with `record` that the cited name names, when it is
