@@ -342,8 +342,7 @@ const MONTHS: [&str; 24] = [
 /// the check says the year is wrong rather than passing it over.
 fn number_for_a_year(content: &str) -> Option<i32> {
     let digits = content.trim();
-    (!digits.is_empty() && digits.len() != 4 && digits.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| digits.parse().unwrap_or(i32::MAX))
+    is_other_length_number(digits).then(|| digits.parse().unwrap_or(i32::MAX))
 }
 
 /// Where a parenthetical's last word, a number not four digits long,
@@ -352,8 +351,12 @@ fn last_number(content: &str) -> Option<(usize, usize)> {
     let trimmed = content.trim_end();
     let word_at = trimmed.rfind(char::is_whitespace)? + 1;
     let word = &trimmed[word_at..];
-    (word.len() != 4 && !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()))
-        .then_some((word_at, word.len()))
+    is_other_length_number(word).then_some((word_at, word.len()))
+}
+
+/// Digits, more or fewer than a year's four.
+fn is_other_length_number(word: &str) -> bool {
+    !word.is_empty() && word.len() != 4 && word.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Reads a court-and-year parenthetical; `None` if `inner` is something
