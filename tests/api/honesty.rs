@@ -482,6 +482,24 @@ async fn a_name_read_short_is_checked_as_written_in_full() {
             "Smith v. 564.54 Acres of Land, 441 U.S. 506 (1979).",
             "unavailable",
         ),
+        // Nor do words a comma, a period, a quote or a parenthesis keep
+        // apart from it.
+        (
+            "The loan came from First National Bank, in Plant City v. Dickinson, 396 U.S. 122 (1969), the Court said.",
+            "unavailable",
+        ),
+        (
+            "The lender was First National Bank. in Plant City v. Dickinson, 396 U.S. 122 (1969).",
+            "unavailable",
+        ),
+        (
+            "Compare \"First National Bank\" in Plant City v. Dickinson, 396 U.S. 122 (1969).",
+            "unavailable",
+        ),
+        (
+            "See First National Bank (in Plant City v. Dickinson, 396 U.S. 122 (1969)).",
+            "unavailable",
+        ),
         (
             "Hughes v. Whatever Court for Contra Costa County, 339 U.S. 460 (1950).",
             "unavailable",

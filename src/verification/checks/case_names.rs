@@ -5,7 +5,7 @@ use redb::ReadTransaction;
 
 use crate::citations::extract::{name_before, split_parties};
 use crate::citations::names::{
-    distinctive_tokens, is_abbreviation, names_one_party, reversed, word_tokens,
+    distinctive_tokens, is_abbreviation, names_one_party, reversed, squash_word, word_tokens,
 };
 use crate::citations::{Citation, case_names_match};
 use crate::library::model::CaseRecord;
@@ -129,10 +129,16 @@ pub(super) fn longer_name<'r>(
 ) -> Option<(&'r CaseRecord, String)> {
     let (clause, _) = clause_before(citations, index, text, |c| c.full_span.start);
     let words: Vec<&str> = clause.split_whitespace().collect();
+    let joining = words
+        .iter()
+        .rev()
+        .take(LONGER_NAME_WORDS)
+        .take_while(|word| may_run_on_into_a_name(word))
+        .count();
     // Read without a "v.", the name's words were all of its second party
     // ("Costa County"), which the longer reading adds to as well.
     let read_second_party_whole = split_parties(read).0.is_some();
-    (1..=words.len().min(LONGER_NAME_WORDS)).find_map(|taken| {
+    (1..=joining).find_map(|taken| {
         let longer = format!("{} {read}", words[words.len() - taken..].join(" "));
         let (Some(first), Some(second)) = split_parties(&longer) else {
             return None;
@@ -145,6 +151,28 @@ pub(super) fn longer_name<'r>(
         })?;
         Some((record, longer))
     })
+}
+
+/// Whether a word before a name may be part of it: not one that ends a
+/// phrase, clause or sentence before the name ("Third National Bank, in
+/// Nashville v. Impac", "… Bank. in Plant City", a closing quote), nor
+/// one that opens a parenthetical or quotation. The period of an initial
+/// or of a word the name lexicon knows as another's abbreviation ("Bd.")
+/// ends nothing; a short word's ("Bank.") may end a sentence, which
+/// [`is_abbreviation`] allows for elsewhere, but not here, where running on
+/// could verify a name.
+fn may_run_on_into_a_name(word: &str) -> bool {
+    let opens = word.starts_with(['(', '[', '"', '“', '‘', '\'']);
+    let ends = word.ends_with([',', ';', ':', ')', ']', '"', '”', '’', '\'', '?', '!'])
+        || word.ends_with('.') && !abbreviates_a_word(word);
+    !opens && !ends
+}
+
+/// An initial ("J.", "U.S.") or a word the lexicon reads as another's
+/// abbreviation ("Bd." for Board).
+fn abbreviates_a_word(word: &str) -> bool {
+    let stem = word.trim_end_matches('.');
+    stem.contains('.') || stem.chars().count() == 1 || word_tokens(word) != [squash_word(word)]
 }
 
 #[derive(Clone, Copy)]
