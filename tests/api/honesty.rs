@@ -449,6 +449,8 @@ async fn a_name_read_short_is_checked_as_written_in_full() {
         "Long Island Care at Home v. Evelyn Coke, 551 U.S. 158 (2007).",
         "Hughes v. Superior Court of California for Contra Costa County, 339 U.S. 460 (1950).",
         "The Court in Brown v. Board of Education, 347 U.S. 483 (1954), held as much.",
+        // A short form with no full citation before it too.
+        "First National Bank in Plant City v. Dickinson, 396 U.S. at 131.",
     ] {
         only_with_status(&app, &key, text, "verified").await;
     }
@@ -498,6 +500,10 @@ async fn a_name_read_short_is_checked_as_written_in_full() {
         ),
         (
             "See First National Bank (in Plant City v. Dickinson, 396 U.S. 122 (1969)).",
+            "unavailable",
+        ),
+        (
+            "The lender was First National Bank. in Plant City v. Dickinson, 396 U.S. at 131.",
             "unavailable",
         ),
         (

@@ -331,9 +331,12 @@ pub(super) fn check_short_form(
     library: &Library,
     txn: &ReadTransaction,
     public_url: &str,
-    citation: &Citation,
-    written: String,
+    citations: &[Citation],
+    index: usize,
+    text: &str,
 ) -> Result<CheckedCitation, StoreError> {
+    let citation = &citations[index];
+    let written = citation.text(text).to_string();
     let case = Some(ContentType::Case);
     let key = match address_of(citation) {
         Ok(key) => key,
@@ -353,7 +356,11 @@ pub(super) fn check_short_form(
     if let Some(vague) = vague_name(name, &written) {
         return Ok(vague);
     }
-    if let Some(record) = named_case(name, &records) {
+    // The name as read, or written in full where the extractor cut it short
+    // ([`longer_name`]).
+    let named = named_case(name, &records)
+        .or_else(|| longer_name(citations, index, text, name, &records).map(|(record, _)| record));
+    if let Some(record) = named {
         return Ok(CheckedCitation {
             citation: written,
             status: Status::Verified,

@@ -41,7 +41,9 @@ pub fn check(
             citation.pin_cite.as_deref(),
             text,
         ),
-        CitationKind::ShortCase => check_short_form(library, txn, public_url, citation, written),
+        CitationKind::ShortCase => {
+            check_short_form(library, txn, public_url, citations, index, text)
+        }
         CitationKind::Law => check_law(
             txn,
             citation,
