@@ -61,7 +61,7 @@ pub struct Survey {
     led_volumes: BTreeMap<(String, LedGroup), Vec<u32>>,
     /// The S. Ct. pages of each volume's decisions, with the day each was
     /// decided ([`day_number`]).
-    sct_pages: BTreeMap<u32, BTreeSet<(u32, u32)>>,
+    sct_pages: BTreeMap<u32, BTreeSet<(i32, u32)>>,
 }
 
 /// The decisions an L. Ed. cite is compared with: those of its U.S. volume
@@ -93,7 +93,7 @@ pub fn survey(name: &Path, reader: impl BufRead) -> Result<Survey, ImportError> 
     let mut unpaginated_terms = BTreeSet::new();
     let mut volume_terms: BTreeMap<u32, BTreeSet<String>> = BTreeMap::new();
     let mut led_volumes: BTreeMap<(String, LedGroup), Vec<u32>> = BTreeMap::new();
-    let mut sct_pages: BTreeMap<u32, BTreeSet<(u32, u32)>> = BTreeMap::new();
+    let mut sct_pages: BTreeMap<u32, BTreeSet<(i32, u32)>> = BTreeMap::new();
     for row in csv.flatten() {
         let sct_key = sct
             .and_then(|column| row.field(column))
@@ -160,12 +160,13 @@ pub fn survey(name: &Path, reader: impl BufRead) -> Result<Survey, ImportError> 
     })
 }
 
-/// A date as a count of days, near enough to compare dates months apart
-/// (every month 31 days).
-fn day_number(iso: &str) -> Option<u32> {
-    let (year, month) = year_and_month(iso)?;
-    let day: u32 = iso.get(8..10)?.parse().ok()?;
-    Some((year * 12 + month) * 31 + day)
+/// An ISO date as a count of days, to compare dates by how far apart they
+/// are.
+fn day_number(iso: &str) -> Option<i32> {
+    use chrono::Datelike;
+    chrono::NaiveDate::parse_from_str(iso, "%Y-%m-%d")
+        .ok()
+        .map(|date| date.num_days_from_ce())
 }
 
 impl Survey {
@@ -179,7 +180,7 @@ impl Survey {
         /// Decisions of months earlier printed after it that make a cite
         /// misplaced: one could be a misplaced cite itself.
         const FEWEST_EARLIER: usize = 3;
-        const DAYS_EARLIER: u32 = 45;
+        const DAYS_EARLIER: i32 = 45;
         const PAGES_AFTER: u32 = 50;
         let key = sct.key.as_ref()?;
         let day = day_number(date?)?;
