@@ -94,11 +94,7 @@ pub fn import_path(
     // reported, and the others are imported.
     for file in jsonl {
         let (read, outcome) = import_jsonl_file(store, &file, options);
-        // What a file cut short stored before its end counts too.
-        report.absorb(read);
-        if let Err(failure) = outcome {
-            report.fail_file(failure)?;
-        }
+        report.absorb_file(read, outcome)?;
     }
     for volume in volumes {
         match import_static_volume(store, &volume, options) {

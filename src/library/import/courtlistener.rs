@@ -182,11 +182,7 @@ pub fn import_dir(
         if clusters {
             clusters_skipped += read.skipped + read.skipped_earlier + u64::from(outcome.is_err());
         }
-        // What a file cut short stored before its end counts too.
-        report.absorb(read);
-        if let Err(failure) = outcome {
-            report.fail_file(failure)?;
-        }
+        report.absorb_file(read, outcome)?;
     }
     // The dockets give clusters their courts, so they stay until a run
     // reads clusters: one of dockets alone keeps them for the clusters of

@@ -192,6 +192,18 @@ impl ImportReport {
         }
     }
 
+    /// Adds one file's report of a folder's import, and its failure, if it
+    /// was not read to its end ([`Self::fail_file`]): what a file cut short
+    /// stored before its end counts too.
+    pub fn absorb_file(
+        &mut self,
+        read: ImportReport,
+        outcome: Result<(), ImportError>,
+    ) -> Result<(), ImportError> {
+        self.absorb(read);
+        outcome.or_else(|failure| self.fail_file(failure))
+    }
+
     fn list_skipped_earlier(&mut self, rows: Vec<String>) {
         let room = MAX_REPORTED_ERRORS.saturating_sub(self.errors_earlier.len());
         self.errors_earlier.extend(rows.into_iter().take(room));
