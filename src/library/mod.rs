@@ -230,12 +230,9 @@ impl Library {
                         .map(|id| search_document(txn, id))
                         .collect()
                 })?;
-            for (id, doc) in chunk.iter().zip(docs) {
-                match doc {
-                    Some(doc) => self.index.add(doc)?,
-                    None => self.index.delete(id)?,
-                }
-            }
+            // A record gone since it was marked leaves only its removal.
+            self.index
+                .replace(chunk.clone(), docs.into_iter().flatten().collect())?;
             done += chunk.len() as u64;
             uncommitted.extend(chunk);
             if uncommitted.len() >= INDEX_COMMIT_DOCS {

@@ -244,7 +244,9 @@ fn table_files(dir: &Path) -> Result<Vec<(Table, PathBuf)>, ImportError> {
 /// CourtListener ids → the library's case ids, for joining rows without a
 /// store read each: clusters (read once the clusters are stored, for
 /// citations and opinions) and opinions (read once the opinions are
-/// stored, for the citation map and parentheticals). About 40 bytes an id.
+/// stored, for the citation map and parentheticals). One is held at a
+/// time (the tables come in that order; reading the other again costs a
+/// scan of the store): each grows with the dump.
 #[derive(Default)]
 struct Joins {
     clusters: Option<CaseIds>,
@@ -258,6 +260,7 @@ impl Joins {
 
     fn clusters_mut(&mut self, store: &Store) -> Result<&mut CaseIds, ImportError> {
         if self.clusters.is_none() {
+            self.opinions = None;
             let mut ids = CaseIds::default();
             store.read(|txn| {
                 crate::library::store::external_ids(txn, SOURCE, |cluster, case_id| {
@@ -273,6 +276,7 @@ impl Joins {
 
     fn opinions(&mut self, store: &Store) -> Result<&CaseIds, ImportError> {
         if self.opinions.is_none() {
+            self.clusters = None;
             let mut ids = CaseIds::default();
             store.read(|txn| {
                 crate::library::store::courtlistener_opinions(txn, |opinion, case_id| {
@@ -286,33 +290,38 @@ impl Joins {
 }
 
 /// A map from CourtListener ids to case ids, compact for the common
-/// `cl-<cluster>` ids.
+/// `cl-<cluster>` ids: a number each (16 bytes an entry; ids as strings took
+/// twice that).
 #[derive(Default)]
-struct CaseIds(FxHashMap<u64, CaseRef>);
-
-enum CaseRef {
-    Cluster(u64),
-    Other(Box<str>),
+struct CaseIds {
+    /// The cluster number of a `cl-<cluster>` case, or [`OTHER_CASE`] and
+    /// the place of its id in `others`.
+    cases: FxHashMap<u64, u64>,
+    others: Vec<Box<str>>,
 }
+
+const OTHER_CASE: u64 = 1 << 63;
 
 impl CaseIds {
     fn insert(&mut self, id: u64, case_id: &str) {
         let cluster = case_id
             .strip_prefix("cl-")
             .and_then(|n| n.parse::<u64>().ok())
-            .filter(|n| format!("cl-{n}") == case_id);
-        let case = match cluster {
-            Some(cluster) => CaseRef::Cluster(cluster),
-            None => CaseRef::Other(case_id.into()),
-        };
-        self.0.insert(id, case);
+            .filter(|&n| n < OTHER_CASE && format!("cl-{n}") == case_id);
+        let case = cluster.unwrap_or_else(|| {
+            self.others.push(case_id.into());
+            OTHER_CASE | (self.others.len() - 1) as u64
+        });
+        self.cases.insert(id, case);
     }
 
     fn case_id(&self, id: u64) -> Option<String> {
-        Some(match self.0.get(&id)? {
-            CaseRef::Cluster(cluster) => format!("cl-{cluster}"),
-            CaseRef::Other(case_id) => case_id.to_string(),
-        })
+        let case = *self.cases.get(&id)?;
+        if case & OTHER_CASE == 0 {
+            return Some(format!("cl-{case}"));
+        }
+        let other = usize::try_from(case & !OTHER_CASE).ok()?;
+        self.others.get(other).map(|id| id.to_string())
     }
 }
 
@@ -1489,6 +1498,37 @@ fn parenthetical(c: &ParentheticalColumns, row: &Row) -> Result<ParentheticalRow
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn case_ids_give_back_what_was_put_in() {
+        let mut ids = CaseIds::default();
+        let cases = [
+            (1, "cl-1"),
+            (2, "cl-77"),
+            (3, "scdb-1953-069"),
+            (4, "cl-007"),
+            (5, "cl-9223372036854775808"),
+            (6, "cl-"),
+        ];
+        for (id, case) in cases {
+            ids.insert(id, case);
+        }
+        // A cluster joined to another case since.
+        ids.insert(2, "cap-12");
+        ids.insert(3, "cl-3");
+        let expected = [
+            (1, "cl-1"),
+            (2, "cap-12"),
+            (3, "cl-3"),
+            (4, "cl-007"),
+            (5, "cl-9223372036854775808"),
+            (6, "cl-"),
+        ];
+        for (id, case) in expected {
+            assert_eq!(ids.case_id(id).as_deref(), Some(case), "{id}");
+        }
+        assert_eq!(ids.case_id(7), None);
+    }
 
     /// The address of a citations row citing page 137 of volume 1.
     fn address(reporter: &str, kind: Option<&str>) -> String {
