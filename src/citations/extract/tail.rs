@@ -349,7 +349,12 @@ fn number_for_a_year(content: &str) -> Option<i32> {
 /// starts, and its length ("9th Cir. 20000").
 fn last_number(content: &str) -> Option<(usize, usize)> {
     let trimmed = content.trim_end();
-    let word_at = trimmed.rfind(char::is_whitespace)? + 1;
+    // After the space, which may be more than one byte (a no-break space).
+    let (space_at, space) = trimmed
+        .char_indices()
+        .rev()
+        .find(|(_, c)| c.is_whitespace())?;
+    let word_at = space_at + space.len_utf8();
     let word = &trimmed[word_at..];
     is_other_length_number(word).then_some((word_at, word.len()))
 }
@@ -667,6 +672,9 @@ mod tests {
         assert_eq!(cy("holding that 1990 was late"), None);
         assert_eq!(cy("overruling foo"), None);
         assert_eq!(cy("198⁴"), None);
+        // A space of more than one byte before the number.
+        assert_eq!(cy("9th Cir.\u{a0}20000"), Some((Some("9th Cir."), 20000)));
+        assert_eq!(cy("No.\u{3000}12"), None);
     }
 
     #[test]
