@@ -186,8 +186,9 @@ pub struct App {
 
 impl App {
     /// Opens the store, writes `server.json` and the admin token, and
-    /// prepares everything the server needs. Connections queue on the bound
-    /// listener until [`App::run`] serves them.
+    /// prepares everything the server needs. While the library opens, every
+    /// request is answered 503 `not_ready`; then connections queue on the
+    /// bound listener until [`App::run`] serves them.
     pub async fn build(
         mut config: Config,
         listener: std::net::TcpListener,
@@ -210,7 +211,13 @@ impl App {
                 },
                 false => StartError::Store(err),
             })?;
-        let library = open_library_when_free(&config.data_dir).await?;
+        let library = crate::http::server::serve_while(
+            crate::http::starting_router(),
+            &listener,
+            &config.http,
+            open_library_when_free(&config.data_dir),
+        )
+        .await?;
         if let Some(reports) = &library.1 {
             let stored: u64 = reports.iter().map(|r| r.stored).sum();
             tracing::info!(records = stored, "built the embedded default library");

@@ -59,6 +59,35 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/admin/wallets/{keyId}/topup"),
 ];
 
+/// Seconds a client is told to wait while the server starts.
+const STARTING_RETRY_AFTER_SECS: u64 = 5;
+
+/// What a server answers while it opens its library (a first start builds
+/// the default library, an import may hold it, a killed one leaves records
+/// to index): 503 `not_ready` at once to every request, so that a client or
+/// a health probe is not left waiting on a queued connection; each such
+/// connection is then closed.
+pub fn starting_router() -> BoxedFilter<(Response,)> {
+    meta()
+        .map(|meta: RequestMeta| {
+            let mut err = ApiError::new(
+                crate::error::ErrorCode::NotReady,
+                "lexstack is starting: it opens its library, which an import or a library build \
+                 may hold until it ends; try again shortly",
+            );
+            err.retry_after_secs = Some(STARTING_RETRY_AFTER_SECS);
+            let mut response = reply::error(&err, &meta.echo_request_id());
+            // The next request goes to the server proper, on a new
+            // connection.
+            response.headers_mut().insert(
+                warp::http::header::CONNECTION,
+                warp::http::HeaderValue::from_static("close"),
+            );
+            response
+        })
+        .boxed()
+}
+
 pub fn router(ctx: Ctx) -> BoxedFilter<(Response,)> {
     let fallback = warp::any().and(meta()).then(fallback).boxed();
     one_of(vec![

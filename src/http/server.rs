@@ -51,15 +51,42 @@ pub async fn serve(
     limits: &HttpSettings,
     shutdown: impl Future<Output = ()>,
 ) {
+    let ((), graceful) = accept_until(router, &listener, limits, shutdown).await;
+    drop(listener);
+    graceful.shutdown().await;
+}
+
+/// Serves `router` on `listener` while `work` runs, and returns what it
+/// gives once the requests taken meanwhile are answered; the listener is
+/// then free for [`serve`].
+pub async fn serve_while<T>(
+    router: BoxedFilter<(Response,)>,
+    listener: &TcpListener,
+    limits: &HttpSettings,
+    work: impl Future<Output = T>,
+) -> T {
+    let (outcome, graceful) = accept_until(router, listener, limits, work).await;
+    graceful.shutdown().await;
+    outcome
+}
+
+/// Takes connections and serves `router` on each until `stop` resolves;
+/// returns its output and the connections still open.
+async fn accept_until<T>(
+    router: BoxedFilter<(Response,)>,
+    listener: &TcpListener,
+    limits: &HttpSettings,
+    stop: impl Future<Output = T>,
+) -> (T, GracefulShutdown) {
     let header_read_timeout = Duration::from_secs(limits.header_read_timeout_secs);
     let body_read_timeout = BodyReadTimeout(Duration::from_secs(limits.body_read_timeout_secs));
     let slots = Arc::new(Semaphore::new(limits.max_connections));
     let graceful = GracefulShutdown::new();
-    let mut shutdown = std::pin::pin!(shutdown);
-    loop {
+    let mut stop = std::pin::pin!(stop);
+    let outcome = loop {
         let accepted = tokio::select! {
-            () = &mut shutdown => break,
-            accepted = accept(&listener, &slots) => accepted,
+            outcome = &mut stop => break outcome,
+            accepted = accept(listener, &slots) => accepted,
         };
         let Some((stream, peer, slot)) = accepted else {
             continue;
@@ -87,9 +114,8 @@ pub async fn serve(
             }
             drop(slot);
         });
-    }
-    drop(listener);
-    graceful.shutdown().await;
+    };
+    (outcome, graceful)
 }
 
 /// The next connection, once a slot is free; `None` after an accept error.

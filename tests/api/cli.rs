@@ -407,6 +407,72 @@ fn key_commands_say_a_server_waits_for_an_import() {
     stdout(&run(dir.path(), &["keys", "list"]));
 }
 
+/// While a server opens its library (here held by another process, as an
+/// import holds it), it answers every request 503 `not_ready` at once, with
+/// Retry-After, rather than leave the client on a queued connection; then
+/// it serves.
+#[tokio::test]
+async fn a_server_waiting_for_its_library_answers_not_ready_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::helpers::copy_library(dir.path());
+    let held = lexstack::library::Library::open(dir.path()).unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = lexstack()
+        .arg("--data")
+        .arg(dir.path())
+        .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let server = Server {
+        child,
+        addr: format!("127.0.0.1:{port}"),
+    };
+    let waiting = dir.path().join("server-waiting.json");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !waiting.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "the server did not start waiting"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let client = reqwest::Client::builder()
+        .no_proxy()
+        .timeout(Duration::from_secs(5))
+        .build()
+        .unwrap();
+    let health = format!("http://{}/v1/health", server.addr);
+    let response = client.get(&health).send().await.unwrap();
+    assert_eq!(response.headers()["retry-after"], "5");
+    let (status, body) = read(response).await;
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(body["error"]["code"], "not_ready", "{body}");
+    let response = client
+        .post(format!("http://{}/v1/citations/verify", server.addr))
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 503);
+
+    drop(held);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let response = client.get(&health).send().await.unwrap();
+        if response.status() == 200 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the server did not start");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 #[tokio::test]
 async fn serve_stops_cleanly_on_sigterm() {
     let dir = tempfile::tempdir().unwrap();
