@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use anyhow::bail;
+use anyhow::{Context, bail};
 use clap::Subcommand;
 
 use super::{GlobalArgs, init_quiet_logging};
@@ -109,6 +109,7 @@ pub async fn run(global: &GlobalArgs, command: DevCommand) -> anyhow::Result<()>
         } => {
             let generated = tokio::task::spawn_blocking(move || {
                 crate::library::synthetic::generate(&dir, clusters, opinion_bytes)
+                    .with_context(|| format!("cannot write the dump into {}", dir.display()))
             })
             .await??;
             super::out(serde_json::to_string_pretty(&generated)?);

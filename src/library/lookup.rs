@@ -482,7 +482,15 @@ pub fn report(
         not_looked_up: Vec::new(),
     };
     match query {
-        None => {}
+        None => {
+            report.detail = Some(
+                "no citation was read here: write a case's volume, reporter and page (\"347 U.S. \
+                 483\"), a code section (\"42 U.S.C. § 1983\"), a regulation (\"29 C.F.R. § \
+                 1630.2\") or a rule (\"Fed. R. Civ. P. 12\"); a citation without its page \
+                 (\"581 U.S. ___\") names no case"
+                    .into(),
+            );
+        }
         Some(CitationQuery::Case { key }) => match find_case(txn, &key)? {
             CaseLookup::Found {
                 cases,

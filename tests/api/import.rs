@@ -2614,6 +2614,16 @@ fn a_wrong_file_is_named_once_in_its_error() {
         stderr.contains("header has no column court_id, docket_number"),
         "every missing column: {stderr}"
     );
+    // One of a dump's files given where its folder goes.
+    let stderr = failed_import(
+        dir.path(),
+        "courtlistener",
+        &dump.join("dockets-2024-05-06.csv"),
+    );
+    assert!(
+        stderr.contains("a file: give the folder of a CourtListener bulk dump"),
+        "{stderr}"
+    );
 
     // An archive is not read as JSON lines: it is to be unpacked first.
     let archive = input.path().join("cap-export.tar.gz");

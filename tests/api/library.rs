@@ -136,7 +136,15 @@ fn a_collection_the_library_lacks_is_not_held_not_unparsed() {
             .contains("library verify"),
         "{constitution}"
     );
-    assert_eq!(lookup(&library, "no citation here")["verdict"], "unparsed");
+    let unread = lookup(&library, "no citation here");
+    assert_eq!(unread["verdict"], "unparsed");
+    assert!(
+        unread["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("volume, reporter and page"),
+        "{unread}"
+    );
 }
 
 /// Two decisions reported at one page (Chiafalo v. Washington and Colorado

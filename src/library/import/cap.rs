@@ -78,7 +78,8 @@ pub fn import_path(
     }
     if jsonl.is_empty() && volumes.is_empty() {
         let why = if archives.is_empty() {
-            "no CAP data here (expected *.jsonl[.xz] files or volume folders with CasesMetadata.json)"
+            "no CAP data here (expected *.jsonl files, plain or .gz or .xz, or volume folders with \
+             CasesMetadata.json)"
         } else {
             UNPACK_FIRST
         };

@@ -208,6 +208,12 @@ pub fn import_dir(
 /// The table files in `dir` (`.csv`, compressed or not), in load order
 /// (several dumps of one table in name order).
 fn table_files(dir: &Path) -> Result<Vec<(Table, PathBuf)>, ImportError> {
+    if dir.is_file() {
+        return Err(ImportError::format(
+            dir,
+            "a file: give the folder of a CourtListener bulk dump, which holds its tables' files",
+        ));
+    }
     let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| ImportError::io(dir, e))?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
@@ -568,10 +574,13 @@ fn import_table(
                                         .collect();
                                 // One opinion describing itself is named once.
                                 missing.dedup();
+                                let (opinion, are) = match missing.len() {
+                                    1 => ("opinion", "is"),
+                                    _ => ("opinions", "are"),
+                                };
                                 Ok(Err(Skip::NamingMissing(format!(
-                                    "opinion {} {} not in the library",
-                                    missing.join(" and "),
-                                    if missing.len() == 1 { "is" } else { "are" }
+                                    "{opinion} {} {are} not in the library",
+                                    missing.join(" and ")
                                 ))))
                             }
                         }
