@@ -32,7 +32,10 @@ pub enum DevCommand {
         #[arg(long, default_value_t = 0)]
         charges: u64,
     },
-    /// Write synthetic CourtListener bulk files (exact format) into DIR.
+    /// Write synthetic CourtListener bulk files (exact format) into DIR, for
+    /// benchmarks: their made-up cases sit at real citations ("5 U.S. 1"),
+    /// so import them into a data directory of their own, never into a
+    /// library in use.
     GenCourtlistener {
         /// Clusters to write (1.5 citations, 1 opinion and 5 citation-map rows each).
         #[arg(long, default_value_t = 1000)]
@@ -113,6 +116,11 @@ pub async fn run(global: &GlobalArgs, command: DevCommand) -> anyhow::Result<()>
             })
             .await??;
             super::out(serde_json::to_string_pretty(&generated)?);
+            eprintln!(
+                "note: these made-up cases sit at real citations (\"5 U.S. 1\"): import them \
+                 into a data directory of their own (`dev bench-library` takes a new one), never \
+                 into a library in use"
+            );
             Ok(())
         }
         DevCommand::BenchApi {

@@ -1718,6 +1718,11 @@ fn generated_dump(options: &[&str]) -> tempfile::TempDir {
         .output()
         .unwrap();
     assert!(generated.status.success());
+    // Its made-up cases sit at real citations: it says where to import it.
+    assert!(
+        String::from_utf8_lossy(&generated.stderr).contains("a data directory of their own"),
+        "{generated:?}"
+    );
     bulk
 }
 
