@@ -33,6 +33,9 @@ use crate::config::HttpSettings;
 /// (out of file descriptors), rather than the client's.
 const ACCEPT_ERROR_PAUSE: Duration = Duration::from_millis(100);
 
+/// How long [`serve_while`] waits for its last answers before it returns.
+const SERVE_WHILE_DRAIN: Duration = Duration::from_secs(1);
+
 /// The peer of a request's connection, put in the request's extensions
 /// (read by [`crate::http::filters::meta`]).
 #[derive(Debug, Clone, Copy)]
@@ -57,8 +60,9 @@ pub async fn serve(
 }
 
 /// Serves `router` on `listener` while `work` runs, and returns what it
-/// gives once the requests taken meanwhile are answered; the listener is
-/// then free for [`serve`].
+/// gives once the requests taken meanwhile are answered, or after
+/// [`SERVE_WHILE_DRAIN`] (a connection that sends nothing is closed later,
+/// by its header timeout); the listener is then free for [`serve`].
 pub async fn serve_while<T>(
     router: BoxedFilter<(Response,)>,
     listener: &TcpListener,
@@ -66,7 +70,7 @@ pub async fn serve_while<T>(
     work: impl Future<Output = T>,
 ) -> T {
     let (outcome, graceful) = accept_until(router, listener, limits, work).await;
-    graceful.shutdown().await;
+    let _ = tokio::time::timeout(SERVE_WHILE_DRAIN, graceful.shutdown()).await;
     outcome
 }
 
