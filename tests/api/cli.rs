@@ -367,6 +367,21 @@ fn serve_warns_of_an_unfinished_import() {
     );
 }
 
+/// Waits for the file a server writes while it waits for the library of
+/// `data`; returns its path.
+fn wait_until_a_server_waits(data: &Path) -> std::path::PathBuf {
+    let waiting = data.join("server-waiting.json");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !waiting.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "the server did not start waiting"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    waiting
+}
+
 /// While a server waits for an import, it holds its store: the key
 /// commands say so at once, where they waited a minute for an answer and
 /// then blamed `server.json`. Once the library is free, they reach it.
@@ -379,15 +394,7 @@ fn key_commands_say_a_server_waits_for_an_import() {
         let data = dir.path().to_path_buf();
         move || serve_on(&data)
     });
-    let waiting = dir.path().join("server-waiting.json");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !waiting.exists() {
-        assert!(
-            Instant::now() < deadline,
-            "the server did not start waiting"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let waiting = wait_until_a_server_waits(dir.path());
     let refused = lexstack()
         .arg("--data")
         .arg(dir.path())
@@ -433,15 +440,7 @@ async fn a_server_waiting_for_its_library_answers_not_ready_at_once() {
         child,
         addr: format!("127.0.0.1:{port}"),
     };
-    let waiting = dir.path().join("server-waiting.json");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !waiting.exists() {
-        assert!(
-            Instant::now() < deadline,
-            "the server did not start waiting"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    wait_until_a_server_waits(dir.path());
     let client = reqwest::Client::builder()
         .no_proxy()
         .timeout(Duration::from_secs(5))
