@@ -2619,6 +2619,30 @@ fn a_wrong_file_is_named_once_in_its_error() {
         stderr.contains("header has no column court_id, docket_number"),
         "every missing column: {stderr}"
     );
+    // A table whose rows name records of a table the dump lacks says so.
+    let alone = input.path().join("citation-map-alone");
+    std::fs::create_dir(&alone).unwrap();
+    std::fs::copy(
+        fixtures("courtlistener").join("citation-map-2024-05-06.csv"),
+        alone.join("citation-map-2024-05-06.csv"),
+    )
+    .unwrap();
+    let output = lexstack()
+        .arg("--data")
+        .arg(dir.path())
+        .args(["import", "courtlistener"])
+        .arg(&alone)
+        .output()
+        .unwrap();
+    assert!(!output.status.success(), "every row is skipped");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(
+            "its rows name CourtListener opinions the library lacks, and none was stored: if the \
+             dump's opinions file is missing, import it first"
+        ),
+        "{stdout}"
+    );
     // One of a dump's files given where its folder goes.
     let stderr = failed_import(
         dir.path(),

@@ -57,6 +57,15 @@ enum Table {
 }
 
 impl Table {
+    /// What the rows name by id, from a table loaded before this one.
+    fn names_records_of(self) -> Option<&'static str> {
+        match self {
+            Table::Opinions | Table::Citations => Some("clusters"),
+            Table::CitationMap | Table::Parentheticals => Some("opinions"),
+            Table::Courts | Table::Dockets | Table::Clusters => None,
+        }
+    }
+
     /// Its files' checkpoints' kind ([`checkpoint_key`]).
     fn kind(self) -> String {
         format!("{SOURCE}-{}", self.label())
@@ -179,6 +188,17 @@ pub fn import_dir(
         let clusters = matches!(table, Table::Clusters);
         let mut read = ImportReport::new(format!("{SOURCE} {}", table.label()));
         let outcome = import_table(store, table, file, &path, options, &mut joins, &mut read);
+        if read.stored == 0
+            && read.naming_missing > 0
+            && let Some(named) = table.names_records_of()
+        {
+            read.note(format!(
+                "{}: its rows name CourtListener {named} the library lacks, and none was stored: \
+                 if the dump's {named} file is missing, import it first, or with this one in one \
+                 folder",
+                path.display()
+            ));
+        }
         if clusters {
             clusters_skipped += read.skipped + read.skipped_earlier + u64::from(outcome.is_err());
         }
