@@ -2619,6 +2619,20 @@ fn a_wrong_file_is_named_once_in_its_error() {
         stderr.contains("header has no column court_id, docket_number"),
         "every missing column: {stderr}"
     );
+    // A file named for a compression it is not in says so, not what the
+    // decoder made of it.
+    let misnamed = input.path().join("misnamed");
+    std::fs::create_dir(&misnamed).unwrap();
+    std::fs::write(
+        misnamed.join("courts-2024-05-06.csv.gz"),
+        "\"id\",\"full_name\"\n",
+    )
+    .unwrap();
+    let stderr = failed_import(dir.path(), "courtlistener", &misnamed);
+    assert!(
+        stderr.contains("named .gz, but it is not gz data"),
+        "{stderr}"
+    );
     // A table whose rows name records of a table the dump lacks says so.
     let alone = input.path().join("citation-map-alone");
     std::fs::create_dir(&alone).unwrap();

@@ -557,6 +557,13 @@ impl<R: BufRead> BufRead for StopAtFault<R> {
     }
 }
 
+/// The compressed formats read, by extension, and how each file starts.
+const COMPRESSED: [(&str, &[u8]); 3] = [
+    ("bz2", b"BZh"),
+    ("gz", &[0x1f, 0x8b]),
+    ("xz", &[0xfd, b'7', b'z', b'X', b'Z', 0x00]),
+];
+
 /// An input file, decompressed by its extension (.bz2, .gz, .xz or plain).
 pub struct Input {
     pub reader: Box<dyn BufRead + Send>,
@@ -568,7 +575,7 @@ pub fn open_input(path: &Path) -> Result<Input, ImportError> {
     let file = File::open(path).map_err(|e| ImportError::io(path, e))?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     let meter = Arc::new(InputMeter::default());
-    let counted = BufReader::with_capacity(
+    let mut counted = BufReader::with_capacity(
         1 << 16,
         CountingReader {
             inner: file,
@@ -576,6 +583,20 @@ pub fn open_input(path: &Path) -> Result<Input, ImportError> {
         },
     );
     let name = path.to_string_lossy().to_ascii_lowercase();
+    if let Some((format, magic)) = COMPRESSED
+        .iter()
+        .find(|(format, _)| name.ends_with(&format!(".{format}")))
+    {
+        // A file named for a format it is not in would fail later with a
+        // decoder's word for it ("unexpected end of file").
+        let start = counted.fill_buf().map_err(|e| ImportError::io(path, e))?;
+        if !start.is_empty() && !start.starts_with(magic) {
+            return Err(ImportError::format(
+                path,
+                format!("named .{format}, but it is not {format} data (it does not start as one)"),
+            ));
+        }
+    }
     let decompressed: Box<dyn BufRead + Send> = if name.ends_with(".bz2") {
         Box::new(BufReader::with_capacity(
             1 << 16,
