@@ -557,12 +557,41 @@ impl<R: BufRead> BufRead for StopAtFault<R> {
     }
 }
 
-/// The compressed formats read, by extension, and how each file starts.
-const COMPRESSED: [(&str, &[u8]); 3] = [
-    ("bz2", b"BZh"),
-    ("gz", &[0x1f, 0x8b]),
-    ("xz", &[0xfd, b'7', b'z', b'X', b'Z', 0x00]),
-];
+/// A compressed format read, known by a file's extension.
+#[derive(Clone, Copy)]
+enum Compression {
+    Bz2,
+    Gz,
+    Xz,
+}
+
+impl Compression {
+    const ALL: [Compression; 3] = [Compression::Bz2, Compression::Gz, Compression::Xz];
+
+    /// The format a (lower-case) file name says.
+    fn named(name: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|format| name.ends_with(&format!(".{}", format.extension())))
+    }
+
+    fn extension(self) -> &'static str {
+        match self {
+            Compression::Bz2 => "bz2",
+            Compression::Gz => "gz",
+            Compression::Xz => "xz",
+        }
+    }
+
+    /// How a file of the format starts.
+    fn magic(self) -> &'static [u8] {
+        match self {
+            Compression::Bz2 => b"BZh",
+            Compression::Gz => &[0x1f, 0x8b],
+            Compression::Xz => &[0xfd, b'7', b'z', b'X', b'Z', 0x00],
+        }
+    }
+}
 
 /// An input file, decompressed by its extension (.bz2, .gz, .xz or plain).
 pub struct Input {
@@ -583,37 +612,35 @@ pub fn open_input(path: &Path) -> Result<Input, ImportError> {
         },
     );
     let name = path.to_string_lossy().to_ascii_lowercase();
-    if let Some((format, magic)) = COMPRESSED
-        .iter()
-        .find(|(format, _)| name.ends_with(&format!(".{format}")))
-    {
+    let format = Compression::named(&name);
+    if let Some(format) = format {
         // A file named for a format it is not in would fail later with a
         // decoder's word for it ("unexpected end of file").
         let start = counted.fill_buf().map_err(|e| ImportError::io(path, e))?;
-        if !start.is_empty() && !start.starts_with(magic) {
+        if !start.is_empty() && !start.starts_with(format.magic()) {
+            let extension = format.extension();
             return Err(ImportError::format(
                 path,
-                format!("named .{format}, but it is not {format} data (it does not start as one)"),
+                format!(
+                    "named .{extension}, but it is not {extension} data (it does not start as one)"
+                ),
             ));
         }
     }
-    let decompressed: Box<dyn BufRead + Send> = if name.ends_with(".bz2") {
-        Box::new(BufReader::with_capacity(
+    let decompressed: Box<dyn BufRead + Send> = match format {
+        Some(Compression::Bz2) => Box::new(BufReader::with_capacity(
             1 << 16,
             bzip2::bufread::MultiBzDecoder::new(counted),
-        ))
-    } else if name.ends_with(".gz") {
-        Box::new(BufReader::with_capacity(
+        )),
+        Some(Compression::Gz) => Box::new(BufReader::with_capacity(
             1 << 16,
             flate2::bufread::MultiGzDecoder::new(counted),
-        ))
-    } else if name.ends_with(".xz") {
-        Box::new(BufReader::with_capacity(
+        )),
+        Some(Compression::Xz) => Box::new(BufReader::with_capacity(
             1 << 16,
             lzma_rust2::XzReader::new(counted, true),
-        ))
-    } else {
-        Box::new(counted)
+        )),
+        None => Box::new(counted),
     };
     Ok(Input {
         reader: Box::new(StopAtFault {
