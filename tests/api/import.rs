@@ -66,6 +66,14 @@ fn failed_import(data: &Path, source: &str, input: &Path) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// A folder `name` in `parent` holding one file, `file`, of `contents`.
+fn folder_of_one_file(parent: &Path, name: &str, file: &str, contents: &[u8]) -> PathBuf {
+    let folder = parent.join(name);
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join(file), contents).unwrap();
+    folder
+}
+
 /// Rows an import read, over all its files (its report lines' "rows N").
 fn rows_read(output: &Output) -> u64 {
     rows_in(&String::from_utf8_lossy(&output.stdout))
@@ -2607,40 +2615,35 @@ fn a_wrong_file_is_named_once_in_its_error() {
         "the path once: {stderr}"
     );
 
-    let dump = input.path().join("courtlistener");
-    std::fs::create_dir(&dump).unwrap();
-    std::fs::write(
-        dump.join("dockets-2024-05-06.csv"),
-        "\"id\",\"court\"\n\"1\",\"scotus\"\n",
-    )
-    .unwrap();
-    let stderr = failed_import(dir.path(), "courtlistener", &dump);
-    assert!(
-        stderr.contains("header has no column court_id, docket_number"),
-        "every missing column: {stderr}"
+    // Every missing column named; and a file named for a compression it is
+    // not in says so, not what the decoder made of it.
+    let dump = folder_of_one_file(
+        input.path(),
+        "courtlistener",
+        "dockets-2024-05-06.csv",
+        b"\"id\",\"court\"\n\"1\",\"scotus\"\n",
     );
-    // A file named for a compression it is not in says so, not what the
-    // decoder made of it.
-    let misnamed = input.path().join("misnamed");
-    std::fs::create_dir(&misnamed).unwrap();
-    std::fs::write(
-        misnamed.join("courts-2024-05-06.csv.gz"),
-        "\"id\",\"full_name\"\n",
-    )
-    .unwrap();
-    let stderr = failed_import(dir.path(), "courtlistener", &misnamed);
-    assert!(
-        stderr.contains("named .gz, but it is not gz data"),
-        "{stderr}"
+    let misnamed = folder_of_one_file(
+        input.path(),
+        "misnamed",
+        "courts-2024-05-06.csv.gz",
+        b"\"id\",\"full_name\"\n",
     );
+    for (folder, says) in [
+        (&dump, "header has no column court_id, docket_number"),
+        (&misnamed, "named .gz, but it is not gz data"),
+    ] {
+        let stderr = failed_import(dir.path(), "courtlistener", folder);
+        assert!(stderr.contains(says), "{stderr}");
+    }
     // A table whose rows name records of a table the dump lacks says so.
-    let alone = input.path().join("citation-map-alone");
-    std::fs::create_dir(&alone).unwrap();
-    std::fs::copy(
-        fixtures("courtlistener").join("citation-map-2024-05-06.csv"),
-        alone.join("citation-map-2024-05-06.csv"),
-    )
-    .unwrap();
+    let map = "citation-map-2024-05-06.csv";
+    let alone = folder_of_one_file(
+        input.path(),
+        "citation-map-alone",
+        map,
+        &std::fs::read(fixtures("courtlistener").join(map)).unwrap(),
+    );
     let output = lexstack()
         .arg("--data")
         .arg(dir.path())
