@@ -46,7 +46,8 @@ pub enum LibraryCommand {
     },
     /// Best matches by name and text.
     Search {
-        /// Words of a name or of the text; "A v. B" ranks by the parties.
+        /// Words of a name or of the text; "A v. B" ranks by the parties; a
+        /// phrase in double quotes lists only what holds it word for word.
         #[arg(value_name = "QUERY", allow_hyphen_values = true)]
         query: String,
         /// The query's further words, when it is not quoted (Brown v. Board).

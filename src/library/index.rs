@@ -57,7 +57,7 @@ const TIEBREAK_FIELD: &str = "tiebreak";
 /// the default: folding would cost every word of a bulk import.
 const NAMES_TOKENIZER: &str = "names";
 
-fn names_analyzer() -> TextAnalyzer {
+pub(super) fn names_analyzer() -> TextAnalyzer {
     TextAnalyzer::builder(SimpleTokenizer::default())
         .filter(RemoveLongFilter::limit(40))
         .filter(LowerCaser)

@@ -10,6 +10,7 @@ mod index_dir;
 pub mod lookup;
 pub mod model;
 pub mod names;
+pub mod phrases;
 pub mod store;
 pub mod synthetic;
 pub mod text;
@@ -33,6 +34,9 @@ use model::{CaseRecord, LawCoverage};
 pub const INDEX_MEMORY_BYTES: usize = 128 * 1024 * 1024;
 /// Text beyond this is not indexed (the stored opinion keeps all of it).
 const MAX_INDEXED_TEXT_BYTES: usize = 2 * 1024 * 1024;
+/// The best matches a quoted phrase is looked for in (those holding its
+/// words first): the text keeps no positions, so each is read to check it.
+const PHRASE_POOL: usize = 200;
 /// Search documents built at a time.
 const INDEX_CHUNK: usize = 2_000;
 /// Search documents given to the index between two commits.
@@ -152,7 +156,9 @@ impl Library {
     /// Best matches by name, citation and text ([`LibraryIndex::search`]),
     /// after what the query names when it reads as a citation: "42 USC
     /// 1983" is that section, before the regulations whose numbers hold 42
-    /// and 1983.
+    /// and 1983. A quoted phrase must be held word for word
+    /// ([`phrases::QuotedPhrases`]): of the best [`PHRASE_POOL`] matches,
+    /// those that do not are left out.
     pub fn search(
         &self,
         query: &str,
@@ -175,8 +181,36 @@ impl Library {
         let index = self.current_index()?;
         let mut hits = index.hits_by_id(&cited)?;
         hits.retain(|hit| kind.is_none_or(|kind| hit.kind == kind));
-        hits.extend(index.search(query, kind, limit)?);
+        match phrases::QuotedPhrases::of(query, index::names_analyzer()) {
+            Some(phrases) => {
+                let pool = index.search(query, kind, limit.max(PHRASE_POOL))?;
+                hits.extend(self.holding_phrases(pool, phrases)?);
+            }
+            None => hits.extend(index.search(query, kind, limit)?),
+        }
         Ok(index::dedup(hits).into_iter().take(limit).collect())
+    }
+
+    /// The hits whose documents hold every quoted phrase, in their order.
+    fn holding_phrases(
+        &self,
+        hits: Vec<SearchHit>,
+        mut phrases: phrases::QuotedPhrases,
+    ) -> Result<Vec<SearchHit>, StoreError> {
+        self.store.read(|txn| {
+            let mut held = Vec::new();
+            for hit in hits {
+                let pending_id = match hit.kind.as_str() {
+                    "case" => hit.id.clone(),
+                    _ => format!("authority:{}", hit.id),
+                };
+                let document = search_document(txn, &pending_id)?;
+                if document.is_some_and(|document| phrases.held_by(&document)) {
+                    held.push(hit);
+                }
+            }
+            Ok(held)
+        })
     }
 
     /// Cases by name: see [`LibraryIndex::search_names`].

@@ -969,6 +969,41 @@ fn an_index_of_another_version_is_rebuilt_not_searched() {
     assert_eq!(hits.first().map(|h| h.id.as_str()), Some("scdb-1965-122"));
 }
 
+/// The opinion text is indexed without positions, so a quoted phrase is
+/// checked word for word in what the index finds: before, "claim state
+/// failure" in quotes listed the same rules as the words alone.
+#[test]
+fn a_quoted_phrase_lists_only_what_holds_it_word_for_word() {
+    let (_dir, library) = library();
+    for query in ["\"failure to state a claim\"", "“Failure to State a Claim”"] {
+        let hits = library.search(query, Some("frcp"), 10).unwrap();
+        assert!(
+            hits.iter().any(|hit| hit.id == "frcp/12"),
+            "{query}: {hits:?}"
+        );
+    }
+    // Rule 12 holds these words, in another order.
+    let unquoted = library
+        .search("claim state failure", Some("frcp"), 10)
+        .unwrap();
+    assert!(
+        unquoted.iter().any(|hit| hit.id == "frcp/12"),
+        "{unquoted:?}"
+    );
+    let quoted = library
+        .search("\"claim state failure\"", Some("frcp"), 10)
+        .unwrap();
+    assert!(quoted.is_empty(), "{quoted:?}");
+    // A name of record holds the name as cited, without its "et al.".
+    assert_found_first(&library, "\"Brown v. Board\"", "scdb-1953-069");
+    // Every phrase quoted, and what the query cites first all the same.
+    let both = library
+        .search("\"Brown v. Board\" \"claim state failure\"", None, 10)
+        .unwrap();
+    assert!(both.is_empty(), "{both:?}");
+    assert_found_first(&library, "\"42 U.S.C. § 1983\"", "usc/42/1983");
+}
+
 #[test]
 fn search_finds_cases_and_rules_by_name_and_text() {
     let (_dir, library) = library();
