@@ -606,11 +606,21 @@ fn rules_statutes_and_regulations_resolve() {
             .unwrap()
             .starts_with("Defenses and Objections")
     );
+    // Numbered and punctuated as the rules print it, where the
+    // transcription's Markdown wrote "6. failure" and "Rule 4(d) ,".
+    let text = rule["authority"]["text"].as_str().unwrap();
+    assert!(text.contains("21 days"));
     assert!(
-        rule["authority"]["text"]
-            .as_str()
-            .unwrap()
-            .contains("21 days")
+        text.contains("\n(6) failure to state a claim upon which relief can be granted;"),
+        "{text}"
+    );
+    assert!(text.contains("under Rule 4(d), within 60 days"), "{text}");
+    assert!(!text.contains("\n6. ") && !text.contains(" ,"), "{text}");
+    let paragraphs = lookup(&library, "Sup. Ct. R. 14");
+    let text = paragraphs["authority"]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("1. A petition for a writ of certiorari"),
+        "{text}"
     );
     assert_eq!(
         lookup(&library, "Fed. R. Civ. P. 99")["verdict"],

@@ -67,7 +67,9 @@ use crate::store::{Store, StoreError};
 /// 22: the official FRCP print's rule texts without its table of contents
 /// and its page heads; SCDB's S. Ct. cites printed before decisions of
 /// months earlier left out.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 22;
+/// 23: the transcribed rules numbered and punctuated as printed ("(6)",
+/// not "6."; "Rule 4(d)," not "Rule 4(d) ,").
+pub const DEFAULT_LIBRARY_VERSION: u32 = 23;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");
@@ -1182,9 +1184,6 @@ struct RuleText {
     text: String,
 }
 
-/// The five federal rule sets: every rule number that exists, with its
-/// title and text where the transcription has it; rules above a set's
-/// last rule are dropped (see rule_sets.json).
 /// A transcribed rule's text without the rules printed after it: the
 /// transcription appends the Supplemental Rules ("Rule A. Scope of Rules",
 /// …) to Civil Rule 87, whose subdivisions they are not.
@@ -1207,6 +1206,62 @@ fn own_rule_text(text: &str) -> &str {
     text
 }
 
+/// A transcribed rule's text as the rules print it. The transcription's
+/// Markdown numbers a paragraph "6." where the Federal Rules print "(6)",
+/// escapes the Supreme Court Rules' own "1." as "1\\.", and leaves a space
+/// where a link ended before punctuation ("Rule 4(d) ,").
+fn as_printed(code: &str, text: &str) -> String {
+    let mut printed = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_start_matches(' ');
+        printed.push_str(&line[..line.len() - body.len()]);
+        let digits = body.bytes().take_while(u8::is_ascii_digit).count();
+        let after = &body[digits..];
+        let rest = after
+            .strip_prefix(". ")
+            .or_else(|| after.strip_prefix("\\. "));
+        match rest {
+            Some(rest) if digits > 0 && code == codes::SUP_CT_R => {
+                printed.push_str(&body[..digits]);
+                printed.push_str(". ");
+                printed.push_str(rest);
+            }
+            Some(rest) if digits > 0 => {
+                printed.push('(');
+                printed.push_str(&body[..digits]);
+                printed.push_str(") ");
+                printed.push_str(rest);
+            }
+            _ => printed.push_str(body),
+        }
+    }
+    without_space_before_punctuation(&printed)
+}
+
+/// "Rule 4(d) , within" as "Rule 4(d), within": a space between a word
+/// and the punctuation that ends it (not an ellipsis's " . . .").
+fn without_space_before_punctuation(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        rest = &rest[c.len_utf8()..];
+        let ends_a_word = out
+            .chars()
+            .next_back()
+            .is_some_and(|before: char| before.is_alphanumeric() || before == ')');
+        let punctuation = rest.starts_with([',', ';', ':', ')'])
+            || (rest.starts_with('.') && !rest[1..].starts_with(" ."));
+        if c == ' ' && ends_a_word && punctuation {
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The five federal rule sets: every rule number that exists, with its
+/// title and text where the transcription has it; rules above a set's
+/// last rule are dropped (see rule_sets.json).
 fn federal_rules(store: &Store) -> Result<ImportReport, ImportError> {
     let name = Path::new("default/rules/federal_rules_index.csv");
     let sets: RuleSets =
@@ -1253,7 +1308,7 @@ fn federal_rules(store: &Store) -> Result<ImportReport, ImportError> {
             }
             let transcribed = texts.get(&(set_name.to_string(), rule.to_string()));
             let text = transcribed
-                .map(|t| own_rule_text(&t.text).to_string())
+                .map(|t| as_printed(&set.code, own_rule_text(&t.text)))
                 .filter(|t| !t.trim().is_empty())
                 .or_else(|| {
                     (set.code == codes::FRCP)
@@ -1623,6 +1678,25 @@ mod tests {
             "\nPage ",
         ] {
             assert!(!judgment.contains(head), "{head:?} in {judgment}");
+        }
+    }
+
+    #[test]
+    fn a_rule_is_numbered_and_punctuated_as_printed() {
+        let transcribed = "(b) How to Present.\n\n6. failure to state a claim ;\n    - (A) under Rule 4(d) , within Rule 19 .\n  12\\. Rule (2) : x\n";
+        assert_eq!(
+            as_printed(codes::FRCP, transcribed),
+            "(b) How to Present.\n\n(6) failure to state a claim;\n    - (A) under Rule 4(d), within Rule 19.\n  (12) Rule (2): x\n"
+        );
+        // The Supreme Court Rules number their paragraphs "1.".
+        assert_eq!(
+            as_printed(codes::SUP_CT_R, "1\\. A petition\n2. Another"),
+            "1. A petition\n2. Another"
+        );
+        // A number that opens no item, an ellipsis, and a space after
+        // punctuation.
+        for kept in ["2024 was the year", "1.5 days", "a . . . b", "(a), (b) ; c"] {
+            assert_eq!(as_printed(codes::FRE, kept), kept.replace(" ;", ";"));
         }
     }
 
