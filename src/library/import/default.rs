@@ -1239,7 +1239,8 @@ fn as_printed(code: &str, text: &str) -> String {
 }
 
 /// "Rule 4(d) , within" as "Rule 4(d), within": a space between a word
-/// and the punctuation that ends it (not an ellipsis's " . . .").
+/// and the punctuation that ends it (not an ellipsis's " . . ."), or
+/// between a reference and a dash run into what follows.
 fn without_space_before_punctuation(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -1251,7 +1252,13 @@ fn without_space_before_punctuation(text: &str) -> String {
             .is_some_and(|before: char| before.is_alphanumeric() || before == ')');
         let punctuation = rest.starts_with([',', ';', ':', ')'])
             || (rest.starts_with('.') && !rest[1..].starts_with(" ."));
-        if c == ' ' && ends_a_word && punctuation {
+        // "Rule 12(b)(2) –(5)", "Rule 23(b)(3) —or": a dash run into
+        // what follows it.
+        let after_a_link = out.ends_with(')')
+            && rest
+                .strip_prefix(['–', '—'])
+                .is_some_and(|after| after.starts_with(|c: char| !c.is_whitespace()));
+        if c == ' ' && ((ends_a_word && punctuation) || after_a_link) {
             continue;
         }
         out.push(c);
@@ -1683,10 +1690,10 @@ mod tests {
 
     #[test]
     fn a_rule_is_numbered_and_punctuated_as_printed() {
-        let transcribed = "(b) How to Present.\n\n6. failure to state a claim ;\n    - (A) under Rule 4(d) , within Rule 19 .\n  12\\. Rule (2) : x\n";
+        let transcribed = "(b) How to Present.\n\n6. failure to state a claim ;\n    - (A) under Rule 4(d) , within Rule 19 .\n  12\\. Rule (2) : x, 12(b)(2) –(5) and 23(b)(3) —or (a) — b\n";
         assert_eq!(
             as_printed(codes::FRCP, transcribed),
-            "(b) How to Present.\n\n(6) failure to state a claim;\n    - (A) under Rule 4(d), within Rule 19.\n  (12) Rule (2): x\n"
+            "(b) How to Present.\n\n(6) failure to state a claim;\n    - (A) under Rule 4(d), within Rule 19.\n  (12) Rule (2): x, 12(b)(2)–(5) and 23(b)(3)—or (a) — b\n"
         );
         // The Supreme Court Rules number their paragraphs "1.".
         assert_eq!(
