@@ -425,6 +425,37 @@ pub struct CaseSummary {
     pub companion_names: Vec<String>,
     pub source_url: Option<String>,
     pub has_text: bool,
+    /// The decisions that overruled it, as the library's overruling tables
+    /// list them: a case looked up is not always good law.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub overruled_by: Vec<OverruledBy>,
+}
+
+/// A decision that overruled a case, in a lookup's answer.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OverruledBy {
+    pub name: String,
+    pub citation: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub case_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub year: Option<i32>,
+    /// "in part", "plurality opinion"… when the table qualifies it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub qualifier: Option<String>,
+}
+
+impl From<store::Overruling> for OverruledBy {
+    fn from(overruling: store::Overruling) -> Self {
+        Self {
+            name: overruling.by_name,
+            citation: overruling.by_citation,
+            case_id: overruling.by_case_id,
+            year: overruling.year,
+            qualifier: overruling.qualifier,
+        }
+    }
 }
 
 impl From<&super::model::CaseRecord> for CaseSummary {
@@ -439,6 +470,7 @@ impl From<&super::model::CaseRecord> for CaseSummary {
             companion_names: case.companion_names.clone(),
             source_url: case.source_url.clone(),
             has_text: case.has_text(),
+            overruled_by: Vec::new(),
         }
     }
 }
@@ -504,7 +536,12 @@ pub fn report(
                 .into();
                 for id in cases {
                     if let Some(case) = store::case(txn, &id)? {
-                        report.cases.push(CaseSummary::from(&case));
+                        let mut summary = CaseSummary::from(&case);
+                        summary.overruled_by = store::overrulings(txn, &id)?
+                            .into_iter()
+                            .map(OverruledBy::from)
+                            .collect();
+                        report.cases.push(summary);
                     }
                 }
                 if report.cases.len() > 1 {

@@ -595,6 +595,24 @@ fn a_larger_search_limit_only_adds_hits_after() {
     }
 }
 
+/// A case looked up says when the overruling tables list it as overruled.
+#[test]
+fn a_lookup_says_which_decision_overruled_a_case() {
+    let (_dir, library) = library();
+    let roe = lookup(&library, "410 U.S. 113");
+    let overruled_by = &roe["cases"][0]["overruledBy"];
+    assert_eq!(overruled_by[0]["citation"], "597 U.S. 215", "{roe}");
+    assert_eq!(overruled_by[0]["caseId"], "scdb-2021-019", "{roe}");
+    assert!(
+        overruled_by[0]["name"]
+            .as_str()
+            .unwrap()
+            .starts_with("Dobbs")
+    );
+    let brown = lookup(&library, "347 U.S. 483");
+    assert!(brown["cases"][0].get("overruledBy").is_none(), "{brown}");
+}
+
 #[test]
 fn rules_statutes_and_regulations_resolve() {
     let (_dir, library) = library();
