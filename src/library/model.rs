@@ -276,6 +276,39 @@ pub fn shown_name(name: &str) -> Cow<'_, str> {
     Cow::Owned(spaced.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
+/// "CONLEY et al.v. GIBSON" as "CONLEY et al. v. GIBSON": SCDB runs a
+/// few names' "v." into the abbreviation before it, and a name whose
+/// parties are not apart is not matched by them.
+pub fn versus_spaced(name: &str) -> Cow<'_, str> {
+    let glued = |at: usize| {
+        let before = &name[..at];
+        before.ends_with('.')
+            && before[..before.len() - 1]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphabetic)
+    };
+    let mut places: Vec<usize> = [".v. ", ".vs. "]
+        .iter()
+        .flat_map(|glue| name.match_indices(glue))
+        .map(|(at, _)| at + 1)
+        .filter(|&at| glued(at))
+        .collect();
+    places.sort_unstable();
+    if places.is_empty() {
+        return Cow::Borrowed(name);
+    }
+    let mut spaced = String::with_capacity(name.len() + places.len());
+    let mut from = 0;
+    for at in places {
+        spaced.push_str(&name[from..at]);
+        spaced.push(' ');
+        from = at;
+    }
+    spaced.push_str(&name[from..]);
+    Cow::Owned(spaced)
+}
+
 impl CaseRecord {
     /// The reporter addresses it is cited at.
     pub fn cite_keys(&self) -> impl Iterator<Item = &CiteKey> {
@@ -287,11 +320,15 @@ impl CaseRecord {
         self.cite_keys().filter(move |k| k.reporter == reporter)
     }
 
-    /// Its names as shown ([`shown_name`]).
+    /// Its names as shown ([`shown_name`]), a "v." run into the period
+    /// before it spaced ([`versus_spaced`]).
     pub fn clean_names(&mut self) {
         let clean = |name: &mut String| {
             if let Cow::Owned(shown) = shown_name(name) {
                 *name = shown;
+            }
+            if let Cow::Owned(spaced) = versus_spaced(name) {
+                *name = spaced;
             }
         };
         clean(&mut self.name);
@@ -579,6 +616,23 @@ pub fn rule_number_fault(highest: u32, last_of_article: &[u32], number: u32) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_versus_run_into_an_abbreviation_is_spaced() {
+        for (name, shown) in [
+            (
+                "CONLEY et al.v. GIBSON et al.",
+                "CONLEY et al. v. GIBSON et al.",
+            ),
+            ("A Corp.vs. B Inc.v. C", "A Corp. vs. B Inc. v. C"),
+            ("Brown v. Board", "Brown v. Board"),
+            // Not a "v." run into a word's period.
+            ("In re U.S.v", "In re U.S.v"),
+            ("A. 1.v. B", "A. 1.v. B"),
+        ] {
+            assert_eq!(versus_spaced(name), shown);
+        }
+    }
 
     #[test]
     fn names_are_shown_without_control_characters_or_bidi_marks() {

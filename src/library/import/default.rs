@@ -68,7 +68,8 @@ use crate::store::{Store, StoreError};
 /// and its page heads; SCDB's S. Ct. cites printed before decisions of
 /// months earlier left out.
 /// 23: the transcribed rules numbered and punctuated as printed ("(6)",
-/// not "6."; "Rule 4(d)," not "Rule 4(d) ,").
+/// not "6."; "Rule 4(d)," not "Rule 4(d) ,"); names whose "v." runs into
+/// the period before it ("CONLEY et al.v. GIBSON") spaced.
 pub const DEFAULT_LIBRARY_VERSION: u32 = 23;
 
 const SCOTUS_INDEX: &[u8] =
