@@ -1186,12 +1186,23 @@ fn forenames(name: &str) -> HashSet<String> {
         .flat_map(|part| part.split(" and "))
         .filter_map(|part| {
             // Initials ("VICTOR A. RITA") are passed over.
-            let words: Vec<String> = words(part)
-                .into_iter()
-                .filter(|w| w.chars().count() > 1)
-                .collect();
-            ((2..=3).contains(&words.len()) && words.iter().all(name_word))
-                .then(|| words[..words.len() - 1].to_vec())
+            let named = |text: &str| -> Vec<String> {
+                words(text)
+                    .into_iter()
+                    .filter(|w| w.chars().count() > 1)
+                    .collect()
+            };
+            let words = named(part);
+            // The surname is the last word written, hyphenated or not:
+            // "SMITH-JONES" has no forename.
+            let surname = part
+                .split_whitespace()
+                .rev()
+                .map(|word| named(word).len())
+                .find(|&tokens| tokens > 0)
+                .unwrap_or(1);
+            ((2..=3).contains(&words.len()) && words.len() > surname && words.iter().all(name_word))
+                .then(|| words[..words.len() - surname].to_vec())
         })
         .flatten()
         .for_each(|first| {
@@ -1945,6 +1956,26 @@ mod tests {
             ],
             true,
         );
+    }
+
+    #[test]
+    fn a_hyphenated_surname_has_no_first_name() {
+        // "Dilenbeck-Brophy" was read as given name and surname, so
+        // "Dilenbeck", the other party, as only a given name of it: the name
+        // of record, given word for word, did not match itself.
+        assert_each_matches(
+            &[
+                (
+                    "Dilenbeck v. Dilenbeck-Brophy",
+                    "Dilenbeck v. Dilenbeck-Brophy",
+                ),
+                ("Smith v. Smith-Jones", "Smith v. Smith-Jones"),
+                ("Smith v. Smith-Jones", "SMITH v. MARY SMITH-JONES"),
+            ],
+            true,
+        );
+        // A given name before a hyphenated surname is still one.
+        assert_each_matches(&[("Mary v. Smith", "MARY SMITH-JONES v. SMITH")], false);
     }
 
     #[test]
