@@ -28,7 +28,7 @@ pub(crate) fn states() -> std::collections::BTreeMap<String, String> {
 /// Abbreviations common in case names that T6 does not list (the court
 /// words are the Bluebook's T7, for courts as parties: "Superior Ct.",
 /// "Sup. Ct. of N.H.").
-const EXTRA_ABBREVIATIONS: [(&str, &str); 44] = [
+const EXTRA_ABBREVIATIONS: [(&str, &str); 53] = [
     ("Ed.", "Education"),
     ("Am.", "American"),
     ("Rts.", "Rights"),
@@ -76,8 +76,19 @@ const EXTRA_ABBREVIATIONS: [(&str, &str); 44] = [
     // Older Bluebooks', which SCDB's captions keep ("Sprint Communs. Co."
     // is its plural).
     ("Commun.", "Communication"),
-    // T10's, in company names ("Nat'l Austl. Bank Ltd.").
+    // T10's, in company names ("Nat'l Austl. Bank Ltd.") and the cities
+    // whose one-word names it abbreviates ("Chi. Teachers Union"; not
+    // "Det.", T6's Detention, nor "Hous.", its Housing).
     ("Austl.", "Australia"),
+    ("Balt.", "Baltimore"),
+    ("Bos.", "Boston"),
+    ("Chi.", "Chicago"),
+    ("Clev.", "Cleveland"),
+    ("Dall.", "Dallas"),
+    ("Mia.", "Miami"),
+    ("Phila.", "Philadelphia"),
+    ("Phx.", "Phoenix"),
+    ("Pitt.", "Pittsburgh"),
     // The U.S. Reports write a railroad and a railway company alike ("Erie
     // R. Co.", "Norfolk & Western R. Co." for a Railway Company), and
     // briefs copy them: the two words are one.
@@ -1955,6 +1966,34 @@ mod tests {
                 ),
             ],
             true,
+        );
+    }
+
+    #[test]
+    fn a_city_abbreviated_as_t10_does_is_its_name() {
+        assert_each_matches(
+            &[
+                (
+                    "Chi. Teachers Union, Local No. 1 v. Hudson",
+                    "CHICAGO TEACHERS UNION, LOCAL NO. 1, AFT, AFL-CIO, et al. v. HUDSON et al.",
+                ),
+                (
+                    "Phila. Newspapers, Inc. v. Hepps",
+                    "PHILADELPHIA NEWSPAPERS, INC., et al. v. HEPPS et al.",
+                ),
+                (
+                    "Balt. City Dep't of Soc. Servs. v. Bouknight",
+                    "BALTIMORE CITY DEPARTMENT OF SOCIAL SERVICES v. BOUKNIGHT et al.",
+                ),
+            ],
+            true,
+        );
+        assert_each_matches(
+            &[(
+                "Chi. Teachers Union v. Hudson",
+                "BOSTON TEACHERS UNION v. HUDSON",
+            )],
+            false,
         );
     }
 
