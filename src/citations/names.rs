@@ -1285,10 +1285,17 @@ fn party_heads(name: &str, sides: &[String]) -> Vec<Vec<String>> {
                 .split(',')
                 .enumerate()
                 .take_while(|(i, segment)| {
-                    *i == 0
-                        || !segment
+                    let office = || {
+                        segment
                             .split_whitespace()
                             .any(|w| OFFICES.contains(&squash_word(w).as_str()))
+                    };
+                    // "TOWN OF HUNTINGTON, NEW YORK": where the party is.
+                    let place = || {
+                        let words = parties(segment).concat();
+                        is_place(&words.iter().map(String::as_str).collect::<Vec<_>>())
+                    };
+                    *i == 0 || !(office() || place())
                 })
                 .map(|(_, segment)| segment)
                 .collect();
@@ -1305,9 +1312,11 @@ fn party_heads(name: &str, sides: &[String]) -> Vec<Vec<String>> {
 
 /// A party without who acts for it, which a name of record adds after it
 /// ("NORTH DAKOTA BY AND THROUGH ITS TAX COMMISSIONER", "DOE, BY HIS NEXT
-/// FRIEND"): the party is the one named first.
+/// FRIEND", "NEW HAMPSHIRE, BY WYMAN, ATTORNEY GENERAL"): the party is the
+/// one named first.
 fn without_representative(party: &str) -> &str {
-    const REPRESENTED: [&str; 8] = [
+    const REPRESENTED: [&str; 9] = [
+        ", by ",
         " by and through ",
         " by next friend",
         " by his friend",
@@ -1555,8 +1564,9 @@ fn names_match_as_written(cited: &str, actual: &str) -> bool {
     let cited_text = cited;
     let (cited_acronyms, actual_acronyms) = (acronyms(cited), acronyms(actual));
     // Read only for a one-word party that matched: the extractor calls this
-    // for every short form it resolves.
-    let actual_forenames = std::cell::OnceCell::new();
+    // for every short form it resolves. Each party's own: "Huntington" is a
+    // given name of HUNTINGTON BRANCH as read, not of TOWN OF HUNTINGTON.
+    let actual_forenames: std::cell::OnceCell<Vec<HashSet<String>>> = std::cell::OnceCell::new();
     // Both names by their parties' own names, without the offices a name
     // of record adds after a comma, and a citation may copy ("Gideon v.
     // Wainwright, Corrections Director").
@@ -1593,7 +1603,14 @@ fn names_match_as_written(cited: &str, actual: &str) -> bool {
             actual_acronyms.as_ref(),
             shape,
         ) && !matches!(distinctive(c).as_slice(), [word]
-                if actual_forenames.get_or_init(|| forenames(actual_text)).contains(*word))
+                if actual_forenames.get_or_init(|| {
+                    if actual_sides.len() == actual.len() {
+                        actual_sides.iter().map(|side| forenames(side)).collect()
+                    } else {
+                        vec![forenames(actual_text); actual.len()]
+                    }
+                })[i]
+                    .contains(*word))
     };
     match (cited.as_slice(), actual.as_slice()) {
         ([], _) | (_, []) => false,
@@ -1993,6 +2010,47 @@ mod tests {
                 "Chi. Teachers Union v. Hudson",
                 "BOSTON TEACHERS UNION v. HUDSON",
             )],
+            false,
+        );
+    }
+
+    #[test]
+    fn who_acts_for_a_party_and_where_it_is_are_not_its_name() {
+        assert_each_matches(
+            &[
+                (
+                    "Sweezy v. New Hampshire",
+                    "SWEEZY v. NEW HAMPSHIRE, BY WYMAN, ATTORNEY GENERAL",
+                ),
+                (
+                    "Town of Huntington v. Smith",
+                    "TOWN OF HUNTINGTON, NEW YORK, et al. v. SMITH",
+                ),
+                // A word of one party that reads as a given name of the
+                // other ("Huntington Branch") is no given name of its own.
+                (
+                    "Town of Huntington v. Huntington Branch, NAACP",
+                    "TOWN OF HUNTINGTON, NEW YORK, et al. v. HUNTINGTON BRANCH, NATIONAL ASSOCIATION FOR THE ADVANCEMENT OF COLORED PEOPLE, et al.",
+                ),
+                (
+                    "TOWN OF HUNTINGTON, NEW YORK, et al. v. HUNTINGTON BRANCH, NATIONAL ASSOCIATION FOR THE ADVANCEMENT OF COLORED PEOPLE, et al.",
+                    "TOWN OF HUNTINGTON, NEW YORK, et al. v. HUNTINGTON BRANCH, NATIONAL ASSOCIATION FOR THE ADVANCEMENT OF COLORED PEOPLE, et al.",
+                ),
+            ],
+            true,
+        );
+        // The party is still the one named first.
+        assert_each_matches(
+            &[
+                (
+                    "Wyman v. Sweezy",
+                    "NEW HAMPSHIRE, BY WYMAN, ATTORNEY GENERAL v. SWEEZY",
+                ),
+                (
+                    "New York v. Smith",
+                    "TOWN OF HUNTINGTON, NEW YORK, et al. v. SMITH",
+                ),
+            ],
             false,
         );
     }
