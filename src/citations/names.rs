@@ -1312,11 +1312,21 @@ fn party_heads(name: &str, sides: &[String]) -> Vec<Vec<String>> {
 
 /// A party without who acts for it, which a name of record adds after it
 /// ("NORTH DAKOTA BY AND THROUGH ITS TAX COMMISSIONER", "DOE, BY HIS NEXT
-/// FRIEND", "NEW HAMPSHIRE, BY WYMAN, ATTORNEY GENERAL"): the party is the
-/// one named first.
+/// FRIEND", "NEW HAMPSHIRE, BY WYMAN, ATTORNEY GENERAL", "LOUISIANA THROUGH
+/// THE CHARITY HOSPITAL"), or in what capacity it is a party ("UNITED
+/// STATES, AS OWNER OF THE CHRISTOPHER GALE", "FEDERAL DEPOSIT INSURANCE
+/// CORPORATION AS RECEIVER FOR …"): the party is the one named first.
 fn without_representative(party: &str) -> &str {
-    const REPRESENTED: [&str; 9] = [
+    const REPRESENTED: [&str; 17] = [
         ", by ",
+        ", as ",
+        " as receiver ",
+        " as conservator ",
+        " as trustee ",
+        " through the ",
+        " through its ",
+        " through his ",
+        " through her ",
         " by and through ",
         " by next friend",
         " by his friend",
@@ -2026,6 +2036,18 @@ mod tests {
                     "Town of Huntington v. Smith",
                     "TOWN OF HUNTINGTON, NEW YORK, et al. v. SMITH",
                 ),
+                (
+                    "Levy v. Louisiana",
+                    "LEVY, ADMINISTRATRIX v. LOUISIANA THROUGH THE CHARITY HOSPITAL OF LOUISIANA AT NEW ORLEANS BOARD OF ADMINISTRATORS",
+                ),
+                (
+                    "O'Melveny & Myers v. FDIC",
+                    "O'MELVENY & MYERS v. FEDERAL DEPOSIT INSURANCE CORPORATION AS RECEIVER FOR AMERICAN DIVERSIFIED SAVINGS BANK",
+                ),
+                (
+                    "United States v. Nielson",
+                    "UNITED STATES, AS OWNER OF THE CHRISTOPHER GALE, v. NIELSON et al., TRADING AS DAUNTLESS TOWING LINE",
+                ),
                 // A word of one party that reads as a given name of the
                 // other ("Huntington Branch") is no given name of its own.
                 (
@@ -2049,6 +2071,10 @@ mod tests {
                 (
                     "New York v. Smith",
                     "TOWN OF HUNTINGTON, NEW YORK, et al. v. SMITH",
+                ),
+                (
+                    "Levy v. Charity Hospital",
+                    "LEVY v. LOUISIANA THROUGH THE CHARITY HOSPITAL",
                 ),
             ],
             false,

@@ -476,10 +476,23 @@ fn name_span(text: &str, words: &[Range<usize>], continued: bool) -> Option<Rang
                 && !taken.iter().any(|w| is_versus(&text[w.clone()]))
                 && versus_beyond(text, &words[i + 1..])
         };
+        // "Org. for a Better Austin", "Citizens to a …": an article after a
+        // capitalised word's "for" or "to", before a capitalised word.
+        let article_in_a_name = || {
+            matches!(bare, "a" | "an")
+                && before.is_some_and(|w| matches!(w, "for" | "to"))
+                && before_that.is_some_and(|w| {
+                    w.starts_with(char::is_uppercase) && !w.ends_with([',', ';', ':', ')'])
+                })
+                && taken
+                    .last()
+                    .is_some_and(|w| text[w.clone()].starts_with(char::is_uppercase))
+        };
         if !capital
             && !is_connector(bare)
             && !has_digits
             && !inside_a_party()
+            && !article_in_a_name()
             && !describes_a_party(text, bare, before, &taken)
             && !inside_a_companys_name(text, bare, before, &taken)
         {
@@ -1253,6 +1266,15 @@ mod tests {
         assert_eq!(
             parties("Smith v. Citizens for a Better Env't, CITE"),
             p("Smith", "Citizens for a Better Env't")
+        );
+        // ... and in a first party, where "a" stopped it too.
+        assert_eq!(
+            parties("See Org. for a Better Austin v. Keefe, CITE"),
+            p("Org. for a Better Austin", "Keefe")
+        );
+        assert_eq!(
+            parties("The court ruled for a Smith v. Jones, CITE"),
+            p("Smith", "Jones")
         );
         assert_eq!(
             parties("Ashcroft v. al-Kidd, CITE"),
