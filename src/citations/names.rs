@@ -537,6 +537,8 @@ fn sides(name: &str) -> Vec<Vec<String>> {
         })
         .collect();
     let mut parts: Vec<Vec<String>> = vec![Vec::new()];
+    // The words each party is written in, for initials read as a suffix.
+    let mut written: Vec<Vec<&str>> = vec![Vec::new()];
     let words: Vec<&str> = lowered.split_whitespace().collect();
     let versus = VersusWords::of(&words);
     let mut i = 0;
@@ -547,6 +549,7 @@ fn sides(name: &str) -> Vec<Vec<String>> {
         let lower = bare.to_lowercase();
         if versus.is_versus(word) {
             parts.push(Vec::new());
+            written.push(Vec::new());
             i += 1;
             continue;
         }
@@ -575,11 +578,22 @@ fn sides(name: &str) -> Vec<Vec<String>> {
         for token in word_tokens(bare) {
             party.push(token);
         }
+        written.last_mut().expect("one per party").push(bare);
         i += 1;
     }
-    for party in &mut parts {
+    for (party, written) in parts.iter_mut().zip(&written) {
         strip_caption_prefix(party);
         merge_united_states(party);
+        // A party of one word that is a company's suffix written as a
+        // person's initials ("LP v. LF", "State v. A.G.", "In re P.C.")
+        // names that person; a suffix cut from a company ("Ltd.", "N.A.",
+        // "LLC") still names no one.
+        if let ([only], [word]) = (party.as_mut_slice(), written.as_slice())
+            && matches!(only.as_str(), "lp" | "pc" | "sa" | "ag")
+            && word.chars().all(|c| c.is_ascii_uppercase() || c == '.')
+        {
+            only.push('.');
+        }
     }
     parts
 }
@@ -2079,6 +2093,25 @@ mod tests {
             ],
             false,
         );
+    }
+
+    #[test]
+    fn initials_that_spell_a_companys_suffix_name_a_party() {
+        assert_each_matches(
+            &[
+                ("LP v. LF", "LP v. LF"),
+                ("P.C. v. L.C.", "P.C. v. L.C."),
+                ("State v. A.G.", "State v. A.G."),
+            ],
+            true,
+        );
+        assert_each_matches(
+            &[("LP v. LF", "LP v. KF"), ("P.C. v. L.C.", "J.C. v. L.C.")],
+            false,
+        );
+        // A suffix cut from a company's name still names no one: "Ltd." is
+        // not the initials of a party named "(HK) Ltd.".
+        assert_each_matches(&[("Ltd. v. United States", "Ltd. v. United States")], false);
     }
 
     #[test]
