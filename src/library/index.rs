@@ -1575,7 +1575,7 @@ fn run_writer(mut writer: IndexWriter, fields: Fields, receiver: Receiver<Writer
 /// has "ﬁnding", a query "finding". Opinion text is folded so before the
 /// index reads it (its analyzer does not fold, for speed: see
 /// [`NAMES_TOKENIZER`]), and queries are too.
-fn ligatures_spelt_out(text: &str) -> Cow<'_, str> {
+pub(super) fn ligatures_spelt_out(text: &str) -> Cow<'_, str> {
     // Every ligature's UTF-8 begins with 0xEF, which few texts hold.
     if !text.as_bytes().contains(&0xEF)
         || !text.chars().any(|c| names::ligature_letters(c).is_some())

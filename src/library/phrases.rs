@@ -7,8 +7,7 @@
 
 use tantivy::tokenizer::TextAnalyzer;
 
-use super::index::IndexDoc;
-use crate::citations::names::ligature_letters;
+use super::index::{IndexDoc, ligatures_spelt_out};
 
 /// The quoted phrases of one query, each as the words an analyzer reads.
 pub struct QuotedPhrases {
@@ -76,13 +75,7 @@ fn without_et_al(words: &[String]) -> Vec<String> {
 /// The words `analyzer` reads in `text`, ligatures spelt out as the
 /// search's queries are.
 fn words(analyzer: &mut TextAnalyzer, text: &str) -> Vec<String> {
-    let spelt: String = text
-        .chars()
-        .flat_map(|c| match ligature_letters(c) {
-            Some(letters) => letters.chars().collect::<Vec<_>>(),
-            None => vec![c],
-        })
-        .collect();
+    let spelt = ligatures_spelt_out(text);
     let mut stream = analyzer.token_stream(&spelt);
     let mut words = Vec::new();
     while stream.advance() {
