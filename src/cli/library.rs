@@ -36,6 +36,14 @@ pub enum LibraryCommand {
         json: bool,
     },
     /// What a citation names: the case(s) or authority, or the coverage verdict.
+    ///
+    /// Prints JSON. `verdict`: found; found_by_page_range (a page inside a
+    /// case); not_in_held_volume (the volume is held whole and no case is
+    /// there); volume_not_held and page_not_placed (the library cannot
+    /// tell); not_held (a collection or series the library does not keep);
+    /// cannot_exist; unparsed. `detail` says why in words; `cases` or
+    /// `authority` is what was found; `notLookedUp` lists the string's other
+    /// citations. Every field: data-schema/library.md.
     Lookup {
         /// Taken as written, even when it starts with a dash.
         #[arg(value_name = "CITATION", allow_hyphen_values = true)]
@@ -45,6 +53,10 @@ pub enum LibraryCommand {
         more: Vec<String>,
     },
     /// Best matches by name and text.
+    ///
+    /// Prints a JSON array, best first: each hit's `id` (a case id, or an
+    /// authority's as "frcp/12"), `kind`, `name`, `citations`, `court`,
+    /// `date`, and `docketNumbers` and `companionNames` when it has any.
     Search {
         /// Words of a name or of the text; "A v. B" ranks by the parties; a
         /// phrase in double quotes lists only what holds it word for word.
