@@ -11,9 +11,9 @@ pub(super) fn subdivision_path(subdivision: &str) -> Vec<&str> {
 }
 
 /// Whether a rule's text shows the subdivision `path`: each level's marker
-/// ("(b)", or "6." as a transcription numbers items) opening an item inside
-/// the part of the text the level before it opens, up to its next sibling's
-/// marker. A marker inside a sentence is a cross-reference ("Rule 12(b),
+/// ("(b)", or "1." as the Supreme Court Rules number paragraphs) opening an
+/// item inside the part of the text the level before it opens, up to its
+/// next sibling's marker. A marker inside a sentence is a cross-reference ("Rule 12(b),
 /// (e), or (f)", "Rule 801(d)(2)", "(1963)"), not an item.
 pub(super) fn text_shows_subdivision(text: &str, path: &[&str]) -> bool {
     let Some((part, deeper)) = path.split_first() else {
@@ -83,15 +83,13 @@ fn items(text: &str, scope: Range<usize>, part: &str) -> Vec<Item> {
         .map(|(at, m)| (scope.start + at, m.len()))
         .collect();
     if part.bytes().all(|b| b.is_ascii_digit()) {
-        // "2. " as transcriptions number items, and "1\. " as the
-        // Supreme Court Rules' Markdown escapes the period.
-        for listed in [format!("{part}. "), format!("{part}\\. ")] {
-            found.extend(
-                window
-                    .match_indices(&listed)
-                    .map(|(at, m)| (scope.start + at, m.len())),
-            );
-        }
+        // "1. " as the Supreme Court Rules number their paragraphs.
+        let listed = format!("{part}. ");
+        found.extend(
+            window
+                .match_indices(&listed)
+                .map(|(at, m)| (scope.start + at, m.len())),
+        );
         found.sort_unstable();
     }
     found
