@@ -458,9 +458,10 @@ impl From<store::Overruling> for OverruledBy {
     }
 }
 
-impl From<&super::model::CaseRecord> for CaseSummary {
-    fn from(case: &super::model::CaseRecord) -> Self {
-        Self {
+impl CaseSummary {
+    /// The summary of a stored case, with the decisions that overruled it.
+    fn of(txn: &ReadTransaction, case: &CaseRecord) -> Result<Self, StoreError> {
+        Ok(Self {
             case_id: case.id.clone(),
             name: case.name.clone(),
             court: case.court.clone(),
@@ -470,8 +471,11 @@ impl From<&super::model::CaseRecord> for CaseSummary {
             companion_names: case.companion_names.clone(),
             source_url: case.source_url.clone(),
             has_text: case.has_text(),
-            overruled_by: Vec::new(),
-        }
+            overruled_by: store::overrulings(txn, &case.id)?
+                .into_iter()
+                .map(OverruledBy::from)
+                .collect(),
+        })
     }
 }
 
@@ -536,12 +540,7 @@ pub fn report(
                 .into();
                 for id in cases {
                     if let Some(case) = store::case(txn, &id)? {
-                        let mut summary = CaseSummary::from(&case);
-                        summary.overruled_by = store::overrulings(txn, &id)?
-                            .into_iter()
-                            .map(OverruledBy::from)
-                            .collect();
-                        report.cases.push(summary);
+                        report.cases.push(CaseSummary::of(txn, &case)?);
                     }
                 }
                 if report.cases.len() > 1 {
