@@ -1305,10 +1305,7 @@ fn party_heads(name: &str, sides: &[String]) -> Vec<Vec<String>> {
                             .any(|w| OFFICES.contains(&squash_word(w).as_str()))
                     };
                     // "TOWN OF HUNTINGTON, NEW YORK": where the party is.
-                    let place = || {
-                        let words = parties(segment).concat();
-                        is_place(&words.iter().map(String::as_str).collect::<Vec<_>>())
-                    };
+                    let place = || lexicon().places.contains(&parties(segment).concat());
                     *i == 0 || !(office() || place())
                 })
                 .map(|(_, segment)| segment)
