@@ -184,22 +184,29 @@ impl Library {
         match phrases::QuotedPhrases::of(query, index::names_analyzer()) {
             Some(phrases) => {
                 let pool = index.search(query, kind, limit.max(PHRASE_POOL))?;
-                hits.extend(self.holding_phrases(pool, phrases)?);
+                // Enough to fill the limit after the cited hits they may repeat.
+                let wanted = limit.saturating_add(hits.len());
+                hits.extend(self.holding_phrases(pool, phrases, wanted)?);
             }
             None => hits.extend(index.search(query, kind, limit)?),
         }
         Ok(index::dedup(hits).into_iter().take(limit).collect())
     }
 
-    /// The hits whose documents hold every quoted phrase, in their order.
+    /// The first `wanted` hits whose documents hold every quoted phrase, in
+    /// their order: each is read from the store, so no more than that.
     fn holding_phrases(
         &self,
         hits: Vec<SearchHit>,
         mut phrases: phrases::QuotedPhrases,
+        wanted: usize,
     ) -> Result<Vec<SearchHit>, StoreError> {
         self.store.read(|txn| {
             let mut held = Vec::new();
             for hit in hits {
+                if held.len() >= wanted {
+                    break;
+                }
                 let pending_id = match hit.kind.as_str() {
                     "case" => hit.id.clone(),
                     _ => format!("authority:{}", hit.id),
