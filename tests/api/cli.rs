@@ -428,9 +428,7 @@ async fn a_server_waiting_for_its_library_answers_not_ready_at_once() {
         .local_addr()
         .unwrap()
         .port();
-    let child = lexstack()
-        .arg("--data")
-        .arg(dir.path())
+    let child = lexstack_on(dir.path())
         .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
         .stdout(Stdio::null())
         .stderr(Stdio::null())

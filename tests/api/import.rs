@@ -2644,9 +2644,7 @@ fn a_wrong_file_is_named_once_in_its_error() {
         map,
         &std::fs::read(fixtures("courtlistener").join(map)).unwrap(),
     );
-    let output = lexstack()
-        .arg("--data")
-        .arg(dir.path())
+    let output = lexstack_on(dir.path())
         .args(["import", "courtlistener"])
         .arg(&alone)
         .output()
