@@ -379,16 +379,23 @@ pub fn section_range(section: &str, hyphen_may_split: bool) -> Option<(&str, &st
 /// section number is a hyphen, as the Office of the Law Revision Counsel's
 /// en dash in "2000e–2" is; a dash that makes a range stays.
 pub(crate) fn section_id(section: &str) -> String {
-    let hyphenated = |part: &str| part.replace(['–', '—'], "-").replace(HYPHENS, "-");
     match range_dash(section, false) {
         Some(dash) => format!(
             "{}{}{}",
-            hyphenated(&section[..dash.start]),
+            one_section(&section[..dash.start]),
             &section[dash.clone()],
-            hyphenated(&section[dash.end..])
+            one_section(&section[dash.end..])
         ),
-        None => hyphenated(section),
+        None => one_section(section),
     }
+}
+
+/// A section reference read as one section number, every dash a hyphen:
+/// "1962–3" as § 1962-3, as the Code prints it, where [`section_range`]
+/// reads §§ 1962 to 1963 written short. Only the library can tell which
+/// of the two a lone section sign means.
+pub fn one_section(section: &str) -> String {
+    section.replace(['–', '—'], "-").replace(HYPHENS, "-")
 }
 
 /// What kind of law the collection `key` is (`leg_statute`,

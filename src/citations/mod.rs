@@ -44,7 +44,8 @@ pub use courts::{
 };
 pub use extract::Extractor;
 pub use laws::{
-    CONSTITUTION, LawKey, law_cite_type, range_end_in_full, section_range, treasury_tail_len,
+    CONSTITUTION, LawKey, law_cite_type, one_section, range_end_in_full, section_range,
+    treasury_tail_len,
 };
 pub use model::{Citation, CitationKind, SubsequentHistory};
 pub use names::{case_names_match, normalize_case_name};

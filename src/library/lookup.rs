@@ -259,6 +259,29 @@ fn lists_every_start(source: &str, key: &CiteKey) -> bool {
 /// 5 of 2,944 (0.2 %).
 const US_ORDERS_APART_FROM: u32 = 450;
 
+/// The sections a section reference names, as the library holds them: the
+/// first and, for a range, the last ("§§ 1981–1983"). A dash may also join
+/// one section number: the Code prints § 1962-3 as "§ 1962–3", which reads
+/// as §§ 1962 to 1963 written short too. Under one section sign the
+/// reference is the section the library holds by that whole number; under
+/// "§§" (`several`) it is always a range.
+pub fn sections_named(
+    txn: &ReadTransaction,
+    code: &str,
+    title: &str,
+    section: &str,
+    several: bool,
+) -> Result<(String, Option<String>), StoreError> {
+    let Some((first, last)) = crate::citations::section_range(section, several) else {
+        return Ok((section.to_string(), None));
+    };
+    let whole = crate::citations::one_section(section);
+    if !several && store::authority(txn, code, title, &whole)?.is_some() {
+        return Ok((whole, None));
+    }
+    Ok((first.to_string(), Some(last.to_string())))
+}
+
 /// Looks up a code section, regulation or rule.
 pub fn find_authority(
     txn: &ReadTransaction,

@@ -165,7 +165,7 @@ impl Library {
         kind: Option<&str>,
         limit: usize,
     ) -> Result<Vec<SearchHit>, LibraryError> {
-        let cited: Vec<String> = match parse_citation(query) {
+        let cited: Vec<String> = match self.parse_citation(query)? {
             Some(citation) => {
                 let report = self.lookup_parsed(query, Some(citation))?;
                 let cases = report.cases.into_iter().map(|case| case.case_id);
@@ -593,7 +593,7 @@ impl Library {
     /// Reads a citation string and answers it from the library.
     pub fn lookup(&self, text: &str) -> Result<lookup::LookupReport, StoreError> {
         let citations = crate::citations::Extractor::shared().extract(text);
-        let first = first_query(text, &citations);
+        let first = self.store.read(|txn| first_query(txn, text, &citations))?;
         let mut report = self.lookup_parsed(text, first.clone().map(|(_, query)| query))?;
         if let Some((first, _)) = first {
             report.not_looked_up = citations
@@ -620,6 +620,16 @@ impl Library {
         Ok(report)
     }
 
+    /// Reads a citation string with the citation engine: its first case or
+    /// law citation, as a library query. A range of sections ("§§
+    /// 1983-1985") is read as its first section, as verify and resolve
+    /// read it, and "§ 1962–3" as § 1962-3 when the library holds it.
+    pub fn parse_citation(&self, text: &str) -> Result<Option<lookup::CitationQuery>, StoreError> {
+        let citations = crate::citations::Extractor::shared().extract(text);
+        let first = self.store.read(|txn| first_query(txn, text, &citations))?;
+        Ok(first.map(|(_, query)| query))
+    }
+
     fn lookup_parsed(
         &self,
         text: &str,
@@ -639,46 +649,43 @@ fn unheld_law_collection(citations: &[crate::citations::Citation]) -> Option<Str
         .map(|law| law.code.clone())
 }
 
-/// Reads a citation string with the citation engine: its first case or
-/// law citation, as a library query. A range of sections ("§§ 1983-1985")
-/// is read as its first section, as verify and resolve read it.
-pub fn parse_citation(text: &str) -> Option<lookup::CitationQuery> {
-    first_query(text, &crate::citations::Extractor::shared().extract(text)).map(|(_, query)| query)
-}
-
-/// [`parse_citation`] of the citations already read from `text`, with the
-/// place of the citation it reads among them.
+/// [`Library::parse_citation`] of the citations already read from `text`,
+/// with the place of the citation it reads among them.
 fn first_query(
+    txn: &redb::ReadTransaction,
     text: &str,
     citations: &[crate::citations::Citation],
-) -> Option<(usize, lookup::CitationQuery)> {
-    citations.iter().enumerate().find_map(|(at, citation)| {
-        let query = query_of(citation)?;
-        Some((at, first_section(text, citation, query)))
-    })
+) -> Result<Option<(usize, lookup::CitationQuery)>, StoreError> {
+    for (at, citation) in citations.iter().enumerate() {
+        if let Some(query) = query_of(citation) {
+            return Ok(Some((at, first_section(txn, text, citation, query)?)));
+        }
+    }
+    Ok(None)
 }
 
-/// A range of sections read as its first ("§§ 1983-1985" as § 1983).
+/// A range of sections read as its first ("§§ 1983-1985" as § 1983), and
+/// a reference the library holds as one section as that section
+/// ([`lookup::sections_named`]).
 fn first_section(
+    txn: &redb::ReadTransaction,
     text: &str,
     citation: &crate::citations::Citation,
     query: lookup::CitationQuery,
-) -> lookup::CitationQuery {
-    let signs = citation.text(text).contains("§§");
-    match query {
+) -> Result<lookup::CitationQuery, StoreError> {
+    let several = citation.text(text).contains("§§");
+    Ok(match query {
         lookup::CitationQuery::Authority {
             code,
             title,
             section,
         } => lookup::CitationQuery::Authority {
-            section: crate::citations::section_range(&section, signs)
-                .map_or(section.as_str(), |(first, _)| first)
-                .to_string(),
+            section: lookup::sections_named(txn, &code, &title, &section, several)?.0,
             code,
             title,
         },
         other => other,
-    }
+    })
 }
 
 /// The library query a citation names, when the library keeps that kind.

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::{Status, Verifier, urls};
 use crate::library::lookup::{AuthorityLookup, CitationQuery, find_authority};
 use crate::library::model::CaseRecord;
-use crate::library::{Library, parse_citation, store};
+use crate::library::{Library, store};
 use crate::store::StoreError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -106,7 +106,7 @@ pub fn by_citation(verifier: &Verifier, text: &str) -> Result<CaseLookupResult, 
         code,
         title,
         section,
-    }) = parse_citation(text)
+    }) = verifier.library.parse_citation(text)?
     else {
         // A Constitution part, or a string of several authorities.
         return Ok(UNRESOLVED);

@@ -796,6 +796,9 @@ async fn case_lookup_by_citation_and_id() {
     }
     let (_, statute) = lookup(json!({ "citation": "42 U.S.C. § 1983" })).await;
     assert_eq!(statute["data"]["status"], "found", "{statute}");
+    // The Code's en dash inside a section number names that section.
+    let (_, dashed) = lookup(json!({ "citation": "42 U.S.C. § 1962–3" })).await;
+    assert_eq!(dashed["data"]["caseId"], "usc/42/1962-3", "{dashed}");
     let (_, no_section) = lookup(json!({ "citation": "42 U.S.C. § 99999" })).await;
     assert_eq!(no_section["data"]["status"], "unresolved", "{no_section}");
     let statute_id = statute["data"]["caseId"].as_str().unwrap().to_string();

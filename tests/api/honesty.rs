@@ -1332,6 +1332,34 @@ async fn every_member_of_a_list_or_range_is_checked() {
     }
 }
 
+/// The Code prints a dash inside a section number as an en dash ("§
+/// 1962–3"), which also reads as a range written short (§§ 1962 to 1963).
+/// Under one section sign it is the section the library holds by that
+/// whole number; under "§§", or when no section has that number, a range.
+#[tokio::test]
+async fn a_section_number_printed_with_an_en_dash_is_that_section() {
+    let app = spawn_app().await;
+    let (_, key) = app.create_key("10").await;
+    for (text, status, reason) in [
+        (
+            "42 U.S.C. § 1962–3.",
+            "verified",
+            "in force: Water resources principles and guidelines",
+        ),
+        (
+            "16 U.S.C. § 460–1.",
+            "verified",
+            "in force: Inclusion of Ackia Battleground",
+        ),
+        // §§ 1962 to 1963, and the Code has no § 1963.
+        ("42 U.S.C. §§ 1962–3.", "unavailable", "§ 1963: "),
+        ("42 U.S.C. § 1981–83.", "verified", "in force"),
+    ] {
+        let answer = only_with_status(&app, &key, text, status).await;
+        assert_reason(&answer, reason);
+    }
+}
+
 /// A "§§" or parts list ends where the next citation begins: the title of
 /// "50 U.S.C." is no section of the list before it, nor "42" a part.
 #[tokio::test]

@@ -653,11 +653,15 @@ fn rules_statutes_and_regulations_resolve() {
         "{twice}"
     );
     // A range of sections is read as its first, as verify reads it; a
-    // hyphen inside a section number makes no range.
+    // hyphen inside a section number makes no range, nor does the Code's
+    // en dash in one ("§ 1962–3") under one section sign.
     for (citation, section) in [
         ("42 U.S.C. §§ 1983-1985", "1983"),
         ("42 U.S.C. §§ 1981–1983", "1981"),
         ("42 U.S.C. § 2000e-2", "2000e-2"),
+        ("42 U.S.C. § 1962–3", "1962-3"),
+        ("42 U.S.C. §§ 1962–3", "1962"),
+        ("42 U.S.C. § 1981–83", "1981"),
     ] {
         let answer = lookup(&library, citation);
         assert_eq!(answer["verdict"], "found", "{answer}");

@@ -9,7 +9,9 @@ use super::constitution_citations::{check_constitution, unread_constitution_part
 use super::subdivisions::{subdivision_path, text_shows_subdivision};
 use super::{this_year, year_to_come};
 use crate::citations::{Citation, CitationKind, bluebook, range_end_in_full, section_range};
-use crate::library::lookup::{AuthorityLookup, PartLookup, find_authority, find_part};
+use crate::library::lookup::{
+    AuthorityLookup, PartLookup, find_authority, find_part, sections_named,
+};
 use crate::library::model::{Authority, codes};
 use crate::library::{law_code, law_title, rule_and_paragraph};
 use crate::store::StoreError;
@@ -100,9 +102,9 @@ pub(super) fn check_law(
         ));
     };
     let (section, paragraph) = rule_and_paragraph(code, &section);
-    let (first, last) = range_endpoints(section, written.contains("§§"));
-    let last = last.map(|last| range_end_in_full(first, last));
-    let authority = match find_authority(txn, code, &title, first)? {
+    let (first, last) = sections_named(txn, code, &title, section, written.contains("§§"))?;
+    let last = last.map(|last| range_end_in_full(&first, &last).into_owned());
+    let authority = match find_authority(txn, code, &title, &first)? {
         AuthorityLookup::Found { authority } => authority,
         AuthorityLookup::Absent { reason } => {
             return Ok(cannot_exist(reason, written, content_type));
