@@ -27,7 +27,8 @@ pub(crate) struct ExtraForm {
 macro_rules! cfr_section {
     () => {
         concat!(
-            r"(?P<section>\d+[A-Za-z]{0,3}(?:[-­‐‑‒−﹣－–—.:]\d+[A-Za-z]{0,3}){0,3}",
+            // Five parts take in a range of them: "1.61-1–1.61-3".
+            r"(?P<section>\d+[A-Za-z]{0,3}(?:[-­‐‑‒−﹣－–—.:]\d+[A-Za-z]{0,3}){0,5}",
             "(?:",
             treasury_tail!(),
             ")?)"
@@ -438,7 +439,9 @@ fn ends_a_range(first: &str, last: &str) -> bool {
     ) else {
         return false;
     };
-    if first.contains('.') && !last.contains('.') {
+    // A section numbered within a part ends a range on one so numbered:
+    // "1.61-1–1.61-3" runs to "1.61-3", not "1-1.61-3"; "1.61–1" is no range.
+    if first[from_digits..].starts_with('.') && !last[to_digits..].starts_with('.') {
         return false;
     }
     let first_is_a_number = first.bytes().all(|b| b.is_ascii_digit() || b == b'.');
@@ -495,6 +498,15 @@ mod tests {
         assert_eq!(section_id("1981–1983"), "1981–1983");
         assert_eq!(section_id("2000e–2000e–17"), "2000e–2000e-17");
         assert_eq!(section_id("1.401–1.410"), "1.401–1.410");
+        assert_eq!(section_id("1.61-1–1.61-3"), "1.61-1–1.61-3");
+        assert_eq!(
+            section_range("1.61-1-1.61-3", true),
+            Some(("1.61-1", "1.61-3"))
+        );
+        assert_eq!(
+            section_range("260.10–261.4", false),
+            Some(("260.10", "261.4"))
+        );
     }
 
     #[test]

@@ -1315,6 +1315,10 @@ async fn every_member_of_a_list_or_range_is_checked() {
         ("42 U.S.C. §§ 1981–83.", "verified", "in force"),
         // A dash to a lower number numbers a section (1582-1), no range.
         ("28 U.S.C. § 1582–1.", "unavailable", "live sections only"),
+        // Regulations numbered within a part, ranged as eCFR writes them.
+        ("26 C.F.R. §§ 1.61-1–1.61-3.", "verified", "in force"),
+        ("26 C.F.R. §§ 1.61-1-1.61-3.", "verified", "in force"),
+        ("26 C.F.R. §§ 1.61-1–1.61-99.", "unavailable", "§ 1.61-99"),
         (
             "Fed. R. Civ. P. 12(b)(6) and 56(c).",
             "verified",
