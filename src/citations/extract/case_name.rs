@@ -488,11 +488,22 @@ fn name_span(text: &str, words: &[Range<usize>], continued: bool) -> Option<Rang
                     .last()
                     .is_some_and(|w| text[w.clone()].starts_with(char::is_uppercase))
         };
+        // "Coal. for Fair Trade in Garlic", "Citizens for Responsibility &
+        // Ethics in Washington": an "in" after an organisation's "for" and
+        // its capitalised words, before a capitalised word.
+        let in_an_organisations_name = || {
+            bare == "in"
+                && taken
+                    .last()
+                    .is_some_and(|w| text[w.clone()].starts_with(char::is_uppercase))
+                && organisation_for(text, &words[i + 1..])
+        };
         if !capital
             && !is_connector(bare)
             && !has_digits
             && !inside_a_party()
             && !article_in_a_name()
+            && !in_an_organisations_name()
             && !describes_a_party(text, bare, before, &taken)
             && !inside_a_companys_name(text, bare, before, &taken)
         {
@@ -733,6 +744,59 @@ fn is_function_word(word: &str) -> bool {
 /// party's name, not the prose before the name.
 fn versus_beyond(text: &str, before: &[Range<usize>]) -> bool {
     versus_within(text, before, 6)
+}
+
+/// Whether the words before an "in" (`before`, nearest first) are an
+/// organisation's name up to it: capitalised words (and "&", "and", "of")
+/// back to a "for" that follows an organisation's word ("Coalition for
+/// Fair Trade", "Citizens for Responsibility & Ethics"). "Motion for
+/// Summary Judgment in Smith v. Jones" is prose.
+fn organisation_for(text: &str, before: &[Range<usize>]) -> bool {
+    const ORGANISATIONS: [&str; 30] = [
+        "Alliance",
+        "Americans",
+        "Ass'n",
+        "Association",
+        "Campaign",
+        "Ctr.",
+        "Center",
+        "Citizens",
+        "Coal.",
+        "Coalition",
+        "Comm.",
+        "Comm'n",
+        "Commission",
+        "Committee",
+        "Council",
+        "Fed'n",
+        "Federation",
+        "Found.",
+        "Foundation",
+        "Fund",
+        "Inst.",
+        "Institute",
+        "League",
+        "Network",
+        "Org.",
+        "Organization",
+        "P'ship",
+        "Partnership",
+        "Project",
+        "Soc'y",
+    ];
+    let words = || before.iter().map(|w| &text[w.clone()]);
+    let name_words = words()
+        .take(8)
+        .take_while(|w| {
+            w.starts_with(char::is_uppercase) && !w.ends_with([',', ';', ':', ')'])
+                || matches!(*w, "&" | "and" | "of")
+        })
+        .count();
+    name_words > 0
+        && words().nth(name_words) == Some("for")
+        && words()
+            .nth(name_words + 1)
+            .is_some_and(|w| ORGANISATIONS.contains(&w) || w == "Society")
 }
 
 /// Whether [`versus_beyond`] holds within `most` words.
@@ -1276,6 +1340,21 @@ mod tests {
             parties("The court ruled for a Smith v. Jones, CITE"),
             p("Smith", "Jones")
         );
+        // An organisation's "in", which ended its name at the word after.
+        assert_eq!(
+            parties("See Coal. for Fair Trade in Garlic v. United States, CITE"),
+            p("Coal. for Fair Trade in Garlic", "United States")
+        );
+        assert_eq!(
+            parties("Citizens for Responsibility & Ethics in Wash. v. FEC, CITE"),
+            p("Citizens for Responsibility & Ethics in Wash.", "FEC")
+        );
+        for text in [
+            "The Motion for Summary Judgment in Smith v. Jones, CITE",
+            "Congress legislated for the States in Smith v. Jones, CITE",
+        ] {
+            assert_eq!(parties(text), p("Smith", "Jones"), "{text}");
+        }
         assert_eq!(
             parties("Ashcroft v. al-Kidd, CITE"),
             p("Ashcroft", "al-Kidd")
