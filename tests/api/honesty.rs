@@ -548,6 +548,15 @@ async fn wrong_years_and_first_pages_are_told() {
     .await;
     assert_eq!(near["status"], "unverified", "{near}");
     assert_reason(&near, "decided on 1954-05-17, not in 1953");
+    // A year behind another parenthetical is checked too.
+    let behind = only(
+        &app,
+        &key,
+        "Brown v. Board of Education, 347 U.S. 483 (per curiam) (1960).",
+    )
+    .await;
+    assert_eq!(behind["status"], "unverified", "{behind}");
+    assert_reason(&behind, "not in 1960");
     // Other sources' dates may be a rehearing's: Korematsu was decided in
     // December 1944, and the dates index gives February 1945.
     let near = only(

@@ -105,6 +105,24 @@ fn parallel_citations_share_name_year_and_parenthetical() {
     assert_eq!(citations[2].reporter, Some("L. Ed."));
 }
 
+/// A year written after another parenthetical ("(per curiam) (1960)") is
+/// still the citation's year, so verify checks it.
+#[test]
+fn a_year_after_another_parenthetical_is_read() {
+    let text = "Brown v. Board of Education, 347 U.S. 483 (per curiam) (1960); Terry v. Ohio, \
+                392 U.S. 1 (holding that a frisk is a search) (6th Cir. 1968).";
+    let citations = extract(text);
+    let brown = find(&citations, text, "347 U.S. 483");
+    assert_eq!(brown.year, Some(1960));
+    assert_eq!(brown.parenthetical.as_deref(), Some("per curiam"));
+    let terry = find(&citations, text, "392 U.S. 1");
+    assert_eq!((terry.year, terry.court), (Some(1968), Some("ca6")));
+    assert_eq!(
+        terry.parenthetical.as_deref(),
+        Some("holding that a frisk is a search")
+    );
+}
+
 #[test]
 fn string_cites_keep_their_own_names_and_years() {
     // eyecite#321: parties and years attached to the neighbouring citation.

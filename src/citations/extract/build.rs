@@ -433,11 +433,7 @@ impl<'t> Builder<'t> {
                 break;
             }
             match tail::court_year(self.text, paren.inner.clone()) {
-                Some(cy)
-                    if court_year_allowed
-                        && tail.year.is_none()
-                        && tail.parenthetical.is_none() =>
-                {
+                Some(cy) if court_year_allowed && tail.year.is_none() => {
                     tail.year = Some(cy.year);
                     tail.court = cy.court;
                 }
