@@ -466,9 +466,20 @@ fn claims(found: &[Citation], text: &str) -> Vec<Vec<Mention>> {
     claims
 }
 
-/// Adds a mention to a claim unless one at the same pin is there already.
+/// Adds a mention to a claim unless one at the same pin and date (year,
+/// court, a code's supplement) is there already: a later citation that
+/// gives a date the first left out is checked with it too ("Terry v. Ohio,
+/// 392 U.S. 1" in a table of authorities, then "(1975)" in the text).
 fn add_pin(claim: &mut Vec<Mention>, found: &[Citation], mention: Mention) {
-    let pin_of = |mention: &Mention| pin_key(&found[mention.citation()]);
+    let pin_of = |mention: &Mention| {
+        let citation = &found[mention.citation()];
+        (
+            pin_key(citation),
+            citation.year,
+            citation.court,
+            citation.supplement.as_deref(),
+        )
+    };
     let pin = pin_of(&mention);
     if !claim.iter().any(|m| pin_of(m) == pin) {
         claim.push(mention);

@@ -557,6 +557,22 @@ async fn wrong_years_and_first_pages_are_told() {
     .await;
     assert_eq!(behind["status"], "unverified", "{behind}");
     assert_reason(&behind, "not in 1960");
+    // A year given only the second time a case or code is cited (a table of
+    // authorities lists cases without one) is checked, and billed once.
+    for (text, says) in [
+        (
+            "Terry v. Ohio, 392 U.S. 1 ..... 4\n\nThe stop was lawful. Terry v. Ohio, 392 U.S. 1 (1975).",
+            "not in 1975",
+        ),
+        (
+            "Plaintiff sues under 42 U.S.C. § 1983 (2018), as 42 U.S.C. § 1983 (2018 & Supp. V 2090) allows.",
+            "2090",
+        ),
+    ] {
+        let later = only(&app, &key, text).await;
+        assert_eq!(later["status"], "unverified", "{later}");
+        assert_reason(&later, says);
+    }
     // Other sources' dates may be a rehearing's: Korematsu was decided in
     // December 1944, and the dates index gives February 1945.
     let near = only(
