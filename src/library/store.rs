@@ -752,6 +752,17 @@ impl<'txn> LibraryWriter<'txn> {
     /// source on a decision already held (same citation, compatible name and
     /// year) is merged into it; anything else is a new case.
     pub fn put_case(&mut self, new: NewCase) -> Result<Stored, StoreError> {
+        self.put_case_keeping(new, &[])
+    }
+
+    /// [`Self::put_case`] of a source's row some of whose citation cells
+    /// could not be read: the case keeps what it holds in those reporters,
+    /// since a cell that is no citation is no correction withdrawing one.
+    pub fn put_case_keeping(
+        &mut self,
+        new: NewCase,
+        unread_reporters: &[&str],
+    ) -> Result<Stored, StoreError> {
         let NewCase {
             mut record,
             opinions,
@@ -763,6 +774,15 @@ impl<'txn> LibraryWriter<'txn> {
                 let current = self.case(&id)?.unwrap_or_default();
                 let before = encode(&current)?;
                 let held_citations = current.citations.clone();
+                for held in &current.citations {
+                    let unread = held
+                        .key
+                        .as_ref()
+                        .is_some_and(|key| unread_reporters.contains(&key.reporter.as_str()));
+                    if unread && !record.citations.iter().any(|c| c.is_written_as(held)) {
+                        record.citations.push(held.clone());
+                    }
+                }
                 let mut merged = current;
                 merged.merge(record);
                 (merged, false, Some(before), held_citations)

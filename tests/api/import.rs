@@ -2091,7 +2091,8 @@ fn an_scdb_id_that_is_not_one_joins_nothing() {
 
 /// Rows a damaged dump gives that no check caught before: a page with
 /// digits no address takes, a decision dated in the future, a cluster
-/// whose docket the dockets file lacks. Each is reported with its line.
+/// whose docket the dockets file lacks or whose docket id is no number.
+/// Each is reported with its line.
 #[test]
 fn a_damaged_page_a_future_date_and_a_missing_docket_are_reported() {
     let dir = data_with_library();
@@ -2113,7 +2114,8 @@ fn a_damaged_page_a_future_date_and_a_missing_docket_are_reported() {
     let clusters = dump.path().join("opinion-clusters-2024-05-06.csv");
     let rows = std::fs::read_to_string(&clusters)
         .unwrap()
-        .replace("\"2999-01-01\",,", "\"2999-01-01\",,\"99999\"");
+        .replace("\"2999-01-01\",,", "\"2999-01-01\",,\"99999\"")
+        .replace("\"2005-01-02\",,", "\"2005-01-02\",,\"zz\"");
     std::fs::write(&clusters, rows).unwrap();
     let output = import(
         dir.path(),
@@ -2124,6 +2126,7 @@ fn a_damaged_page_a_future_date_and_a_missing_docket_are_reported() {
         r#"line 2: decision date "2999-01-01" is in the future"#,
         "docket 99999 is not in the dockets file, so the case has no court",
         r#"line 3: page "x29" is not a page number"#,
+        r#"line 3: docket_id "zz" is not a number, so the case has no court"#,
         "are not counted as held completely",
     ] {
         assert!(stdout.contains(said), "{said}: {stdout}");
@@ -2412,6 +2415,35 @@ fn scdb_csv_with_the_series_fix_and_a_broken_row() {
         "{}",
         brown.name
     );
+}
+
+/// A citation cell that is no citation is no correction: a later SCDB file
+/// garbling Brown's usCite keeps the U.S. cite the library held, where
+/// withdrawing it made "347 U.S. 483" read as the case before Brown's.
+#[test]
+fn an_unreadable_citation_cell_keeps_the_citation_held() {
+    let dir = data_with_library();
+    let text =
+        std::fs::read_to_string(fixtures("scdb/SCDB_fixture_caseCentered_Citation.csv")).unwrap();
+    let garbled = tempfile::tempdir().unwrap();
+    let path = garbled.path().join("scdb-garbled.csv");
+    std::fs::write(&path, text.replace("\"347 U.S. 483\"", "\"abc U.S. 483\"")).unwrap();
+    let output = import(dir.path(), &["scdb", path.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("usCite \"abc U.S. 483\" is not a citation to U.S.: the case keeps"),
+        "{stdout}"
+    );
+    let library = Library::open_read_only(dir.path()).unwrap();
+    let brown = library.case("scdb-1953-069").unwrap().unwrap();
+    assert!(
+        brown.citations.iter().any(|c| c.cite == "347 U.S. 483"),
+        "{:?}",
+        brown.citations
+    );
+    let found = library.lookup("347 U.S. 483").unwrap();
+    assert_eq!(found.verdict, "found");
+    assert_eq!(found.cases[0].case_id, "scdb-1953-069");
 }
 
 #[test]

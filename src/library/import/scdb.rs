@@ -352,6 +352,9 @@ struct ScdbCase {
     /// What was left out of it and why: a date that is not a real one, a
     /// citation not of its column's reporter.
     left_out: Vec<String>,
+    /// The reporters of the citation cells that could not be read at all:
+    /// the case keeps what an earlier import gave in those.
+    unread: Vec<&'static str>,
 }
 
 impl Columns {
@@ -396,9 +399,13 @@ impl Columns {
         });
 
         let mut left_out = Vec::new();
-        let mut cited = |index: usize, column: &str, reporters: &[&str]| {
+        let mut unread = Vec::new();
+        let mut cited = |index: usize, column: &str, reporters: &'static [&'static str]| {
             column_citation(field(index)?, column, reporters)
-                .map_err(|why| left_out.push(why))
+                .map_err(|why| {
+                    left_out.push(why);
+                    unread.extend(reporters);
+                })
                 .ok()
         };
         let us = cited(self.us, "usCite", &["U.S."]);
@@ -464,6 +471,7 @@ impl Columns {
             docket_id: docket_id.map(str::to_string),
             docket,
             left_out,
+            unread,
         })
     }
 }
@@ -480,10 +488,13 @@ fn store_case(
         .filter_map(|c| c.key.as_ref())
         .find(|k| k.reporter == "U.S.")
         .map(|k| k.volume);
-    let stored = writer.put_case(NewCase {
-        record: case.record,
-        opinions: Vec::new(),
-    })?;
+    let stored = writer.put_case_keeping(
+        NewCase {
+            record: case.record,
+            opinions: Vec::new(),
+        },
+        &case.unread,
+    )?;
     if let Some(docket) = case.docket {
         writer.add_alias("scotus-docket", &normalize_docket(&docket), &stored.id)?;
     }
@@ -513,7 +524,8 @@ fn column_citation(value: &str, column: &str, reporters: &[&str]) -> Result<Case
         Ok(citation)
     } else {
         Err(format!(
-            "{column} {value:?} is not a citation to {}: the case is stored without it",
+            "{column} {value:?} is not a citation to {}: the case keeps the one an earlier \
+             import gave, or is stored without it",
             reporters.join(" or ")
         ))
     }
