@@ -637,6 +637,9 @@ async fn subdivisions_lists_and_unread_parts_are_not_taken_at_face_value() {
         ("Fed. R. Evid. 613(b)(2).", "unavailable"),
         ("Fed. R. Civ. P. 15(a)(2).", "verified"),
         ("Fed. R. Civ. P. 26(a)(1)(A)(i).", "verified"),
+        // The transcription spaces "( l )" and indents the "(m)" after it.
+        ("Fed. R. Civ. P. 4(l)(1).", "verified"),
+        ("Fed. R. Civ. P. 4(m).", "verified"),
         ("Fed. R. Civ. P. 12(h)(2).", "verified"),
         ("Fed. R. Civ. P. 87(c)(2)(B)(ii).", "verified"),
         ("Fed. R. Civ. P. 87(d).", "unavailable"),

@@ -70,7 +70,9 @@ use crate::store::{Store, StoreError};
 /// 23: the transcribed rules numbered and punctuated as printed ("(6)",
 /// not "6."; "Rule 4(d)," not "Rule 4(d) ,"); names whose "v." runs into
 /// the period before it ("CONLEY et al.v. GIBSON") spaced.
-pub const DEFAULT_LIBRARY_VERSION: u32 = 23;
+/// 24: the transcribed rules' "( l )" as printed, "(l)", so FRCP 4(l) and
+/// 4(m) are subdivisions a citation can be checked against.
+pub const DEFAULT_LIBRARY_VERSION: u32 = 24;
 
 const SCOTUS_INDEX: &[u8] =
     include_bytes!("../../../assets/library/scotus/scotus_citation_index.csv.gz");
@@ -1209,9 +1211,12 @@ fn own_rule_text(text: &str) -> &str {
 
 /// A transcribed rule's text as the rules print it. The transcription's
 /// Markdown numbers a paragraph "6." where the Federal Rules print "(6)",
-/// escapes the Supreme Court Rules' own "1." as "1\\.", and leaves a space
-/// where a link ended before punctuation ("Rule 4(d) ,").
+/// escapes the Supreme Court Rules' own "1." as "1\\.", leaves a space
+/// where a link ended before punctuation ("Rule 4(d) ,"), and spaces the
+/// letter l inside its parentheses ("( l )", as if it could be read as a
+/// one), where the rules print "(l)".
 fn as_printed(code: &str, text: &str) -> String {
+    let text = text.replace("( l )", "(l)");
     let mut printed = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
         let body = line.trim_start_matches(' ');
@@ -1695,6 +1700,10 @@ mod tests {
         assert_eq!(
             as_printed(codes::FRCP, transcribed),
             "(b) How to Present.\n\n(6) failure to state a claim;\n    - (A) under Rule 4(d), within Rule 19.\n  (12) Rule (2): x, 12(b)(2)–(5) and 23(b)(3)—or (a) — b\n"
+        );
+        assert_eq!(
+            as_printed(codes::FRCP, "( l ) Proving Service. Rule 4( l ) governs"),
+            "(l) Proving Service. Rule 4(l) governs"
         );
         // The Supreme Court Rules number their paragraphs "1.".
         assert_eq!(
