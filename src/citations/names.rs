@@ -1060,6 +1060,13 @@ fn same_party(
     if place_alone(&c, &a) && !the_state_itself(&c, actual) {
         return false;
     }
+    // Nor is a company named for a place the place ("Ohio Co.", "Arizona,
+    // Inc." for OHIO, ARIZONA). A person's name of record cannot be told
+    // from a company's the name of record gives without its suffix
+    // ("SLACK TECHNOLOGIES v. PIRANI"), so only a place's is held to this.
+    if is_company(cited) && !is_company(actual) && is_place(&a) {
+        return false;
+    }
     // A government's word inside a party's name is one of its words:
     // "Michigan State Bank" is not Michigan National Bank.
     let inside_from = cited.iter().position(|t| c.contains(&t.as_str()));
@@ -1970,6 +1977,9 @@ mod tests {
                     "Okla. Tax Comm'n v. Texas",
                     "OKLAHOMA TAX COMMISSION v. TEXAS COMPANY",
                 ),
+                // Nor is a company named for a state the state.
+                ("Terry v. Ohio Co.", "TERRY v. OHIO"),
+                ("Miranda v. Arizona, Inc.", "MIRANDA v. ARIZONA"),
                 // A given or middle name alone is not the party.
                 ("Maryland v. Lee", "MARYLAND v. JERRY LEE WILSON"),
                 ("Victor v. United States", "VICTOR A. RITA v. UNITED STATES"),
@@ -1982,6 +1992,12 @@ mod tests {
                 ("United States v. Smith", "UNITED STATES v. SMITH"),
                 ("Maryland v. Wilson", "MARYLAND v. JERRY LEE WILSON"),
                 ("Rita v. United States", "VICTOR A. RITA v. UNITED STATES"),
+                // A suffix the name of record leaves out ("SLACK
+                // TECHNOLOGIES v. PIRANI").
+                (
+                    "Slack Technologies, LLC v. Pirani",
+                    "SLACK TECHNOLOGIES v. PIRANI",
+                ),
             ],
             true,
         );
