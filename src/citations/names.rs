@@ -97,7 +97,7 @@ const EXTRA_ABBREVIATIONS: [(&str, &str); 53] = [
 ];
 
 /// Tokens that say what kind of entity a party is, not which one.
-const SUFFIXES: [&str; 17] = [
+const SUFFIXES: [&str; 18] = [
     "inc",
     "co",
     "corp",
@@ -105,6 +105,7 @@ const SUFFIXES: [&str; 17] = [
     "llp",
     "lp",
     "ltd",
+    "pty",
     "plc",
     "na",
     "pc",
@@ -663,13 +664,17 @@ pub fn word_tokens(word: &str) -> Vec<String> {
 }
 
 /// The canonical token of a squashed word, also for plurals ("mfrs",
-/// "manufacturers" → "mfr").
+/// "manufacturers" → "mfr"; "technologies", "techs" → "tech").
 fn lookup(squashed: &str) -> Option<String> {
     let canonical = &lexicon().canonical;
-    canonical.get(squashed).cloned().or_else(|| {
-        let singular = squashed.strip_suffix('s')?;
-        canonical.get(singular).cloned()
-    })
+    canonical
+        .get(squashed)
+        .or_else(|| {
+            let stem = squashed.strip_suffix("ies")?;
+            canonical.get(&format!("{stem}y"))
+        })
+        .or_else(|| canonical.get(squashed.strip_suffix('s')?))
+        .cloned()
 }
 
 fn strip_caption_prefix(party: &mut Vec<String>) {
@@ -2047,6 +2052,38 @@ mod tests {
                 "Chi. Teachers Union v. Hudson",
                 "BOSTON TEACHERS UNION v. HUDSON",
             )],
+            false,
+        );
+    }
+
+    /// T6 plurals add "s" to the abbreviation, and a word's plural may end
+    /// in "ies" ("Techs." for Technologies); an Australian company's "Pty."
+    /// is its suffix.
+    #[test]
+    fn plurals_of_t6_abbreviations_and_other_suffixes() {
+        assert_each_matches(
+            &[
+                (
+                    "Slack Techs., LLC v. Pirani",
+                    "SLACK TECHNOLOGIES v. PIRANI",
+                ),
+                (
+                    "Jack Daniel's Props., Inc. v. VIP Prods. LLC",
+                    "JACK DANIELS PROPERTIES v. VIP PRODUCTS LLC",
+                ),
+                (
+                    "United States v. Cong. of Indus. Orgs.",
+                    "UNITED STATES v. CONGRESS OF INDUSTRIAL ORGANIZATIONS",
+                ),
+                (
+                    "Alice Corp. v. CLS Bank Int'l",
+                    "ALICE CORP. PTY. LTD. v. CLS BANK INTERNATIONAL et al.",
+                ),
+            ],
+            true,
+        );
+        assert_each_matches(
+            &[("Slack Techs., LLC v. Pirani", "SLACK PROPERTIES v. PIRANI")],
             false,
         );
     }
