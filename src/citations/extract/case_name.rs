@@ -366,7 +366,14 @@ fn words_back(text: &str, end: usize, floor: usize) -> Vec<Range<usize>> {
                 _ => break,
             }
         }
-        if newlines > 1 && !words.is_empty() {
+        // A name starts no line with its "v." ("Brady\nv. Maryland").
+        let name_starts_the_line = words
+            .last()
+            .is_some_and(|first: &Range<usize>| !is_versus(&text[first.clone()]));
+        if !words.is_empty()
+            && (newlines > 1
+                || newlines == 1 && name_starts_the_line && heading_ends_at(text, p, floor))
+        {
             break;
         }
         let trimmed_end = if words.is_empty() { word_end } else { p };
@@ -387,6 +394,58 @@ fn words_back(text: &str, end: usize, floor: usize) -> Vec<Range<usize>> {
         }
     }
     words
+}
+
+/// Whether the line ending at `end` is a heading, which no name runs back
+/// into ("Cases", "AUTHORITIES CITED", "I. The Stop Was Lawful" on a line
+/// of its own before "Miranda v. Arizona"): a line after a blank one (or
+/// the text's start), past `floor` (a line holding the citation before is
+/// none), of one word, in capitals, or opened by an outline's number ("I.",
+/// "A.", "(1)", a page's "-8-"), whose words are all capitalised, numbers or
+/// small words. A wrapped sentence's line holds lower-case words, and a
+/// line with a "v." is a name's.
+fn heading_ends_at(text: &str, end: usize, floor: usize) -> bool {
+    const SMALL: [&str; 13] = [
+        "a", "an", "and", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to",
+    ];
+    let Some(before_end) = text.get(..end) else {
+        return false;
+    };
+    let line_start = before_end.rfind('\n').map_or(0, |at| at + 1);
+    if line_start < floor {
+        return false;
+    }
+    let line = before_end[line_start..].trim();
+    let before = &before_end[..line_start];
+    let before = before.strip_suffix('\n').unwrap_or(before);
+    let after_a_blank = before
+        .rsplit('\n')
+        .next()
+        .is_none_or(|last| last.trim().is_empty());
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some(first) = words.first() else {
+        return false;
+    };
+    let outline_number = {
+        let marker = first.trim_matches(['(', ')', '.', '-']);
+        first.len() > marker.len()
+            && !marker.is_empty()
+            && marker.len() <= 4
+            && marker.chars().all(|c| c.is_ascii_alphanumeric())
+    };
+    let in_capitals =
+        line.chars().any(char::is_alphabetic) && !line.chars().any(char::is_lowercase);
+    after_a_blank
+        && words.len() <= 12
+        && !line.ends_with([',', ';'])
+        && (words.len() == 1 || in_capitals || outline_number)
+        && words.iter().all(|word| {
+            let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
+            !is_versus(word)
+                && (bare.is_empty()
+                    || bare.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
+                    || SMALL.contains(&bare))
+        })
 }
 
 /// Which words (last first) form the name; returns its span. `continued`:
@@ -1269,6 +1328,37 @@ mod tests {
             (!a.is_empty()).then(|| a.to_string()),
             (!b.is_empty()).then(|| b.to_string()),
         )
+    }
+
+    /// A heading on a line of its own is no part of the name after it; a
+    /// wrapped line is, and so is a line holding the first party.
+    #[test]
+    fn a_heading_line_is_not_a_name() {
+        for text in [
+            "TABLE OF AUTHORITIES\n\nCases\nMiranda v. Arizona, CITE",
+            "AUTHORITIES RELIED ON\nMiranda v. Arizona, CITE",
+            "ARGUMENT\n\nI. The Stop Was Lawful\nMiranda v. Arizona, CITE",
+            "Argument\n\n-8-\nMiranda v. Arizona, CITE",
+        ] {
+            assert_eq!(parties(text), p("Miranda", "Arizona"), "{text:?}");
+        }
+        for (text, parties_read) in [
+            (
+                "As held in\nMiranda v. Arizona, CITE",
+                p("Miranda", "Arizona"),
+            ),
+            ("\n\nSee Brady\nv. Maryland, CITE", p("Brady", "Maryland")),
+            (
+                "Opinion\n\nParents Involved v. Seattle School\nDistrict, CITE",
+                p("Parents Involved", "Seattle School District"),
+            ),
+            (
+                "the Court in Bell Atlantic\nCorp. v. Twombly, CITE",
+                p("Bell Atlantic Corp.", "Twombly"),
+            ),
+        ] {
+            assert_eq!(parties(text), parties_read, "{text:?}");
+        }
     }
 
     #[test]
