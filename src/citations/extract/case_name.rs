@@ -479,8 +479,17 @@ fn name_span(text: &str, words: &[Range<usize>], continued: bool) -> Option<Rang
         if !taken.is_empty() && given_name.is_some_and(names::is_name_parenthetical) {
             continue;
         }
-        let opens = raw.starts_with(['(', '[', '“', '"', '‘']);
-        let closes_quote = raw.ends_with(['”', '"', '’']) && !raw.ends_with("s’");
+        // A capitalised word in quotes inside a party ("Ohanian v. "Best"
+        // Foods, Inc.", a nickname) is one of its words.
+        let quoted_word = !taken.is_empty()
+            && raw
+                .strip_prefix(['“', '"'])
+                .and_then(|w| w.strip_suffix(['”', '"']))
+                .is_some_and(|w| {
+                    w.starts_with(char::is_uppercase) && w.chars().all(char::is_alphanumeric)
+                });
+        let opens = raw.starts_with(['(', '[', '“', '"', '‘']) && !quoted_word;
+        let closes_quote = raw.ends_with(['”', '"', '’']) && !raw.ends_with("s’") && !quoted_word;
         if closes_quote || raw.ends_with(')') || raw.ends_with(']') {
             break;
         }
@@ -1328,6 +1337,22 @@ mod tests {
             (!a.is_empty()).then(|| a.to_string()),
             (!b.is_empty()).then(|| b.to_string()),
         )
+    }
+
+    #[test]
+    fn a_quoted_word_inside_a_party() {
+        assert_eq!(
+            parties("See Ohanian v. \"Best\" Foods, Inc., CITE"),
+            p("Ohanian", "\"Best\" Foods, Inc.")
+        );
+        assert_eq!(
+            parties("Smith v. John “Jack” Jones, CITE"),
+            p("Smith", "John “Jack” Jones")
+        );
+        assert_eq!(
+            parties("as the “Court” said. Smith v. Jones, CITE"),
+            p("Smith", "Jones")
+        );
     }
 
     /// A heading on a line of its own is no part of the name after it; a
