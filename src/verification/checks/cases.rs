@@ -174,7 +174,19 @@ pub fn check_case(
     }
     let name = cited_name(citations, index);
     let read = name.clone();
-    let records = match cases_at(txn, &key, &written)? {
+    let records = cases_at(txn, &key, &written)?;
+    // A page that holds the case named is its own proof; one that does not
+    // may be a mistyped parallel of a citation that does.
+    let holds_the_case_named = match (&records, name.as_deref()) {
+        (Ok(records), Some(name)) => named_case(name, records).is_some(),
+        _ => false,
+    };
+    if let Some(name) = name.as_deref().filter(|_| !holds_the_case_named)
+        && let Some(reason) = named_case_elsewhere(txn, citations, index, &key, name, text)?
+    {
+        return Ok(CheckedCitation::unverified(written, case, None, reason));
+    }
+    let records = match records {
         Ok(records) => records,
         Err(answer) => return Ok(answer),
     };
@@ -232,7 +244,11 @@ pub fn check_case(
                 CheckedCitation::unavailable(written, case, format!("{}: check it", outside.reason))
             });
         }
-        if let Some(reason) = parallel_of_another_case(citations, index, &key, record, text) {
+        // Unnamed parallels that disagree cannot say which is wrong; a name
+        // says: the one whose page holds the case named is right.
+        if name.is_none()
+            && let Some(reason) = parallel_of_another_case(citations, index, &key, record, text)
+        {
             return Ok(CheckedCitation::unverified(written, case, None, reason));
         }
         return verified_case(
@@ -250,6 +266,52 @@ pub fn check_case(
     }
     let name = name.unwrap_or_default();
     name_mismatch(library, txn, &name, &records, written)
+}
+
+/// Why a citation is not of the case its name names, when a parallel
+/// given with it holds that case under that name and the case's own
+/// citation in this citation's reporter is another ("Mapp v. Ohio, 367
+/// U.S. 643, 81 S. Ct. 1648": Mapp, at 367 U.S. 643, is 81 S. Ct. 1684).
+fn named_case_elsewhere(
+    txn: &ReadTransaction,
+    citations: &[Citation],
+    index: usize,
+    key: &CiteKey,
+    name: &str,
+    text: &str,
+) -> Result<Option<String>, StoreError> {
+    for &other in citations[index].parallel.iter().filter(|&&o| o != index) {
+        let Ok(given) = address_of(&citations[other]) else {
+            continue;
+        };
+        if given.reporter == key.reporter {
+            continue;
+        }
+        let Ok(records) = cases_at(txn, &given, "")? else {
+            continue;
+        };
+        let Some(record) = named_case(name, &records) else {
+            continue;
+        };
+        let mut own = record
+            .citations
+            .iter()
+            .filter_map(|c| c.key.as_ref())
+            .filter(|k| {
+                k.reporter == key.reporter || reporters::same_reporter(&k.reporter, &key.reporter)
+            });
+        let Some(first_own) = own.clone().next() else {
+            continue;
+        };
+        if !own.any(|k| k == key) {
+            return Ok(Some(format!(
+                "{} is given with it, and {} is at {first_own}",
+                citations[other].text(text),
+                described(record),
+            )));
+        }
+    }
+    Ok(None)
 }
 
 /// Why a citation given in parallel with this one cannot be of `record`,
