@@ -309,48 +309,35 @@ async fn parallel_citations_of_different_cases_are_caught() {
         assert!(reason.contains("is given with it"), "{reason}");
     }
     assert!(answers[0].2.contains("74 S. Ct. 686"), "{answers:?}");
-    // Another edition of the reporter: Brown is in the L. Ed.'s first series.
-    let answers = checked(
-        &app,
-        &key,
-        "Brown v. Board of Education, 347 U.S. 483, 74 S. Ct. 686, 98 L. Ed. 2d 873 (1954).",
-    )
-    .await;
-    let statuses: Vec<&str> = answers
-        .iter()
-        .map(|(_, status, _)| status.as_str())
-        .collect();
-    assert_eq!(
-        statuses,
-        ["verified", "verified", "unverified"],
-        "{answers:?}"
-    );
-    let reason = &answers[2].2;
-    assert!(
-        reason.contains("347 U.S. 483 is given with it") && reason.contains("is at 98 L. Ed. 873"),
-        "{reason}"
-    );
-    // A mistyped page in a volume the library does not hold whole: the
-    // named case's own citation there tells it is wrong.
-    let answers = checked(
-        &app,
-        &key,
-        "Mapp v. Ohio, 367 U.S. 643, 81 S. Ct. 1648, 6 L. Ed. 2d 1081 (1961).",
-    )
-    .await;
-    let statuses: Vec<&str> = answers
-        .iter()
-        .map(|(_, status, _)| status.as_str())
-        .collect();
-    assert_eq!(
-        statuses,
-        ["verified", "unverified", "verified"],
-        "{answers:?}"
-    );
-    assert!(
-        answers[1].2.ends_with("is at 81 S. Ct. 1684"),
-        "{answers:?}"
-    );
+    // Named, the parallel that is not the case's own citation is at fault:
+    // another edition of the reporter (Brown is in the L. Ed.'s first
+    // series), a mistyped page in a volume the library does not hold whole.
+    for (text, statuses, at_fault, own) in [
+        (
+            "Brown v. Board of Education, 347 U.S. 483, 74 S. Ct. 686, 98 L. Ed. 2d 873 (1954).",
+            ["verified", "verified", "unverified"],
+            2,
+            "is at 98 L. Ed. 873",
+        ),
+        (
+            "Mapp v. Ohio, 367 U.S. 643, 81 S. Ct. 1648, 6 L. Ed. 2d 1081 (1961).",
+            ["verified", "unverified", "verified"],
+            1,
+            "is at 81 S. Ct. 1684",
+        ),
+    ] {
+        let answers = checked(&app, &key, text).await;
+        let read: Vec<&str> = answers
+            .iter()
+            .map(|(_, status, _)| status.as_str())
+            .collect();
+        assert_eq!(read, statuses, "{answers:?}");
+        let reason = &answers[at_fault].2;
+        assert!(
+            reason.contains("is given with it") && reason.ends_with(own),
+            "{reason}"
+        );
+    }
     let answers = checked(
         &app,
         &key,
@@ -1373,6 +1360,22 @@ async fn every_member_of_a_list_or_range_is_checked() {
         ("42 U.S.C. §§ 1981–83.", "verified", "in force"),
         // A dash to a lower number numbers a section (1582-1), no range.
         ("28 U.S.C. § 1582–1.", "unavailable", "live sections only"),
+        // The Code prints a dash inside a section number as an en dash,
+        // which also reads as a range written short: under one section sign
+        // it is the section the library holds by that whole number; under
+        // "§§", or when no section has that number, a range.
+        (
+            "42 U.S.C. § 1962–3.",
+            "verified",
+            "in force: Water resources principles and guidelines",
+        ),
+        (
+            "16 U.S.C. § 460–1.",
+            "verified",
+            "in force: Inclusion of Ackia Battleground",
+        ),
+        ("42 U.S.C. §§ 1962–3.", "unavailable", "§ 1963: "),
+        ("42 U.S.C. § 1981–83.", "verified", "in force"),
         // Regulations numbered within a part, ranged as eCFR writes them.
         ("26 C.F.R. §§ 1.61-1–1.61-3.", "verified", "in force"),
         ("26 C.F.R. §§ 1.61-1-1.61-3.", "verified", "in force"),
@@ -1388,34 +1391,6 @@ async fn every_member_of_a_list_or_range_is_checked() {
             "verified",
             "in force",
         ),
-    ] {
-        let answer = only_with_status(&app, &key, text, status).await;
-        assert_reason(&answer, reason);
-    }
-}
-
-/// The Code prints a dash inside a section number as an en dash ("§
-/// 1962–3"), which also reads as a range written short (§§ 1962 to 1963).
-/// Under one section sign it is the section the library holds by that
-/// whole number; under "§§", or when no section has that number, a range.
-#[tokio::test]
-async fn a_section_number_printed_with_an_en_dash_is_that_section() {
-    let app = spawn_app().await;
-    let (_, key) = app.create_key("10").await;
-    for (text, status, reason) in [
-        (
-            "42 U.S.C. § 1962–3.",
-            "verified",
-            "in force: Water resources principles and guidelines",
-        ),
-        (
-            "16 U.S.C. § 460–1.",
-            "verified",
-            "in force: Inclusion of Ackia Battleground",
-        ),
-        // §§ 1962 to 1963, and the Code has no § 1963.
-        ("42 U.S.C. §§ 1962–3.", "unavailable", "§ 1963: "),
-        ("42 U.S.C. § 1981–83.", "verified", "in force"),
     ] {
         let answer = only_with_status(&app, &key, text, status).await;
         assert_reason(&answer, reason);
