@@ -181,7 +181,10 @@ pub fn check_case(
         (Ok(records), Some(name)) => named_case(name, records).is_some(),
         _ => false,
     };
-    if let Some(name) = name.as_deref().filter(|_| !holds_the_case_named)
+    // A name that says no one case ("United States") names none elsewhere.
+    if let Some(name) = name
+        .as_deref()
+        .filter(|name| !holds_the_case_named && vague_name(name, &written).is_none())
         && let Some(reason) = named_case_elsewhere(txn, citations, index, &key, name, text)?
     {
         return Ok(CheckedCitation::unverified(written, case, None, reason));
