@@ -574,6 +574,9 @@ async fn wrong_years_and_first_pages_are_told() {
     .await;
     assert_eq!(behind["status"], "unverified", "{behind}");
     assert_reason(&behind, "not in 1960");
+    let court_alone = only(&app, &key, "Miranda v. Arizona, 384 U.S. 436 (9th Cir.).").await;
+    assert_eq!(court_alone["status"], "unverified", "{court_alone}");
+    assert_reason(&court_alone, "not the court named (9th Cir.)");
     // A year given only the second time a case or code is cited (a table of
     // authorities lists cases without one) is checked, and billed once.
     for (text, says) in [

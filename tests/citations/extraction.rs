@@ -106,7 +106,8 @@ fn parallel_citations_share_name_year_and_parenthetical() {
 }
 
 /// A year written after another parenthetical ("(per curiam) (1960)") is
-/// still the citation's year, so verify checks it.
+/// still the citation's year, and a court named alone ("(9th Cir.)") its
+/// court, so verify checks them.
 #[test]
 fn a_year_after_another_parenthetical_is_read() {
     let text = "Brown v. Board of Education, 347 U.S. 483 (per curiam) (1960); Terry v. Ohio, \
@@ -121,6 +122,14 @@ fn a_year_after_another_parenthetical_is_read() {
         terry.parenthetical.as_deref(),
         Some("holding that a frisk is a search")
     );
+    // A court named with no year is the court cited.
+    let text = "Miranda v. Arizona, 384 U.S. 436 (9th Cir.); Terry v. Ohio, 392 U.S. 1 (en banc).";
+    let citations = extract(text);
+    let miranda = find(&citations, text, "384 U.S. 436");
+    assert_eq!((miranda.year, miranda.court), (None, Some("ca9")));
+    assert_eq!(miranda.parenthetical, None);
+    let terry = find(&citations, text, "392 U.S. 1");
+    assert_eq!(terry.parenthetical.as_deref(), Some("en banc"));
 }
 
 #[test]

@@ -438,6 +438,15 @@ impl<'t> Builder<'t> {
                     tail.court = cy.court;
                 }
                 Some(_) => {}
+                // A court named with no year is still the court cited.
+                None if court_year_allowed
+                    && tail.year.is_none()
+                    && tail.court.is_none()
+                    && tail.parenthetical.is_none()
+                    && let Some(court) = tail::court_alone(self.text, paren.inner.clone()) =>
+                {
+                    tail.court = Some(court);
+                }
                 None => {
                     let inner = trim_range(self.text, paren.inner.clone());
                     if tail.parenthetical.is_none() && !inner.is_empty() {

@@ -454,6 +454,18 @@ pub(crate) fn court_year(text: &str, inner: Range<usize>) -> Option<CourtYear> {
     Some(CourtYear { court, year })
 }
 
+/// The court a parenthetical names alone, without a year ("(9th Cir.)"):
+/// one courts-db knows by that abbreviation.
+pub(crate) fn court_alone(text: &str, inner: Range<usize>) -> Option<Range<usize>> {
+    let content = text.get(inner.clone())?;
+    let court = content.trim();
+    let known = looks_like_court(court) && courts::court_by_abbreviation(court).is_some();
+    known.then(|| {
+        let start = inner.start + (content.len() - content.trim_start().len());
+        start..start + court.len()
+    })
+}
+
 /// A court abbreviation is short and made of capitalised words, numbers
 /// and a few joining words ("4th Cir.", "Cal. Ct. App.", "D Kan").
 fn looks_like_court(s: &str) -> bool {
