@@ -123,12 +123,7 @@ fn cases_at(
             )));
         }
     };
-    let mut records = Vec::new();
-    for id in cases {
-        if let Some(record) = store::case(txn, &id)? {
-            records.push(record);
-        }
-    }
+    let records = records_of(txn, &cases)?;
     if records.is_empty() {
         return Ok(Err(CheckedCitation::unavailable(
             written.to_string(),
@@ -137,6 +132,17 @@ fn cases_at(
         )));
     }
     Ok(Ok(records))
+}
+
+/// The stored records of the cases `ids`.
+fn records_of(txn: &ReadTransaction, ids: &[String]) -> Result<Vec<CaseRecord>, StoreError> {
+    let mut records = Vec::new();
+    for id in ids {
+        if let Some(record) = store::case(txn, id)? {
+            records.push(record);
+        }
+    }
+    Ok(records)
 }
 
 pub fn check_case(
@@ -290,31 +296,35 @@ fn named_case_elsewhere(
         if given.reporter == key.reporter {
             continue;
         }
-        let Ok(records) = cases_at(txn, &given, "")? else {
+        let CaseLookup::Found { cases, .. } = find_case(txn, &given)? else {
             continue;
         };
-        let Some(record) = named_case(name, &records) else {
-            continue;
-        };
-        let mut own = record
-            .citations
-            .iter()
-            .filter_map(|c| c.key.as_ref())
-            .filter(|k| {
-                k.reporter == key.reporter || reporters::same_reporter(&k.reporter, &key.reporter)
-            });
-        let Some(first_own) = own.clone().next() else {
-            continue;
-        };
-        if !own.any(|k| k == key) {
+        let records = records_of(txn, &cases)?;
+        if let Some(record) = named_case(name, &records)
+            && let Some(own) = own_citation_besides(record, key)
+        {
             return Ok(Some(format!(
-                "{} is given with it, and {} is at {first_own}",
+                "{} is given with it, and {} is at {own}",
                 citations[other].text(text),
                 described(record),
             )));
         }
     }
     Ok(None)
+}
+
+/// `record`'s own citation in `key`'s reporter (or another edition of it)
+/// when it has one there and `key` is not among them.
+fn own_citation_besides<'r>(record: &'r CaseRecord, key: &CiteKey) -> Option<&'r CiteKey> {
+    let mut own = record
+        .citations
+        .iter()
+        .filter_map(|c| c.key.as_ref())
+        .filter(|k| {
+            k.reporter == key.reporter || reporters::same_reporter(&k.reporter, &key.reporter)
+        });
+    let first = own.clone().next()?;
+    (!own.any(|k| k == key)).then_some(first)
 }
 
 /// Why a citation given in parallel with this one cannot be of `record`,
@@ -338,18 +348,7 @@ fn parallel_of_another_case(
             if given.reporter == key.reporter {
                 return None;
             }
-            let mut own = record
-                .citations
-                .iter()
-                .filter_map(|c| c.key.as_ref())
-                .filter(|k| {
-                    k.reporter == given.reporter
-                        || reporters::same_reporter(&k.reporter, &given.reporter)
-                });
-            let first_own = own.clone().next()?;
-            if own.any(|k| *k == given) {
-                return None;
-            }
+            let first_own = own_citation_besides(record, &given)?;
             Some(format!(
                 "{} is given with it, but the case at this page ({}) is {first_own}",
                 citations[other].text(text),
