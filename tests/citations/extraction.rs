@@ -130,6 +130,14 @@ fn a_year_after_another_parenthetical_is_read() {
     assert_eq!(miranda.parenthetical, None);
     let terry = find(&citations, text, "392 U.S. 1");
     assert_eq!(terry.parenthetical.as_deref(), Some("en banc"));
+    // Read as a year is, after another parenthetical, and kept when the
+    // year follows alone.
+    let text = "Mapp v. Ohio, 367 U.S. 643 (per curiam) (9th Cir.); Gideon v. Wainwright, \
+                372 U.S. 335 (5th Cir.) (1963).";
+    let citations = extract(text);
+    assert_eq!(find(&citations, text, "367 U.S. 643").court, Some("ca9"));
+    let gideon = find(&citations, text, "372 U.S. 335");
+    assert_eq!((gideon.year, gideon.court), (Some(1963), Some("ca5")));
 }
 
 #[test]

@@ -435,14 +435,13 @@ impl<'t> Builder<'t> {
             match tail::court_year(self.text, paren.inner.clone()) {
                 Some(cy) if court_year_allowed && tail.year.is_none() => {
                     tail.year = Some(cy.year);
-                    tail.court = cy.court;
+                    tail.court = cy.court.or(tail.court.take());
                 }
                 Some(_) => {}
                 // A court named with no year is still the court cited.
                 None if court_year_allowed
                     && tail.year.is_none()
                     && tail.court.is_none()
-                    && tail.parenthetical.is_none()
                     && let Some(court) = tail::court_alone(self.text, paren.inner.clone()) =>
                 {
                     tail.court = Some(court);
