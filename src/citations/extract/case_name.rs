@@ -367,12 +367,14 @@ fn words_back(text: &str, end: usize, floor: usize) -> Vec<Range<usize>> {
             }
         }
         // A name starts no line with its "v." ("Brady\nv. Maryland").
-        let name_starts_the_line = words
-            .last()
-            .is_some_and(|first: &Range<usize>| !is_versus(&text[first.clone()]));
+        let name_starts_the_line = || {
+            words
+                .last()
+                .is_some_and(|first: &Range<usize>| !is_versus(&text[first.clone()]))
+        };
         if !words.is_empty()
             && (newlines > 1
-                || newlines == 1 && name_starts_the_line && heading_ends_at(text, p, floor))
+                || newlines == 1 && name_starts_the_line() && heading_ends_at(text, p, floor))
         {
             break;
         }
@@ -415,13 +417,16 @@ fn heading_ends_at(text: &str, end: usize, floor: usize) -> bool {
     if line_start < floor {
         return false;
     }
-    let line = before_end[line_start..].trim();
     let before = &before_end[..line_start];
     let before = before.strip_suffix('\n').unwrap_or(before);
     let after_a_blank = before
         .rsplit('\n')
         .next()
         .is_none_or(|last| last.trim().is_empty());
+    if !after_a_blank {
+        return false;
+    }
+    let line = before_end[line_start..].trim();
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some(first) = words.first() else {
         return false;
@@ -435,8 +440,7 @@ fn heading_ends_at(text: &str, end: usize, floor: usize) -> bool {
     };
     let in_capitals =
         line.chars().any(char::is_alphabetic) && !line.chars().any(char::is_lowercase);
-    after_a_blank
-        && words.len() <= 12
+    words.len() <= 12
         && !line.ends_with([',', ';'])
         && (words.len() == 1 || in_capitals || outline_number)
         && words.iter().all(|word| {
@@ -544,6 +548,11 @@ fn name_span(text: &str, words: &[Range<usize>], continued: bool) -> Option<Rang
                 && !taken.iter().any(|w| is_versus(&text[w.clone()]))
                 && versus_beyond(text, &words[i + 1..])
         };
+        let before_a_capital = || {
+            taken
+                .last()
+                .is_some_and(|w| text[w.clone()].starts_with(char::is_uppercase))
+        };
         // "Org. for a Better Austin", "Citizens to a …": an article after a
         // capitalised word's "for" or "to", before a capitalised word.
         let article_in_a_name = || {
@@ -552,20 +561,13 @@ fn name_span(text: &str, words: &[Range<usize>], continued: bool) -> Option<Rang
                 && before_that.is_some_and(|w| {
                     w.starts_with(char::is_uppercase) && !w.ends_with([',', ';', ':', ')'])
                 })
-                && taken
-                    .last()
-                    .is_some_and(|w| text[w.clone()].starts_with(char::is_uppercase))
+                && before_a_capital()
         };
         // "Coal. for Fair Trade in Garlic", "Citizens for Responsibility &
         // Ethics in Washington": an "in" after an organisation's "for" and
         // its capitalised words, before a capitalised word.
-        let in_an_organisations_name = || {
-            bare == "in"
-                && taken
-                    .last()
-                    .is_some_and(|w| text[w.clone()].starts_with(char::is_uppercase))
-                && organisation_for(text, &words[i + 1..])
-        };
+        let in_an_organisations_name =
+            || bare == "in" && before_a_capital() && organisation_for(text, &words[i + 1..]);
         if !capital
             && !is_connector(bare)
             && !has_digits
@@ -820,7 +822,7 @@ fn versus_beyond(text: &str, before: &[Range<usize>]) -> bool {
 /// Fair Trade", "Citizens for Responsibility & Ethics"). "Motion for
 /// Summary Judgment in Smith v. Jones" is prose.
 fn organisation_for(text: &str, before: &[Range<usize>]) -> bool {
-    const ORGANISATIONS: [&str; 30] = [
+    const ORGANISATIONS: [&str; 31] = [
         "Alliance",
         "Americans",
         "Ass'n",
@@ -851,6 +853,7 @@ fn organisation_for(text: &str, before: &[Range<usize>]) -> bool {
         "Partnership",
         "Project",
         "Soc'y",
+        "Society",
     ];
     let words = || before.iter().map(|w| &text[w.clone()]);
     let name_words = words()
@@ -864,7 +867,7 @@ fn organisation_for(text: &str, before: &[Range<usize>]) -> bool {
         && words().nth(name_words) == Some("for")
         && words()
             .nth(name_words + 1)
-            .is_some_and(|w| ORGANISATIONS.contains(&w) || w == "Society")
+            .is_some_and(|w| ORGANISATIONS.contains(&w))
 }
 
 /// Whether [`versus_beyond`] holds within `most` words.
@@ -1463,6 +1466,10 @@ mod tests {
         assert_eq!(
             parties("Citizens for Responsibility & Ethics in Wash. v. FEC, CITE"),
             p("Citizens for Responsibility & Ethics in Wash.", "FEC")
+        );
+        assert_eq!(
+            parties("Society for Ethical Culture in Mass. v. Spatt, CITE"),
+            p("Society for Ethical Culture in Mass.", "Spatt")
         );
         for text in [
             "The Motion for Summary Judgment in Smith v. Jones, CITE",
