@@ -592,8 +592,7 @@ const SUPREME_COURT: &str = "scotus";
 impl Library {
     /// Reads a citation string and answers it from the library.
     pub fn lookup(&self, text: &str) -> Result<lookup::LookupReport, StoreError> {
-        let citations = crate::citations::Extractor::shared().extract(text);
-        let first = self.store.read(|txn| first_query(txn, text, &citations))?;
+        let (citations, first) = self.read_citation(text)?;
         let mut report = self.lookup_parsed(text, first.clone().map(|(_, query)| query))?;
         if let Some((first, _)) = first {
             report.not_looked_up = citations
@@ -625,9 +624,15 @@ impl Library {
     /// 1983-1985") is read as its first section, as verify and resolve
     /// read it, and "§ 1962–3" as § 1962-3 when the library holds it.
     pub fn parse_citation(&self, text: &str) -> Result<Option<lookup::CitationQuery>, StoreError> {
+        Ok(self.read_citation(text)?.1.map(|(_, query)| query))
+    }
+
+    /// The citations in `text`, and the first of them as a library query
+    /// with its place among them ([`Self::parse_citation`]).
+    fn read_citation(&self, text: &str) -> Result<ReadCitation, StoreError> {
         let citations = crate::citations::Extractor::shared().extract(text);
         let first = self.store.read(|txn| first_query(txn, text, &citations))?;
-        Ok(first.map(|(_, query)| query))
+        Ok((citations, first))
     }
 
     fn lookup_parsed(
@@ -638,6 +643,12 @@ impl Library {
         self.store.read(|txn| lookup::report(txn, text, query))
     }
 }
+
+/// A string's citations, and the first as a query with its place.
+type ReadCitation = (
+    Vec<crate::citations::Citation>,
+    Option<(usize, lookup::CitationQuery)>,
+);
 
 /// The collection of the first law citation the library keeps no code for
 /// ("Fed. R. Bankr. P.").

@@ -902,19 +902,17 @@ fn cluster(c: &ClusterColumns, row: &Row) -> Result<ClusterRow, String> {
         provenance,
         ..CaseRecord::default()
     };
-    let docket_id = match c.docket_id.get(row) {
-        Some(docket_id) => match docket_id.parse() {
-            Ok(docket_id) => Some(docket_id),
-            Err(_) => {
+    let docket_id = c.docket_id.get(row).and_then(|docket_id| {
+        docket_id
+            .parse()
+            .map_err(|_| {
                 left_out.push(format!(
                     "docket_id {docket_id:?} is not a number, so the case has no court or docket \
                      number from the dockets file"
-                ));
-                None
-            }
-        },
-        None => None,
-    };
+                ))
+            })
+            .ok()
+    });
     Ok(ClusterRow {
         cluster: id,
         record,
